@@ -1,0 +1,107 @@
+//===- tile/detail/shape.hpp - Compile-time tile shapes --------*- C++ -*-===//
+//
+// Shape arithmetic on std::array<int, Rank>, evaluated at compile time:
+// numpy broadcasting and axis insertion.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DETAIL_SHAPE_HPP
+#define TILE_DETAIL_SHAPE_HPP
+
+#include <array>
+#include <cstddef>
+
+namespace tile {
+namespace detail {
+
+template <std::size_t Rank> struct shape_result {
+  std::array<int, Rank> shape;
+  bool ok;
+};
+
+/// Numpy broadcasting: the shorter shape is extended with ones on the left,
+/// then each dimension pair must be equal or contain a 1. A scalar has rank 0.
+/// On a mismatch the result still holds valid dimensions, so that callers
+/// report one static_assert rather than a cascade.
+template <std::size_t RA, std::size_t RB>
+constexpr auto broadcast_shapes(const std::array<int, RA> &a,
+                                const std::array<int, RB> &b) {
+  constexpr std::size_t rank = RA > RB ? RA : RB;
+  shape_result<rank> r{{}, true};
+  for (std::size_t i = 0; i < rank; ++i) {
+    int da = i + RA >= rank ? a[i + RA - rank] : 1;
+    int db = i + RB >= rank ? b[i + RB - rank] : 1;
+    if (da != db && da != 1 && db != 1)
+      r.ok = false;
+    r.shape[i] = da > db ? da : db;
+  }
+  return r;
+}
+
+template <std::size_t Rank>
+constexpr shape_result<Rank> broadcast_all(const std::array<int, Rank> &s) {
+  return {s, true};
+}
+
+template <std::size_t R0, std::size_t R1, std::size_t... Rs>
+constexpr auto broadcast_all(const std::array<int, R0> &s0,
+                             const std::array<int, R1> &s1,
+                             const std::array<int, Rs> &...rest) {
+  auto head = broadcast_shapes(s0, s1);
+  auto r = broadcast_all(head.shape, rest...);
+  r.ok = r.ok && head.ok;
+  return r;
+}
+
+template <std::size_t RA, std::size_t RB>
+constexpr bool same_shape(const std::array<int, RA> &a,
+                          const std::array<int, RB> &b) {
+  if constexpr (RA != RB)
+    return false;
+  else
+    return a == b;
+}
+
+/// Whether FROM broadcasts to exactly TO, as for a store value or a mask
+/// applied to a pointer tile.
+template <std::size_t RF, std::size_t RT>
+constexpr bool broadcasts_to(const std::array<int, RF> &from,
+                             const std::array<int, RT> &to) {
+  auto r = broadcast_shapes(from, to);
+  return r.ok && same_shape(r.shape, to);
+}
+
+/// Inserts a dimension of size 1 before position Axis (0 <= Axis <= Rank).
+template <std::size_t Rank>
+constexpr std::array<int, Rank + 1>
+insert_unit_axis(const std::array<int, Rank> &s, int axis) {
+  std::array<int, Rank + 1> r{};
+  for (int i = 0, j = 0; i <= static_cast<int>(Rank); ++i)
+    r[i] = i == axis ? 1 : s[j++];
+  return r;
+}
+
+/// Maps the flat row-major index of an element of a tile of shape TO to the
+/// flat index of the element of a tile of shape FROM that broadcasts onto it.
+template <std::size_t RF, std::size_t RT>
+constexpr int broadcast_source_index(const std::array<int, RF> &from,
+                                     const std::array<int, RT> &to, int flat) {
+  int src = 0;
+  int stride = 1;
+  for (std::size_t d = RT; d-- > 0;) {
+    int i = flat % to[d];
+    flat /= to[d];
+    if (d + RF >= RT) {
+      int extent = from[d + RF - RT];
+      if (extent != 1)
+        src += i * stride;
+      stride *= extent;
+    }
+  }
+  return src;
+}
+
+} // namespace detail
+} // namespace tile
+
+#endif // TILE_DETAIL_SHAPE_HPP

@@ -1,0 +1,187 @@
+// Distributed layouts: which thread of a program holds which element of a
+// tile. Every generated kernel names its layouts with these types; element e
+// of a thread's register array sits at coord(e, d) along dimension d.
+//
+// blocked: each thread holds SizePerThread contiguous elements per
+// dimension; a warp's ThreadsPerWarp and the program's WarpsPerCTA tile the
+// tensor, repeating when the tensor is larger and wrapping (replicating) when
+// it is smaller. Order lists dimensions fastest first. A thread's elements
+// are numbered by their SizePerThread digits first, then their repetition
+// digits, both in Order.
+//
+// sliced<Dim, Parent>: the layout of a tile that gains dimension Dim by
+// expand_dims (or loses it by a reduction): Parent's elements with the Dim
+// digits dropped. Parent's shape is 1 along Dim.
+//
+// All element-index arithmetic is constexpr: with unrolled loops over e the
+// compiler folds it, leaving only the per-thread base.
+#pragma once
+
+// Layout arithmetic runs at compile time and in device code alike.
+#define TILE_RT_HD __host__ __device__
+
+namespace tile::rt {
+
+template <int R> struct dims {
+  int v[R];
+  TILE_RT_HD constexpr int operator[](int i) const { return v[i]; }
+  static constexpr int rank = R;
+};
+template <class... T> dims(T...) -> dims<sizeof...(T)>;
+
+/// Per-dimension digits of one element (up to rank 4).
+struct digits {
+  int s[4] = {}; // which of the SizePerThread elements
+  int r[4] = {}; // which repetition
+};
+
+template <dims Shape, dims SizePerThread, dims ThreadsPerWarp,
+          dims WarpsPerCTA, dims Order>
+struct blocked {
+  static constexpr int rank = Shape.rank;
+
+  TILE_RT_HD static constexpr int shape(int d) { return Shape[d]; }
+  /// Elements one pass of the whole program covers along d.
+  TILE_RT_HD static constexpr int tile(int d) {
+    return SizePerThread[d] * ThreadsPerWarp[d] * WarpsPerCTA[d];
+  }
+  TILE_RT_HD static constexpr int reps(int d) {
+    return Shape[d] > tile(d) ? Shape[d] / tile(d) : 1;
+  }
+  TILE_RT_HD static constexpr int warp_threads() {
+    int n = 1;
+    for (int d = 0; d < rank; ++d)
+      n *= ThreadsPerWarp[d];
+    return n;
+  }
+
+  /// Elements per thread, leaving out dimension Skip (-1: none).
+  TILE_RT_HD static constexpr int elems(int skip = -1) {
+    int n = 1;
+    for (int d = 0; d < rank; ++d)
+      if (d != skip)
+        n *= SizePerThread[d] * reps(d);
+    return n;
+  }
+  TILE_RT_HD static constexpr digits decompose(int e, int skip = -1) {
+    digits g;
+    for (int i = 0; i < rank; ++i)
+      if (int o = Order[i]; o != skip) {
+        g.s[o] = e % SizePerThread[o];
+        e /= SizePerThread[o];
+      }
+    for (int i = 0; i < rank; ++i)
+      if (int o = Order[i]; o != skip) {
+        g.r[o] = e % reps(o);
+        e /= reps(o);
+      }
+    return g;
+  }
+  TILE_RT_HD static constexpr int compose(const digits &g, int skip = -1) {
+    int e = 0, scale = 1;
+    for (int i = 0; i < rank; ++i)
+      if (int o = Order[i]; o != skip) {
+        e += g.s[o] * scale;
+        scale *= SizePerThread[o];
+      }
+    for (int i = 0; i < rank; ++i)
+      if (int o = Order[i]; o != skip) {
+        e += g.r[o] * scale;
+        scale *= reps(o);
+      }
+    return e;
+  }
+
+  /// This thread's index along d among ThreadsPerWarp, and its warp's
+  /// index along d among WarpsPerCTA.
+  __device__ static int lane_pos(int d) {
+    int t = threadIdx.x % warp_threads();
+    for (int i = 0; i < rank; ++i) {
+      int o = Order[i];
+      if (o == d)
+        return t % ThreadsPerWarp[o];
+      t /= ThreadsPerWarp[o];
+    }
+    return 0;
+  }
+  __device__ static int warp_pos(int d) {
+    int w = threadIdx.x / warp_threads();
+    for (int i = 0; i < rank; ++i) {
+      int o = Order[i];
+      if (o == d)
+        return w % WarpsPerCTA[o];
+      w /= WarpsPerCTA[o];
+    }
+    return 0;
+  }
+
+  __device__ static int coord_of(const digits &g, int d) {
+    int c = g.r[d] * tile(d) +
+            (warp_pos(d) * ThreadsPerWarp[d] + lane_pos(d)) *
+                SizePerThread[d] +
+            g.s[d];
+    return tile(d) > Shape[d] ? c % Shape[d] : c;
+  }
+  /// Coordinate along d of this thread's element e.
+  __device__ static int coord(int e, int d) { return coord_of(decompose(e), d); }
+};
+
+template <int Dim, class Parent> struct sliced {
+  static constexpr int rank = Parent::rank - 1;
+  /// Parent dimension of this layout's dimension d.
+  TILE_RT_HD static constexpr int pdim(int d) { return d < Dim ? d : d + 1; }
+  TILE_RT_HD static constexpr int shape(int d) { return Parent::shape(pdim(d)); }
+  TILE_RT_HD static constexpr int elems() { return Parent::elems(Dim); }
+  /// Digits in this layout's own dimensions.
+  TILE_RT_HD static constexpr digits decompose(int e) {
+    digits p = Parent::decompose(e, Dim), g;
+    for (int d = 0; d < rank; ++d) {
+      g.s[d] = p.s[pdim(d)];
+      g.r[d] = p.r[pdim(d)];
+    }
+    return g;
+  }
+  TILE_RT_HD static constexpr int compose(const digits &g) {
+    digits p;
+    for (int d = 0; d < rank; ++d) {
+      p.s[pdim(d)] = g.s[d];
+      p.r[pdim(d)] = g.r[d];
+    }
+    return Parent::compose(p, Dim);
+  }
+  __device__ static int coord(int e, int d) {
+    return Parent::coord_of(Parent::decompose(e, Dim), pdim(d));
+  }
+};
+
+/// Element of Src (a tile with size-1 dimensions) that element e of Dst
+/// (the broadcast result, same layout parameters) copies.
+template <class Src, class Dst> TILE_RT_HD constexpr int broadcast_index(int e) {
+  digits g = Dst::decompose(e);
+  for (int d = 0; d < Dst::rank; ++d)
+    if (Src::shape(d) == 1)
+      g.r[d] = 0;
+  return Src::compose(g);
+}
+
+/// Element of Src = sliced<Dim, Dst> that element e of Dst (the expand_dims
+/// result) copies.
+template <class Src, int Dim, class Dst>
+TILE_RT_HD constexpr int expand_dims_index(int e) {
+  digits p = Dst::decompose(e), g;
+  for (int d = 0; d < Src::rank; ++d) {
+    g.s[d] = p.s[Src::pdim(d)];
+    g.r[d] = p.r[Src::pdim(d)];
+  }
+  return Src::compose(g);
+}
+
+/// Row-major position of this thread's element e in the whole tile.
+template <class L> __device__ int linear_index(int e) {
+  int idx = 0;
+  for (int d = 0; d < L::rank; ++d)
+    idx = idx * L::shape(d) + L::coord(e, d);
+  return idx;
+}
+
+} // namespace tile::rt

@@ -1,0 +1,100 @@
+// Elementwise math with Triton's semantics. exp/log/sqrt take float or
+// double (the translator inserts casts for narrower types, as Triton makes
+// the user do); the float versions are the fast hardware approximations
+// Triton uses.
+#pragma once
+
+#include "tile/rt/types.cuh"
+
+namespace tile::rt {
+
+__device__ __forceinline__ float exp(float x) { return __expf(x); }
+__device__ __forceinline__ double exp(double x) { return ::exp(x); }
+__device__ __forceinline__ float exp2(float x) { return exp2f(x); }
+__device__ __forceinline__ double exp2(double x) { return ::exp2(x); }
+__device__ __forceinline__ float log(float x) { return __logf(x); }
+__device__ __forceinline__ double log(double x) { return ::log(x); }
+__device__ __forceinline__ float log2(float x) { return __log2f(x); }
+__device__ __forceinline__ double log2(double x) { return ::log2(x); }
+__device__ __forceinline__ float sqrt(float x) { return sqrtf(x); }
+__device__ __forceinline__ double sqrt(double x) { return ::sqrt(x); }
+__device__ __forceinline__ float rsqrt(float x) { return rsqrtf(x); }
+__device__ __forceinline__ double rsqrt(double x) { return ::rsqrt(x); }
+__device__ __forceinline__ float sin(float x) { return __sinf(x); }
+__device__ __forceinline__ double sin(double x) { return ::sin(x); }
+__device__ __forceinline__ float cos(float x) { return __cosf(x); }
+__device__ __forceinline__ double cos(double x) { return ::cos(x); }
+__device__ __forceinline__ float floor(float x) { return floorf(x); }
+__device__ __forceinline__ double floor(double x) { return ::floor(x); }
+__device__ __forceinline__ float ceil(float x) { return ceilf(x); }
+__device__ __forceinline__ double ceil(double x) { return ::ceil(x); }
+__device__ __forceinline__ float erf(float x) { return erff(x); }
+__device__ __forceinline__ double erf(double x) { return ::erf(x); }
+template <class T> __device__ __forceinline__ T sigmoid(T x) {
+  return T(1) / (T(1) + exp(-x));
+}
+__device__ __forceinline__ float fma(float a, float b, float c) {
+  return fmaf(a, b, c);
+}
+__device__ __forceinline__ double fma(double a, double b, double c) {
+  return ::fma(a, b, c);
+}
+template <class T> __device__ __forceinline__ T fma(T a, T b, T c) {
+  return a * b + c;
+}
+
+template <class T> __device__ __forceinline__ T abs(T x) {
+  if constexpr (is_narrow_float<T>::value)
+    return T(fabsf(static_cast<float>(x)));
+  else if constexpr (__is_same(T, float))
+    return fabsf(x);
+  else if constexpr (__is_same(T, double))
+    return ::fabs(x);
+  else if constexpr (T(-1) < T(0))
+    return x < 0 ? T(-x) : x;
+  else
+    return x;
+}
+
+/// IEEE maxNum/minNum: a NaN operand is ignored.
+template <class T> __device__ __forceinline__ T maximum(T a, T b) {
+  if constexpr (is_narrow_float<T>::value)
+    return T(fmaxf(static_cast<float>(a), static_cast<float>(b)));
+  else if constexpr (__is_same(T, float))
+    return fmaxf(a, b);
+  else if constexpr (__is_same(T, double))
+    return ::fmax(a, b);
+  else
+    return a < b ? b : a;
+}
+template <class T> __device__ __forceinline__ T minimum(T a, T b) {
+  if constexpr (is_narrow_float<T>::value)
+    return T(fminf(static_cast<float>(a), static_cast<float>(b)));
+  else if constexpr (__is_same(T, float))
+    return fminf(a, b);
+  else if constexpr (__is_same(T, double))
+    return ::fmin(a, b);
+  else
+    return b < a ? b : a;
+}
+template <class T> __device__ __forceinline__ T clamp(T x, T lo, T hi) {
+  return minimum(maximum(x, lo), hi);
+}
+
+/// C semantics: the result has the sign of the dividend.
+template <class T> __device__ __forceinline__ T rem(T a, T b) {
+  if constexpr (is_narrow_float<T>::value)
+    return T(fmodf(static_cast<float>(a), static_cast<float>(b)));
+  else if constexpr (__is_same(T, float))
+    return fmodf(a, b);
+  else if constexpr (__is_same(T, double))
+    return ::fmod(a, b);
+  else
+    return a % b;
+}
+
+template <class T> __device__ __forceinline__ T cdiv(T a, T b) {
+  return (a + b - 1) / b;
+}
+
+} // namespace tile::rt

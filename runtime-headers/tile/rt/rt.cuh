@@ -1,0 +1,7 @@
+// Everything generated kernels use from tile::rt.
+#pragma once
+
+#include "tile/rt/types.cuh"
+#include "tile/rt/layout.cuh"
+#include "tile/rt/math.cuh"
+#include "tile/rt/memory.cuh"

@@ -1,0 +1,49 @@
+// tile::rt element types and conversions shared by CUDA and HIP output.
+#pragma once
+
+#if defined(__HIPCC__)
+#include <hip/hip_bfloat16.h>
+#include <hip/hip_fp16.h>
+#include <hip/hip_runtime.h>
+#else
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#endif
+#include <cstdint>
+
+namespace tile::rt {
+
+#if defined(__HIPCC__)
+using f16 = __half;
+using bf16 = hip_bfloat16;
+#else
+using f16 = __half;
+using bf16 = __nv_bfloat16;
+#endif
+
+template <class T> struct is_narrow_float {
+  static constexpr bool value = false;
+};
+template <> struct is_narrow_float<f16> {
+  static constexpr bool value = true;
+};
+template <> struct is_narrow_float<bf16> {
+  static constexpr bool value = true;
+};
+
+/// Element conversion with Triton's rules: half and bfloat16 go through
+/// float (rounding to nearest even), anything to bool is `!= 0`, float to
+/// integer truncates toward zero.
+template <class To, class From> __device__ __forceinline__ To convert(From x) {
+  if constexpr (is_narrow_float<From>::value) {
+    return convert<To>(static_cast<float>(x));
+  } else if constexpr (is_narrow_float<To>::value) {
+    return To(static_cast<float>(x));
+  } else if constexpr (__is_same(To, bool)) {
+    return x != From(0);
+  } else {
+    return static_cast<To>(x);
+  }
+}
+
+} // namespace tile::rt

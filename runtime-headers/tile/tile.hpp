@@ -1,0 +1,1089 @@
+//===- tile/tile.hpp - The tile kernel language -----------------*- C++ -*-===//
+//
+// The user API of tilecc kernels and its CPU emulation. tilecc maps each call
+// to a TileIR op through the TILE_OP annotation on the declaration and never
+// reads the bodies; the bodies define the semantics that emulation runs and
+// that the generated code must reproduce.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_TILE_HPP
+#define TILE_TILE_HPP
+
+#include "detail/convert.hpp"
+#include "detail/promote.hpp"
+#include "detail/shape.hpp"
+#include "types.hpp"
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#if defined(__clang__)
+#define TILE_OP(name) [[clang::annotate("tile.op", name)]]
+#define TILE_KERNEL [[clang::annotate("tile.kernel")]]
+#define TILE_GRID(kernel) [[clang::annotate("tile.grid", #kernel)]]
+#define TILE_CONFIGS_ATTR(kernel) [[clang::annotate("tile.configs", #kernel)]]
+#else
+#define TILE_OP(name)
+#define TILE_KERNEL
+#define TILE_GRID(kernel)
+#define TILE_CONFIGS_ATTR(kernel)
+#endif
+
+#define TILE_CONFIGS(kernel, ...)                                              \
+  TILE_CONFIGS_ATTR(kernel)                                                    \
+  inline constexpr ::tile::config kernel##_tile_configs[] = {__VA_ARGS__}
+
+namespace tile {
+
+/// Launch grid in programs; an aggregate so grid rules can `return {x, y};`.
+struct grid {
+  int x = 1, y = 1, z = 1;
+};
+
+/// One launch configuration: the kernel's template arguments in order, then
+/// the launch resources.
+struct config {
+  long long meta[8] = {};
+  int num_warps = 4;
+  int num_stages = 1;
+};
+
+template <class A, class B>
+  requires std::is_integral_v<A> && std::is_integral_v<B>
+TILE_OP("cdiv")
+constexpr std::common_type_t<A, B> cdiv(A a, B b) {
+  return (a + b - 1) / b;
+}
+
+/// A tile: a power-of-two shaped block of values held by one program.
+/// Elements are numbers, tile::half/bfloat16 or pointers.
+template <class T, int... Dims> class tensor {
+  static constexpr bool valid_shape =
+      sizeof...(Dims) >= 1 && ((Dims > 0 && (Dims & (Dims - 1)) == 0) && ...);
+  static_assert(sizeof...(Dims) >= 1, "tiles need at least one dimension");
+  static_assert(valid_shape, "tile shape dimensions must be powers of two");
+
+public:
+  using element_type = T;
+  static constexpr int rank = sizeof...(Dims);
+  static constexpr std::array<int, rank> shape = {Dims...};
+  static constexpr int numel = valid_shape ? (Dims * ... * 1) : 1;
+  static_assert(numel <= (1 << 20),
+                "tiles hold at most 1048576 elements (Triton's limit)");
+
+  template <class... I>
+    requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...))
+  T &operator()(I... index) {
+    return values[flat_index(index...)];
+  }
+  template <class... I>
+    requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...))
+  const T &operator()(I... index) const {
+    return values[flat_index(index...)];
+  }
+
+  T *data() { return values.data(); }
+  const T *data() const { return values.data(); }
+
+  // Compound assignment is the binary operator followed by assignment, so the
+  // result must keep this tile's type and shape.
+  template <class R>
+    requires(!std::is_pointer_v<T>)
+  TILE_OP("add")
+  tensor &operator+=(const R &rhs) {
+    return assign(*this + rhs);
+  }
+  template <class R>
+    requires std::is_pointer_v<T>
+  TILE_OP("addptr")
+  tensor &operator+=(const R &offsets) {
+    return assign(*this + offsets);
+  }
+  template <class R>
+    requires(!std::is_pointer_v<T>)
+  TILE_OP("sub")
+  tensor &operator-=(const R &rhs) {
+    return assign(*this - rhs);
+  }
+  template <class R>
+    requires std::is_pointer_v<T>
+  TILE_OP("subptr")
+  tensor &operator-=(const R &offsets) {
+    return assign(*this - offsets);
+  }
+  template <class R> TILE_OP("mul") tensor &operator*=(const R &rhs) {
+    return assign(*this * rhs);
+  }
+  template <class R> TILE_OP("div") tensor &operator/=(const R &rhs) {
+    return assign(*this / rhs);
+  }
+  template <class R> TILE_OP("rem") tensor &operator%=(const R &rhs) {
+    return assign(*this % rhs);
+  }
+  template <class R> TILE_OP("and") tensor &operator&=(const R &rhs) {
+    return assign(*this & rhs);
+  }
+  template <class R> TILE_OP("or") tensor &operator|=(const R &rhs) {
+    return assign(*this | rhs);
+  }
+  template <class R> TILE_OP("xor") tensor &operator^=(const R &rhs) {
+    return assign(*this ^ rhs);
+  }
+  template <class R> TILE_OP("shl") tensor &operator<<=(const R &rhs) {
+    return assign(*this << rhs);
+  }
+  template <class R> TILE_OP("shr") tensor &operator>>=(const R &rhs) {
+    return assign(*this >> rhs);
+  }
+
+private:
+  template <class... I> static int flat_index(I... index) {
+    int flat = 0;
+    int d = 0;
+    ((flat = flat * shape[d++] + static_cast<int>(index)), ...);
+    return flat;
+  }
+
+  template <class R> tensor &assign(const R &result) {
+    static_assert(std::is_same_v<R, tensor>,
+                  "compound assignment must keep the tile's element type and "
+                  "shape; use tile::cast or a new variable");
+    if constexpr (std::is_same_v<R, tensor>)
+      *this = result;
+    return *this;
+  }
+
+  std::array<T, numel> values{};
+};
+
+namespace detail {
+
+template <class X> struct operand_traits {
+  using element = X;
+  static constexpr bool is_tensor = false;
+  static constexpr std::array<int, 0> shape{};
+};
+
+template <class T, int... D> struct operand_traits<tensor<T, D...>> {
+  using element = T;
+  static constexpr bool is_tensor = true;
+  static constexpr std::array<int, sizeof...(D)> shape{D...};
+};
+
+/// The element type of a tile, or a scalar's own type.
+template <class X>
+using element_t = typename operand_traits<std::remove_cvref_t<X>>::element;
+
+template <class X>
+inline constexpr bool is_tensor_v =
+    operand_traits<std::remove_cvref_t<X>>::is_tensor;
+
+template <class X>
+concept numeric_operand = is_element_v<element_t<X>>;
+
+/// Operands of an overloaded operator: at least one tile, all numeric.
+template <class A, class B>
+concept numeric_operands = (is_tensor_v<A> || is_tensor_v<B>) &&
+                           numeric_operand<A> && numeric_operand<B>;
+
+/// An operand that may offset a pointer tile. Floating offsets are accepted
+/// here so that the operator can reject them with a clear message.
+template <class X>
+concept offset_operand = numeric_operand<X>;
+
+template <class T, auto Shape,
+          class Seq = std::make_index_sequence<Shape.size()>>
+struct tensor_with_shape;
+
+template <class T, auto Shape, std::size_t... I>
+struct tensor_with_shape<T, Shape, std::index_sequence<I...>> {
+  using type = tensor<T, Shape[I]...>;
+};
+
+template <class T, auto Shape>
+using tensor_with_shape_t = typename tensor_with_shape<T, Shape>::type;
+
+template <class... X>
+inline constexpr auto broadcast_of =
+    broadcast_all(operand_traits<std::remove_cvref_t<X>>::shape...);
+
+/// The tile of R whose shape is the broadcast of all tile operands' shapes.
+template <class R, class... X>
+using broadcast_tensor_t = tensor_with_shape_t<R, broadcast_of<X...>.shape>;
+
+/// The value of operand X at flat index K of the result tile Out.
+template <class Out, class X> auto operand_at(const X &x, int k) {
+  if constexpr (is_tensor_v<X>) {
+    if constexpr (same_shape(X::shape, Out::shape))
+      return x.data()[k];
+    else
+      return x.data()[broadcast_source_index(X::shape, Out::shape, k)];
+  } else {
+    return x;
+  }
+}
+
+/// Applies F elementwise over the broadcast of the operands; scalars are
+/// splatted. With no tile among the operands, F is applied once to scalars.
+template <class R, class F, class... X> auto elementwise(F f, const X &...xs) {
+  if constexpr ((is_tensor_v<X> || ...)) {
+    static_assert(broadcast_of<X...>.ok, "cannot broadcast tile shapes");
+    using Out = broadcast_tensor_t<R, X...>;
+    Out out;
+    for (int k = 0; k < Out::numel; ++k)
+      out.data()[k] = f(operand_at<Out>(xs, k)...);
+    return out;
+  } else {
+    return static_cast<R>(f(xs...));
+  }
+}
+
+/// Element type of two operands combined: tile with tile (or scalar with
+/// scalar) promotes; a scalar with a tile is weak. Equal types, pointers
+/// included, stay as they are.
+template <class A, class B> constexpr auto common_element() {
+  using EA = element_t<A>;
+  using EB = element_t<B>;
+  if constexpr (std::is_same_v<EA, EB>)
+    return std::type_identity<EA>{};
+  else if constexpr (is_tensor_v<A> == is_tensor_v<B>)
+    return std::type_identity<promote_t<EA, EB>>{};
+  else if constexpr (is_tensor_v<A>)
+    return std::type_identity<weak_promote_t<EA, EB>>{};
+  else
+    return std::type_identity<weak_promote_t<EB, EA>>{};
+}
+
+template <class A, class B>
+using common_element_t = typename decltype(common_element<A, B>())::type;
+
+/// Stands for the combination of A and B when folding over more operands:
+/// still a tile if either was one.
+template <class A, class B>
+using combined_operand_t = std::conditional_t<is_tensor_v<A> || is_tensor_v<B>,
+                                              tensor<common_element_t<A, B>, 1>,
+                                              common_element_t<A, B>>;
+
+template <class A, class B, class C>
+using common_element3_t = common_element_t<combined_operand_t<A, B>, C>;
+
+/// An unsigned type at least as wide as unsigned int, in which the integer
+/// operations of T wrap instead of overflowing.
+template <class T>
+using wrap_t = typename std::conditional_t<(sizeof(T) < sizeof(unsigned)),
+                                           std::type_identity<unsigned>,
+                                           std::make_unsigned<T>>::type;
+
+/// Narrows a wrapped result back to T; int1 arithmetic is modulo 2.
+template <class T, class U> T unwrap(U v) {
+  if constexpr (std::is_same_v<T, bool>)
+    return (v & 1) != 0;
+  else
+    return static_cast<T>(v);
+}
+
+template <class T> constexpr int bit_width_of() {
+  return std::is_same_v<T, bool> ? 1 : static_cast<int>(sizeof(T) * 8);
+}
+
+enum class binop {
+  add,
+  sub,
+  mul,
+  div,
+  rem,
+  bit_and,
+  bit_or,
+  bit_xor,
+  shl,
+  shr,
+  eq,
+  ne,
+  lt,
+  le,
+  gt,
+  ge,
+  logical_and,
+  logical_or
+};
+
+constexpr bool is_bitwise(binop op) {
+  return op == binop::bit_and || op == binop::bit_or || op == binop::bit_xor ||
+         op == binop::shl || op == binop::shr;
+}
+
+constexpr bool is_comparison(binop op) {
+  return op >= binop::eq && op <= binop::ge;
+}
+
+constexpr bool is_logical(binop op) {
+  return op == binop::logical_and || op == binop::logical_or;
+}
+
+/// Applies Op to two values already converted to their computation type R.
+template <binop Op, class R> auto apply(R x, R y) {
+  using C = compute_t<R>;
+  if constexpr (Op == binop::add || Op == binop::sub || Op == binop::mul) {
+    if constexpr (std::is_integral_v<R>) {
+      using U = wrap_t<R>;
+      U a = static_cast<U>(x), b = static_cast<U>(y);
+      return unwrap<R>(Op == binop::add   ? U(a + b)
+                       : Op == binop::sub ? U(a - b)
+                                          : U(a * b));
+    } else {
+      C a = static_cast<C>(x), b = static_cast<C>(y);
+      return convert<R>(Op == binop::add   ? a + b
+                        : Op == binop::sub ? a - b
+                                           : a * b);
+    }
+  } else if constexpr (Op == binop::div) {
+    return x / y;
+  } else if constexpr (Op == binop::rem) {
+    if constexpr (std::is_floating_point_v<R>)
+      return std::fmod(x, y);
+    else if constexpr (std::is_signed_v<R>)
+      // INT_MIN % -1 would trap; its value is 0.
+      return y == -1 ? R(0) : static_cast<R>(x % y);
+    else
+      return static_cast<R>(x % y);
+  } else if constexpr (Op == binop::bit_and || Op == binop::bit_or ||
+                       Op == binop::bit_xor) {
+    using U = wrap_t<R>;
+    U a = static_cast<U>(x), b = static_cast<U>(y);
+    return unwrap<R>(Op == binop::bit_and  ? U(a & b)
+                     : Op == binop::bit_or ? U(a | b)
+                                           : U(a ^ b));
+  } else if constexpr (Op == binop::shl || Op == binop::shr) {
+    // Shifting by the bit width or more, or by a negative amount, is
+    // undefined in Triton; give what PTX's clamped shifts give.
+    constexpr int width = bit_width_of<R>();
+    bool in_range = y < R(width);
+    if constexpr (std::is_signed_v<R>)
+      in_range = in_range && y >= 0;
+    if constexpr (Op == binop::shl) {
+      using U = wrap_t<R>;
+      return in_range ? unwrap<R>(U(static_cast<U>(x) << y)) : R(0);
+    } else if constexpr (std::is_signed_v<R>) {
+      // C++20 defines >> on negative values as arithmetic.
+      return in_range ? static_cast<R>(x >> y) : R(x < 0 ? -1 : 0);
+    } else {
+      return in_range ? static_cast<R>(x >> y) : R(0);
+    }
+  } else if constexpr (Op == binop::eq) {
+    return static_cast<C>(x) == static_cast<C>(y);
+  } else if constexpr (Op == binop::ne) {
+    return static_cast<C>(x) != static_cast<C>(y);
+  } else if constexpr (Op == binop::lt) {
+    return static_cast<C>(x) < static_cast<C>(y);
+  } else if constexpr (Op == binop::le) {
+    return static_cast<C>(x) <= static_cast<C>(y);
+  } else if constexpr (Op == binop::gt) {
+    return static_cast<C>(x) > static_cast<C>(y);
+  } else if constexpr (Op == binop::ge) {
+    return static_cast<C>(x) >= static_cast<C>(y);
+  } else if constexpr (Op == binop::logical_and) {
+    return x && y;
+  } else {
+    return x || y;
+  }
+}
+
+/// The type operands of Op are converted to before it applies.
+template <binop Op, class Common> constexpr auto operation_type() {
+  if constexpr (Op == binop::div)
+    return std::type_identity<true_div_t<Common>>{};
+  else if constexpr (Op == binop::rem)
+    return std::type_identity<remainder_t<Common>>{};
+  else
+    return std::type_identity<Common>{};
+}
+
+template <binop Op, class A, class B> auto binary(const A &a, const B &b) {
+  using EA = element_t<A>;
+  using EB = element_t<B>;
+  constexpr bool integers = std::is_integral_v<EA> && std::is_integral_v<EB>;
+  constexpr bool bools = std::is_same_v<EA, bool> && std::is_same_v<EB, bool>;
+  static_assert(!is_bitwise(Op) || integers,
+                "bitwise operators need integer tiles");
+  static_assert(!is_logical(Op) || bools, "logical operators need bool tiles");
+  if constexpr ((!is_bitwise(Op) || integers) && (!is_logical(Op) || bools)) {
+    using R =
+        typename decltype(operation_type<Op, common_element_t<A, B>>())::type;
+    using Result = decltype(apply<Op>(R{}, R{}));
+    return elementwise<Result>(
+        [](auto x, auto y) { return apply<Op>(convert<R>(x), convert<R>(y)); },
+        a, b);
+  }
+}
+
+template <class T> T offset_pointer(T p, std::uintptr_t bytes, bool subtract) {
+  auto address = reinterpret_cast<std::uintptr_t>(p);
+  return reinterpret_cast<T>(subtract ? address - bytes : address + bytes);
+}
+
+/// Pointer plus or minus integer offsets, computed on addresses: the
+/// emulation forms out-of-range pointers for masked-off lanes, which C++
+/// pointer arithmetic would make undefined. Unsigned offsets zero-extend.
+template <bool Subtract, class P, class O>
+auto pointer_offset(const P &ptrs, const O &offsets) {
+  using Pointer = element_t<P>;
+  using Offset = element_t<O>;
+  static_assert(std::is_integral_v<Offset>, "pointer offsets must be integers");
+  if constexpr (std::is_integral_v<Offset>) {
+    return elementwise<Pointer>(
+        [](Pointer p, Offset i) {
+          return offset_pointer(p, static_cast<std::uintptr_t>(i) * sizeof(*p),
+                                Subtract);
+        },
+        ptrs, offsets);
+  }
+}
+
+template <class M> constexpr void check_mask() {
+  static_assert(std::is_same_v<element_t<M>, bool>,
+                "load and store masks must be bool tiles or bool values");
+}
+
+template <class T> constexpr void check_math() {
+  static_assert(std::is_floating_point_v<T>,
+                "math functions take float or double tiles; cast "
+                "half/bfloat16 first");
+}
+
+/// What a program of the current emulated launch sees.
+struct program_state {
+  int id[3] = {0, 0, 0};
+  int count[3] = {1, 1, 1};
+};
+
+inline thread_local program_state current_program;
+
+inline int checked_axis(int axis, const char *op) {
+  if (axis < 0 || axis > 2) {
+    std::fprintf(stderr, "tile::%s: axis must be 0, 1, or 2 but got %d\n", op,
+                 axis);
+    std::abort();
+  }
+  return axis;
+}
+
+} // namespace detail
+
+//===----------------------------------------------------------------------===//
+// Grid and index
+//===----------------------------------------------------------------------===//
+
+TILE_OP("program_id") inline int program_id(int axis) {
+  return detail::current_program.id[detail::checked_axis(axis, "program_id")];
+}
+
+TILE_OP("num_programs") inline int num_programs(int axis) {
+  return detail::current_program
+      .count[detail::checked_axis(axis, "num_programs")];
+}
+
+template <int N> TILE_OP("arange") tensor<int, N> arange() {
+  tensor<int, N> r;
+  for (int i = 0; i < N; ++i)
+    r.data()[i] = i;
+  return r;
+}
+
+template <int Start, int End>
+TILE_OP("arange")
+tensor<int, End - Start> arange() {
+  static_assert(End > Start, "arange needs End > Start");
+  tensor<int, End - Start> r;
+  for (int i = 0; i < End - Start; ++i)
+    r.data()[i] = Start + i;
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Creation
+//===----------------------------------------------------------------------===//
+
+template <int... Dims, class T>
+TILE_OP("full")
+tensor<T, Dims...> full(T value) {
+  tensor<T, Dims...> r;
+  for (int k = 0; k < r.numel; ++k)
+    r.data()[k] = value;
+  return r;
+}
+
+template <class T, int... Dims> TILE_OP("zeros") tensor<T, Dims...> zeros() {
+  return tensor<T, Dims...>{};
+}
+
+//===----------------------------------------------------------------------===//
+// Pointer arithmetic
+//===----------------------------------------------------------------------===//
+
+template <class T, class I, int... D>
+TILE_OP("addptr")
+auto operator+(T *base, const tensor<I, D...> &offsets) {
+  return detail::pointer_offset<false>(base, offsets);
+}
+
+template <class I, int... D, class T>
+TILE_OP("addptr")
+auto operator+(const tensor<I, D...> &offsets, T *base) {
+  return detail::pointer_offset<false>(base, offsets);
+}
+
+template <class T, int... D, detail::offset_operand O>
+TILE_OP("addptr")
+auto operator+(const tensor<T *, D...> &ptrs, const O &offsets) {
+  return detail::pointer_offset<false>(ptrs, offsets);
+}
+
+template <detail::offset_operand O, class T, int... D>
+TILE_OP("addptr")
+auto operator+(const O &offsets, const tensor<T *, D...> &ptrs) {
+  return detail::pointer_offset<false>(ptrs, offsets);
+}
+
+template <class T, class I, int... D>
+TILE_OP("subptr")
+auto operator-(T *base, const tensor<I, D...> &offsets) {
+  return detail::pointer_offset<true>(base, offsets);
+}
+
+template <class T, int... D, detail::offset_operand O>
+TILE_OP("subptr")
+auto operator-(const tensor<T *, D...> &ptrs, const O &offsets) {
+  return detail::pointer_offset<true>(ptrs, offsets);
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+/// Gathers through a pointer tile. Lanes whose mask is false are never
+/// dereferenced and read `other` (zero by default) converted to the pointee
+/// type. The mask and `other` broadcast with the pointers.
+template <class T, int... D, class M, class O>
+TILE_OP("load")
+auto load(const tensor<T *, D...> &ptrs, const M &mask, const O &other) {
+  detail::check_mask<M>();
+  using V = std::remove_const_t<T>;
+  return detail::elementwise<V>(
+      [](T *p, bool m, detail::element_t<O> o) {
+        return m ? *p : detail::convert<V>(o);
+      },
+      ptrs, mask, other);
+}
+
+template <class T, int... D, class M>
+TILE_OP("load")
+auto load(const tensor<T *, D...> &ptrs, const M &mask) {
+  return load(ptrs, mask, std::remove_const_t<T>{});
+}
+
+template <class T, int... D>
+TILE_OP("load")
+tensor<std::remove_const_t<T>, D...> load(const tensor<T *, D...> &ptrs) {
+  return detail::elementwise<std::remove_const_t<T>>([](T *p) { return *p; },
+                                                     ptrs);
+}
+
+template <class T, class O>
+TILE_OP("load")
+std::remove_const_t<T> load(T *p, bool mask, const O &other) {
+  return mask ? *p : detail::convert<std::remove_const_t<T>>(other);
+}
+
+template <class T>
+TILE_OP("load")
+std::remove_const_t<T> load(T *p, bool mask) {
+  return mask ? *p : std::remove_const_t<T>{};
+}
+
+template <class T> TILE_OP("load") std::remove_const_t<T> load(T *p) {
+  return *p;
+}
+
+/// Scatters through a pointer tile. The value and the mask broadcast to the
+/// pointers' shape; the value is converted to the pointee type.
+template <class T, int... D, class V, class M>
+TILE_OP("store")
+void store(const tensor<T *, D...> &ptrs, const V &value, const M &mask) {
+  static_assert(!std::is_const_v<T>, "cannot store through a pointer to const");
+  detail::check_mask<M>();
+  using P = tensor<T *, D...>;
+  static_assert(
+      detail::broadcasts_to(detail::operand_traits<V>::shape, P::shape) &&
+          detail::broadcasts_to(detail::operand_traits<M>::shape, P::shape),
+      "cannot broadcast tile shapes");
+  if constexpr (!std::is_const_v<T>) {
+    for (int k = 0; k < P::numel; ++k)
+      if (detail::operand_at<P>(mask, k))
+        *ptrs.data()[k] = detail::convert<T>(detail::operand_at<P>(value, k));
+  }
+}
+
+template <class T, int... D, class V>
+TILE_OP("store")
+void store(const tensor<T *, D...> &ptrs, const V &value) {
+  store(ptrs, value, true);
+}
+
+template <class T, class V>
+  requires(!detail::is_tensor_v<V>)
+TILE_OP("store")
+void store(T *p, const V &value, bool mask) {
+  static_assert(!std::is_const_v<T>, "cannot store through a pointer to const");
+  if constexpr (!std::is_const_v<T>) {
+    if (mask)
+      *p = detail::convert<T>(value);
+  }
+}
+
+template <class T, class V>
+  requires(!detail::is_tensor_v<V>)
+TILE_OP("store")
+void store(T *p, const V &value) {
+  store(p, value, true);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise operators
+//===----------------------------------------------------------------------===//
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("add")
+auto operator+(const A &a, const B &b) {
+  return detail::binary<detail::binop::add>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("sub")
+auto operator-(const A &a, const B &b) {
+  return detail::binary<detail::binop::sub>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("mul")
+auto operator*(const A &a, const B &b) {
+  return detail::binary<detail::binop::mul>(a, b);
+}
+
+/// True division: integers divide in fp32 and 16-bit floats in fp32
+/// (tile::div_result_t).
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("div")
+auto operator/(const A &a, const B &b) {
+  return detail::binary<detail::binop::div>(a, b);
+}
+
+/// Remainder with the sign of the dividend (C's % and fmod).
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("rem")
+auto operator%(const A &a, const B &b) {
+  return detail::binary<detail::binop::rem>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("and")
+auto operator&(const A &a, const B &b) {
+  return detail::binary<detail::binop::bit_and>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("or")
+auto operator|(const A &a, const B &b) {
+  return detail::binary<detail::binop::bit_or>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("xor")
+auto operator^(const A &a, const B &b) {
+  return detail::binary<detail::binop::bit_xor>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("shl")
+auto operator<<(const A &a, const B &b) {
+  return detail::binary<detail::binop::shl>(a, b);
+}
+
+/// Arithmetic for signed, logical for unsigned element types.
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("shr")
+auto operator>>(const A &a, const B &b) {
+  return detail::binary<detail::binop::shr>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("eq")
+auto operator==(const A &a, const B &b) {
+  return detail::binary<detail::binop::eq>(a, b);
+}
+
+/// Unordered: NaN != NaN is true.
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("ne")
+auto operator!=(const A &a, const B &b) {
+  return detail::binary<detail::binop::ne>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("lt")
+auto operator<(const A &a, const B &b) {
+  return detail::binary<detail::binop::lt>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("le")
+auto operator<=(const A &a, const B &b) {
+  return detail::binary<detail::binop::le>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("gt")
+auto operator>(const A &a, const B &b) {
+  return detail::binary<detail::binop::gt>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("ge")
+auto operator>=(const A &a, const B &b) {
+  return detail::binary<detail::binop::ge>(a, b);
+}
+
+/// Elementwise and evaluates both operands: there is no short circuit.
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("logical_and")
+auto operator&&(const A &a, const B &b) {
+  return detail::binary<detail::binop::logical_and>(a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operands<A, B>
+TILE_OP("logical_or")
+auto operator||(const A &a, const B &b) {
+  return detail::binary<detail::binop::logical_or>(a, b);
+}
+
+/// Integer negation wraps; 16-bit floats flip the sign bit.
+template <class T, int... D>
+  requires detail::is_element_v<T>
+TILE_OP("neg")
+tensor<T, D...> operator-(const tensor<T, D...> &x) {
+  return detail::elementwise<T>(
+      [](T v) {
+        if constexpr (std::is_integral_v<T>)
+          return detail::unwrap<T>(detail::wrap_t<T>(0) -
+                                   static_cast<detail::wrap_t<T>>(v));
+        else
+          return T(-v);
+      },
+      x);
+}
+
+template <class T, int... D>
+  requires detail::is_element_v<T>
+TILE_OP("not")
+tensor<T, D...> operator~(const tensor<T, D...> &x) {
+  static_assert(std::is_integral_v<T>, "bitwise operators need integer tiles");
+  if constexpr (std::is_integral_v<T>) {
+    return detail::elementwise<T>(
+        [](T v) {
+          return detail::unwrap<T>(
+              detail::wrap_t<T>(~static_cast<detail::wrap_t<T>>(v)));
+        },
+        x);
+  }
+}
+
+template <class T, int... D>
+  requires detail::is_element_v<T>
+TILE_OP("logical_not")
+tensor<bool, D...> operator!(const tensor<T, D...> &x) {
+  static_assert(std::is_same_v<T, bool>, "logical operators need bool tiles");
+  return detail::elementwise<bool>([](T v) { return !v; }, x);
+}
+
+//===----------------------------------------------------------------------===//
+// Selection
+//===----------------------------------------------------------------------===//
+
+/// Picks a where cond holds, else b, after broadcasting all three; a and b
+/// combine like a binary operator's operands and may be pointers.
+template <class C, class A, class B>
+TILE_OP("where")
+auto where(const C &cond, const A &a, const B &b) {
+  static_assert(std::is_same_v<detail::element_t<C>, bool>,
+                "where needs a bool condition");
+  using R = detail::common_element_t<A, B>;
+  return detail::elementwise<R>(
+      [](bool c, auto x, auto y) {
+        return c ? detail::convert<R>(x) : detail::convert<R>(y);
+      },
+      cond, a, b);
+}
+
+namespace detail {
+
+/// IEEE maxNum/minNum: a NaN operand is ignored. Integers compare with their
+/// own signedness.
+template <bool Max, class R> R min_max(R x, R y) {
+  using C = compute_t<R>;
+  auto a = static_cast<C>(x), b = static_cast<C>(y);
+  if constexpr (is_floating_v<R>) {
+    if (std::isnan(a))
+      return y;
+    if (std::isnan(b))
+      return x;
+  }
+  return (Max ? a < b : b < a) ? y : x;
+}
+
+} // namespace detail
+
+template <class A, class B>
+  requires detail::numeric_operand<A> && detail::numeric_operand<B>
+TILE_OP("maximum")
+auto maximum(const A &a, const B &b) {
+  using R = detail::common_element_t<A, B>;
+  return detail::elementwise<R>(
+      [](auto x, auto y) {
+        return detail::min_max<true>(detail::convert<R>(x),
+                                     detail::convert<R>(y));
+      },
+      a, b);
+}
+
+template <class A, class B>
+  requires detail::numeric_operand<A> && detail::numeric_operand<B>
+TILE_OP("minimum")
+auto minimum(const A &a, const B &b) {
+  using R = detail::common_element_t<A, B>;
+  return detail::elementwise<R>(
+      [](auto x, auto y) {
+        return detail::min_max<false>(detail::convert<R>(x),
+                                      detail::convert<R>(y));
+      },
+      a, b);
+}
+
+/// minimum(maximum(x, lo), hi): a NaN x gives lo.
+template <class X, class L, class H>
+  requires detail::numeric_operand<X> && detail::numeric_operand<L> &&
+           detail::numeric_operand<H>
+TILE_OP("clamp")
+auto clamp(const X &x, const L &lo, const H &hi) {
+  using R = detail::common_element3_t<X, L, H>;
+  static_assert(detail::is_floating_v<R>, "clamp takes floating-point tiles");
+  return detail::elementwise<R>(
+      [](auto v, auto l, auto h) {
+        return detail::min_max<false>(
+            detail::min_max<true>(detail::convert<R>(v), detail::convert<R>(l)),
+            detail::convert<R>(h));
+      },
+      x, lo, hi);
+}
+
+//===----------------------------------------------------------------------===//
+// Math
+//===----------------------------------------------------------------------===//
+
+// Each function has a tile and a scalar form. Like Triton, all but abs take
+// fp32/fp64 only, so that a silent fp16 round trip cannot hide in a kernel.
+#define TILE_DETAIL_MATH_FUNCTION(NAME, EXPR)                                  \
+  template <class T, int... D>                                                 \
+  TILE_OP(#NAME)                                                               \
+  tensor<T, D...> NAME(const tensor<T, D...> &x) {                             \
+    detail::check_math<T>();                                                   \
+    return detail::elementwise<T>([](T v) { return T(EXPR); }, x);             \
+  }                                                                            \
+  template <class T>                                                           \
+    requires detail::is_element_v<T>                                           \
+  TILE_OP(#NAME)                                                               \
+  T NAME(T v) {                                                                \
+    detail::check_math<T>();                                                   \
+    return T(EXPR);                                                            \
+  }
+
+TILE_DETAIL_MATH_FUNCTION(exp, std::exp(v))
+TILE_DETAIL_MATH_FUNCTION(exp2, std::exp2(v))
+TILE_DETAIL_MATH_FUNCTION(log, std::log(v))
+TILE_DETAIL_MATH_FUNCTION(log2, std::log2(v))
+TILE_DETAIL_MATH_FUNCTION(sqrt, std::sqrt(v))
+TILE_DETAIL_MATH_FUNCTION(rsqrt, T(1) / std::sqrt(v))
+TILE_DETAIL_MATH_FUNCTION(sin, std::sin(v))
+TILE_DETAIL_MATH_FUNCTION(cos, std::cos(v))
+TILE_DETAIL_MATH_FUNCTION(floor, std::floor(v))
+TILE_DETAIL_MATH_FUNCTION(ceil, std::ceil(v))
+TILE_DETAIL_MATH_FUNCTION(erf, std::erf(v))
+TILE_DETAIL_MATH_FUNCTION(sigmoid, T(1) / (T(1) + std::exp(-v)))
+
+#undef TILE_DETAIL_MATH_FUNCTION
+
+namespace detail {
+
+template <class T> T abs_value(T v) {
+  if constexpr (is_float16_v<T>)
+    return T::from_bits(static_cast<std::uint16_t>(v.bits & 0x7fff));
+  else if constexpr (std::is_floating_point_v<T>)
+    return std::fabs(v);
+  else if constexpr (std::is_signed_v<T>)
+    // Wraps like the GPU's iabs: abs(INT_MIN) is INT_MIN.
+    return v < 0 ? unwrap<T>(wrap_t<T>(0) - static_cast<wrap_t<T>>(v)) : v;
+  else
+    return v;
+}
+
+} // namespace detail
+
+template <class T, int... D>
+  requires detail::is_element_v<T>
+TILE_OP("abs")
+tensor<T, D...> abs(const tensor<T, D...> &x) {
+  return detail::elementwise<T>([](T v) { return detail::abs_value(v); }, x);
+}
+
+template <class T>
+  requires detail::is_element_v<T>
+TILE_OP("abs")
+T abs(T v) {
+  return detail::abs_value(v);
+}
+
+template <class A, class B, class C>
+  requires detail::numeric_operand<A> && detail::numeric_operand<B> &&
+           detail::numeric_operand<C>
+TILE_OP("fma")
+auto fma(const A &a, const B &b, const C &c) {
+  using R = detail::common_element3_t<A, B, C>;
+  detail::check_math<R>();
+  return detail::elementwise<R>(
+      [](auto x, auto y, auto z) {
+        return std::fma(detail::convert<R>(x), detail::convert<R>(y),
+                        detail::convert<R>(z));
+      },
+      a, b, c);
+}
+
+//===----------------------------------------------------------------------===//
+// Casts and shapes
+//===----------------------------------------------------------------------===//
+
+/// Triton's cast: float to int truncates toward zero, anything to bool is
+/// `!= 0`, 16-bit floats round to nearest even.
+template <class U, class T, int... D>
+TILE_OP("cast")
+tensor<U, D...> cast(const tensor<T, D...> &x) {
+  return detail::elementwise<U>([](T v) { return detail::convert<U>(v); }, x);
+}
+
+template <class U, class T>
+  requires(!detail::is_tensor_v<T>)
+TILE_OP("cast")
+U cast(T v) {
+  return detail::convert<U>(v);
+}
+
+/// Inserts a dimension of size 1 before Axis; Axis counts from the end when
+/// negative, as in Python (-1 appends).
+template <int Axis, class T, int... D>
+TILE_OP("expand_dims")
+auto expand_dims(const tensor<T, D...> &x) {
+  constexpr int rank = sizeof...(D);
+  static_assert(Axis >= -(rank + 1) && Axis <= rank, "invalid axis");
+  constexpr int axis = Axis < 0 ? Axis + rank + 1 : Axis;
+  using Out =
+      detail::tensor_with_shape_t<T, detail::insert_unit_axis(
+                                         std::array<int, rank>{D...},
+                                         axis >= 0 && axis <= rank ? axis : 0)>;
+  Out r;
+  for (int k = 0; k < Out::numel; ++k)
+    r.data()[k] = x.data()[k];
+  return r;
+}
+
+template <int Axis, class T>
+  requires(!detail::is_tensor_v<T>)
+TILE_OP("expand_dims")
+tensor<T, 1> expand_dims(T v) {
+  static_assert(Axis == 0 || Axis == -1, "invalid axis");
+  return full<1>(v);
+}
+
+template <int... NewDims, class T, int... D>
+TILE_OP("broadcast_to")
+tensor<T, NewDims...> broadcast_to(const tensor<T, D...> &x) {
+  static_assert(
+      detail::broadcasts_to(std::array<int, sizeof...(D)>{D...},
+                            std::array<int, sizeof...(NewDims)>{NewDims...}),
+      "cannot broadcast tile shapes");
+  tensor<T, NewDims...> r;
+  for (int k = 0; k < r.numel; ++k)
+    r.data()[k] = detail::operand_at<tensor<T, NewDims...>>(x, k);
+  return r;
+}
+
+template <int... NewDims, class T>
+  requires(!detail::is_tensor_v<T>)
+TILE_OP("broadcast_to")
+tensor<T, NewDims...> broadcast_to(T v) {
+  return full<NewDims...>(v);
+}
+
+//===----------------------------------------------------------------------===//
+// Emulation
+//===----------------------------------------------------------------------===//
+
+namespace emulate {
+
+/// Runs every program of the grid one after another on the calling thread,
+/// x fastest, like TRITON_INTERPRET=1. The arguments are converted to the
+/// kernel's parameter types once, then copied into each program.
+template <class... P, class... A>
+void launch(grid g, void (*kernel)(P...), A &&...args) {
+  static_assert(sizeof...(P) == sizeof...(A),
+                "launch needs one argument per kernel parameter");
+  std::tuple<P...> params{std::forward<A>(args)...};
+  // Restored on exit so that a launch from inside an emulated program (or a
+  // later host call to program_id) sees the surrounding state.
+  struct restore {
+    detail::program_state saved = detail::current_program;
+    ~restore() { detail::current_program = saved; }
+  } guard;
+  for (int z = 0; z < g.z; ++z)
+    for (int y = 0; y < g.y; ++y)
+      for (int x = 0; x < g.x; ++x) {
+        detail::current_program = {{x, y, z}, {g.x, g.y, g.z}};
+        std::apply(kernel, params);
+      }
+}
+
+} // namespace emulate
+} // namespace tile
+
+#endif // TILE_TILE_HPP

@@ -1,0 +1,241 @@
+//===- AxisInfo.cpp -------------------------------------------------------===//
+#include "analysis/AxisInfo.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+#include <numeric>
+
+using namespace tilecc::ir;
+
+namespace tilecc::analysis {
+
+namespace {
+constexpr int64_t MaxDivisibility = int64_t(1) << 30;
+
+unsigned rankOf(const Value *V) { return std::max(1u, V->type().rank()); }
+int64_t dimSize(const Value *V, unsigned D) {
+  return V->type().isScalar() ? 1 : V->type().Shape[D];
+}
+} // namespace
+
+int64_t highestPowerOf2Divisor(int64_t V) {
+  if (V == 0)
+    return MaxDivisibility;
+  return std::min<int64_t>(MaxDivisibility, V & -V);
+}
+
+AxisInfo AxisInfo::unknown(unsigned Rank) {
+  AxisInfo A;
+  A.Contiguity.assign(Rank, 1);
+  A.Divisibility.assign(Rank, 1);
+  A.Constancy.assign(Rank, 1);
+  return A;
+}
+
+AxisInfo AxisInfo::constant(int64_t V, llvm::ArrayRef<int64_t> Shape) {
+  unsigned Rank = std::max<size_t>(1, Shape.size());
+  AxisInfo A = unknown(Rank);
+  for (unsigned D = 0; D < Rank; ++D) {
+    A.Divisibility[D] = highestPowerOf2Divisor(V);
+    A.Constancy[D] = Shape.empty() ? 1 : Shape[D];
+  }
+  A.ConstantValue = V;
+  return A;
+}
+
+std::string AxisInfo::str() const {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  auto List = [&](const char *Name, llvm::ArrayRef<int64_t> L) {
+    OS << Name << "=[";
+    for (unsigned I = 0; I < L.size(); ++I)
+      OS << (I ? ", " : "") << L[I];
+    OS << "]";
+  };
+  List("contiguity", Contiguity);
+  OS << " ";
+  List("divisibility", Divisibility);
+  OS << " ";
+  List("constancy", Constancy);
+  return S;
+}
+
+AxisInfoAnalysis::AxisInfoAnalysis(const Function &F,
+                                   llvm::ArrayRef<ParamSpec> Specs) {
+  for (unsigned I = 0; I < F.Params.size(); ++I) {
+    const Value *Arg = F.Params[I].Arg;
+    AxisInfo A = AxisInfo::unknown(1);
+    ParamSpec S = I < Specs.size() ? Specs[I] : ParamSpec::None;
+    if (S == ParamSpec::Aligned16)
+      A.Divisibility[0] = 16;
+    else if (S == ParamSpec::EqualsOne)
+      A = AxisInfo::constant(1, {});
+    Info[Arg] = A;
+  }
+  walk(F.body(), [&](const Op &O) { visit(O); });
+}
+
+const AxisInfo &AxisInfoAnalysis::get(const Value *V) const {
+  auto It = Info.find(V);
+  assert(It != Info.end() && "value visited before its definition");
+  return It->second;
+}
+
+void AxisInfoAnalysis::visit(const Op &O) {
+  if (O.kind() == OpKind::For) {
+    // Induction variable: divisible by gcd(lo, step); carried values unknown.
+    const Block &Body = *O.region(0);
+    int64_t Div = std::gcd(get(O.operand(0)).Divisibility[0],
+                           get(O.operand(2)).Divisibility[0]);
+    AxisInfo IV = AxisInfo::unknown(1);
+    IV.Divisibility[0] = Div;
+    Info[Body.argument(0)] = IV;
+    for (unsigned I = 1; I < Body.arguments().size(); ++I)
+      Info[Body.argument(I)] = AxisInfo::unknown(rankOf(Body.argument(I)));
+  }
+  for (unsigned I = 0; I < O.numResults(); ++I)
+    Info[O.result(I)] = O.kind() == OpKind::For || O.kind() == OpKind::If
+                            ? AxisInfo::unknown(rankOf(O.result(I)))
+                            : compute(O);
+}
+
+AxisInfo AxisInfoAnalysis::compute(const Op &O) {
+  const Value *R = O.result();
+  unsigned Rank = rankOf(R);
+  AxisInfo A = AxisInfo::unknown(Rank);
+  auto In = [&](unsigned I) -> const AxisInfo & { return get(O.operand(I)); };
+  auto BothConst = [&](auto Fn) -> std::optional<int64_t> {
+    if (In(0).ConstantValue && In(1).ConstantValue)
+      return Fn(*In(0).ConstantValue, *In(1).ConstantValue);
+    return std::nullopt;
+  };
+
+  switch (O.kind()) {
+  case OpKind::Const:
+    if (!isFloat(R->type().Elem.Kind))
+      return AxisInfo::constant(O.intAttr(), R->type().Shape);
+    return A;
+  case OpKind::Arange:
+    A.Contiguity[0] = R->type().Shape[0];
+    A.Divisibility[0] = highestPowerOf2Divisor(O.intAttr());
+    return A;
+  case OpKind::Splat:
+    A.Divisibility.assign(Rank, In(0).Divisibility[0]);
+    for (unsigned D = 0; D < Rank; ++D)
+      A.Constancy[D] = dimSize(R, D);
+    A.ConstantValue = In(0).ConstantValue;
+    return A;
+  case OpKind::ExpandDims: {
+    A = In(0);
+    unsigned Axis = O.intAttr();
+    A.Contiguity.insert(A.Contiguity.begin() + Axis, 1);
+    A.Divisibility.insert(A.Divisibility.begin() + Axis,
+                          A.Divisibility[std::min<unsigned>(
+                              Axis, A.Divisibility.size() - 1)]);
+    A.Constancy.insert(A.Constancy.begin() + Axis, 1);
+    return A;
+  }
+  case OpKind::Broadcast:
+    A = In(0);
+    for (unsigned D = 0; D < Rank; ++D)
+      if (dimSize(O.operand(0), D) == 1 && dimSize(R, D) != 1) {
+        A.Constancy[D] = dimSize(R, D);
+        A.Contiguity[D] = 1;
+      }
+    return A;
+  case OpKind::ConvertLayout:
+  case OpKind::Cast:
+    if (O.kind() == OpKind::Cast && !isInteger(R->type().Elem.Kind) &&
+        !R->type().Elem.isPointer())
+      return A;
+    return In(0);
+  case OpKind::Add:
+  case OpKind::Sub:
+  case OpKind::AddPtr: {
+    int64_t Scale = O.kind() == OpKind::AddPtr
+                        ? R->type().Elem.pointeeBytes()
+                        : 1;
+    for (unsigned D = 0; D < Rank; ++D) {
+      const AxisInfo &L = In(0), &Rt = In(1);
+      int64_t C = std::gcd(L.Contiguity[D], Rt.Constancy[D]);
+      if (O.kind() != OpKind::Sub)
+        C = std::max(C, std::gcd(L.Constancy[D], Rt.Contiguity[D]));
+      A.Contiguity[D] = C;
+      A.Divisibility[D] =
+          std::gcd(L.Divisibility[D], Rt.Divisibility[D] * Scale);
+      A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
+    }
+    if (O.kind() != OpKind::AddPtr)
+      A.ConstantValue = BothConst([&](int64_t X, int64_t Y) {
+        return O.kind() == OpKind::Add ? X + Y : X - Y;
+      });
+    return A;
+  }
+  case OpKind::Mul:
+    for (unsigned D = 0; D < Rank; ++D) {
+      const AxisInfo &L = In(0), &Rt = In(1);
+      if (Rt.ConstantValue == 1)
+        A.Contiguity[D] = L.Contiguity[D];
+      else if (L.ConstantValue == 1)
+        A.Contiguity[D] = Rt.Contiguity[D];
+      A.Divisibility[D] = std::min(MaxDivisibility,
+                                   L.Divisibility[D] * Rt.Divisibility[D]);
+      A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
+    }
+    A.ConstantValue = BothConst([](int64_t X, int64_t Y) { return X * Y; });
+    if (A.ConstantValue)
+      return AxisInfo::constant(*A.ConstantValue, R->type().Shape);
+    return A;
+  case OpKind::CmpLT:
+  case OpKind::CmpLE:
+  case OpKind::CmpGT:
+  case OpKind::CmpGE:
+  case OpKind::CmpEQ:
+  case OpKind::CmpNE:
+    for (unsigned D = 0; D < Rank; ++D) {
+      const AxisInfo &L = In(0), &Rt = In(1);
+      int64_t C = std::gcd(L.Constancy[D], Rt.Constancy[D]);
+      // x < c with x contiguous from a multiple of g and c a multiple of g
+      // flips only at multiples of g.
+      if (Rt.Constancy[D] >= L.Contiguity[D] && L.Contiguity[D] > 1)
+        C = std::max(C, std::min(L.Contiguity[D],
+                                 std::gcd(L.Divisibility[D],
+                                          Rt.Divisibility[D])));
+      if (L.Constancy[D] >= Rt.Contiguity[D] && Rt.Contiguity[D] > 1)
+        C = std::max(C, std::min(Rt.Contiguity[D],
+                                 std::gcd(L.Divisibility[D],
+                                          Rt.Divisibility[D])));
+      A.Constancy[D] = C;
+    }
+    return A;
+  case OpKind::And:
+  case OpKind::Or:
+  case OpKind::Xor:
+  case OpKind::LogicalAnd:
+  case OpKind::LogicalOr:
+  case OpKind::Maximum:
+  case OpKind::Minimum:
+  case OpKind::Div:
+  case OpKind::Rem:
+  case OpKind::Shl:
+  case OpKind::Shr:
+    for (unsigned D = 0; D < Rank; ++D)
+      A.Constancy[D] = std::gcd(In(0).Constancy[D], In(1).Constancy[D]);
+    return A;
+  case OpKind::Select:
+    for (unsigned D = 0; D < Rank; ++D)
+      A.Constancy[D] = std::gcd(
+          In(0).Constancy[D], std::gcd(In(1).Constancy[D], In(2).Constancy[D]));
+    return A;
+  default:
+    if (isElementwise(O.kind()))
+      for (unsigned D = 0; D < Rank; ++D) {
+        int64_t C = dimSize(R, D);
+        for (unsigned I = 0; I < O.numOperands(); ++I)
+          C = std::gcd(C, In(I).Constancy[D]);
+        A.Constancy[D] = C;
+      }
+    return A;
+  }
+}
+
+} // namespace tilecc::analysis

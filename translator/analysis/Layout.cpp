@@ -1,0 +1,102 @@
+//===- Layout.cpp ---------------------------------------------------------===//
+#include "analysis/Layout.h"
+#include "llvm/Support/raw_ostream.h"
+#include <algorithm>
+
+namespace tilecc::analysis {
+
+llvm::SmallVector<int64_t, 4> parentShape(const Layout &L,
+                                          llvm::ArrayRef<int64_t> Shape) {
+  llvm::SmallVector<int64_t, 4> P(Shape.begin(), Shape.end());
+  if (L.SliceDim)
+    P.insert(P.begin() + *L.SliceDim, 1);
+  return P;
+}
+
+unsigned Layout::elemsPerThread(llvm::ArrayRef<int64_t> Shape) const {
+  llvm::SmallVector<int64_t, 4> P = parentShape(*this, Shape);
+  unsigned N = 1;
+  for (unsigned D = 0; D < Parent.rank(); ++D) {
+    if (SliceDim && D == *SliceDim)
+      continue;
+    int64_t Tile = int64_t(Parent.SizePerThread[D]) * Parent.ThreadsPerWarp[D] *
+                   Parent.WarpsPerCTA[D];
+    int64_t Reps = P[D] > Tile ? P[D] / Tile : 1;
+    N *= Parent.SizePerThread[D] * Reps;
+  }
+  return N;
+}
+
+unsigned Layout::fastestDim() const {
+  for (unsigned D : Parent.Order)
+    if (!SliceDim || D != *SliceDim)
+      return SliceDim && D > *SliceDim ? D - 1 : D;
+  return 0;
+}
+
+unsigned Layout::contiguousRun(llvm::ArrayRef<int64_t> Shape) const {
+  unsigned PD = Parent.Order.front();
+  if (SliceDim && PD == *SliceDim)
+    return 1; // the thread's first digit runs along the removed dimension
+  unsigned Run = Parent.SizePerThread[PD];
+  return std::min<int64_t>(Run, Shape[fastestDim()]);
+}
+
+std::string Layout::str() const {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  auto List = [&](const char *Name, llvm::ArrayRef<unsigned> L) {
+    OS << Name << "=[";
+    for (unsigned I = 0; I < L.size(); ++I)
+      OS << (I ? ", " : "") << L[I];
+    OS << "]";
+  };
+  if (SliceDim)
+    OS << "#slice<dim=" << *SliceDim << ", ";
+  OS << "#blocked<";
+  List("spt", Parent.SizePerThread);
+  OS << ", ";
+  List("tpw", Parent.ThreadsPerWarp);
+  OS << ", ";
+  List("wpc", Parent.WarpsPerCTA);
+  OS << ", ";
+  List("order", Parent.Order);
+  OS << ">";
+  if (SliceDim)
+    OS << ">";
+  return S;
+}
+
+BlockedLayout defaultBlocked(llvm::ArrayRef<int64_t> Shape, unsigned Vec,
+                             unsigned NumWarps, unsigned WarpSize,
+                             llvm::ArrayRef<unsigned> Order) {
+  unsigned Rank = Shape.size();
+  BlockedLayout L;
+  L.Order.assign(Order.begin(), Order.end());
+  L.SizePerThread.assign(Rank, 1);
+  L.ThreadsPerWarp.assign(Rank, 1);
+  L.WarpsPerCTA.assign(Rank, 1);
+  L.SizePerThread[Order[0]] =
+      std::max<int64_t>(1, std::min<int64_t>(Vec, Shape[Order[0]]));
+
+  unsigned Threads = WarpSize;
+  for (unsigned D : Order) {
+    int64_t Room = std::max<int64_t>(1, Shape[D] / L.SizePerThread[D]);
+    L.ThreadsPerWarp[D] = std::min<int64_t>(Threads, Room);
+    Threads /= L.ThreadsPerWarp[D];
+  }
+  // A tile smaller than a warp: the rest of the threads hold copies.
+  L.ThreadsPerWarp[Order.back()] *= Threads;
+
+  unsigned Warps = NumWarps;
+  for (unsigned D : Order) {
+    int64_t Room = std::max<int64_t>(
+        1, Shape[D] / (int64_t(L.SizePerThread[D]) * L.ThreadsPerWarp[D]));
+    L.WarpsPerCTA[D] = std::min<int64_t>(Warps, Room);
+    Warps /= L.WarpsPerCTA[D];
+  }
+  L.WarpsPerCTA[Order.back()] *= Warps;
+  return L;
+}
+
+} // namespace tilecc::analysis

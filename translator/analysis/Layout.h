@@ -1,0 +1,64 @@
+//===- Layout.h - Distributed layouts of tiles ------------------*- C++ -*-===//
+//
+// A layout says which thread holds which element of a tile (Triton's
+// encodings). Layouts are data: printable (tilecc --emit=layouts), named in
+// comments of the generated code, and spelled there as tile::rt types
+// (runtime-headers/tile/rt/layout.cuh) that compute the same mapping.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILECC_ANALYSIS_LAYOUT_H
+#define TILECC_ANALYSIS_LAYOUT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include <optional>
+#include <string>
+
+namespace tilecc::analysis {
+
+struct BlockedLayout {
+  llvm::SmallVector<unsigned, 2> SizePerThread, ThreadsPerWarp, WarpsPerCTA;
+  /// Dimensions, fastest-varying first.
+  llvm::SmallVector<unsigned, 2> Order;
+
+  unsigned rank() const { return Order.size(); }
+  bool operator==(const BlockedLayout &O) const {
+    return SizePerThread == O.SizePerThread &&
+           ThreadsPerWarp == O.ThreadsPerWarp &&
+           WarpsPerCTA == O.WarpsPerCTA && Order == O.Order;
+  }
+};
+
+/// A blocked layout, or the slice of one along SliceDim.
+struct Layout {
+  BlockedLayout Parent;
+  std::optional<unsigned> SliceDim;
+
+  unsigned rank() const { return Parent.rank() - (SliceDim ? 1 : 0); }
+  bool operator==(const Layout &O) const {
+    return Parent == O.Parent && SliceDim == O.SliceDim;
+  }
+  bool operator!=(const Layout &O) const { return !(*this == O); }
+
+  /// Elements each thread holds of a tile of this shape.
+  unsigned elemsPerThread(llvm::ArrayRef<int64_t> Shape) const;
+  /// The dimension whose elements a thread holds contiguously, and how many.
+  unsigned fastestDim() const;
+  unsigned contiguousRun(llvm::ArrayRef<int64_t> Shape) const;
+  /// #blocked<spt=[4], tpw=[32], wpc=[4], order=[0]> or #slice<dim=1, ...>.
+  std::string str() const;
+};
+
+/// Triton's default blocked layout for a tile: Vec contiguous elements per
+/// thread along Order[0], threads then warps spread fastest dimension first.
+BlockedLayout defaultBlocked(llvm::ArrayRef<int64_t> Shape, unsigned Vec,
+                             unsigned NumWarps, unsigned WarpSize,
+                             llvm::ArrayRef<unsigned> Order);
+
+/// The shape of the parent tile of a sliced layout (size 1 along SliceDim).
+llvm::SmallVector<int64_t, 4> parentShape(const Layout &L,
+                                          llvm::ArrayRef<int64_t> Shape);
+
+} // namespace tilecc::analysis
+
+#endif

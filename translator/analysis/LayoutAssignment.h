@@ -1,0 +1,43 @@
+//===- LayoutAssignment.h - Choose a layout for every tile ------*- C++ -*-===//
+//
+// Anchors: per rank, a blocked layout chosen from the memory accesses of that
+// rank (contiguous dimension fastest, 16 bytes per thread along it where
+// axis info shows contiguity). Every other tile takes the layout its users
+// want (elementwise ops: their result's; expand_dims: a slice of its
+// result's), so 1-D index vectors that are expanded into 2-D offsets live
+// directly in slice layouts. Where users disagree, a convert_layout op is
+// inserted before the user that lost.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILECC_ANALYSIS_LAYOUTASSIGNMENT_H
+#define TILECC_ANALYSIS_LAYOUTASSIGNMENT_H
+
+#include "analysis/AxisInfo.h"
+#include "analysis/Layout.h"
+#include "ir/IR.h"
+#include "llvm/ADT/DenseMap.h"
+
+namespace tilecc::analysis {
+
+struct TargetInfo {
+  unsigned WarpSize = 32;
+};
+
+class LayoutMap {
+public:
+  const Layout &get(const ir::Value *V) const;
+  bool has(const ir::Value *V) const { return Layouts.count(V); }
+  void set(const ir::Value *V, Layout L) { Layouts[V] = std::move(L); }
+
+private:
+  llvm::DenseMap<const ir::Value *, Layout> Layouts;
+};
+
+/// Assigns layouts to every tile value of F, inserting convert_layout ops
+/// where needed.
+LayoutMap assignLayouts(ir::Function &F, const AxisInfoAnalysis &AI,
+                        unsigned NumWarps, const TargetInfo &Target);
+
+} // namespace tilecc::analysis
+
+#endif

@@ -1,0 +1,576 @@
+//===- DeviceEmitter.cpp --------------------------------------------------===//
+#include "codegen/DeviceEmitter.h"
+#include "ir/Printer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+#include <cmath>
+#include <numeric>
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+
+namespace tilecc::codegen {
+
+std::string deviceType(const ElemType &E) {
+  auto Scalar = [](ScalarKind K) -> std::string {
+    switch (K) {
+    case ScalarKind::I1:
+      return "bool";
+    case ScalarKind::I8:
+      return "int8_t";
+    case ScalarKind::I16:
+      return "int16_t";
+    case ScalarKind::I32:
+      return "int";
+    case ScalarKind::I64:
+      return "int64_t";
+    case ScalarKind::U8:
+      return "uint8_t";
+    case ScalarKind::U16:
+      return "uint16_t";
+    case ScalarKind::U32:
+      return "unsigned";
+    case ScalarKind::U64:
+      return "uint64_t";
+    case ScalarKind::F16:
+      return "rt::f16";
+    case ScalarKind::BF16:
+      return "rt::bf16";
+    case ScalarKind::F32:
+      return "float";
+    case ScalarKind::F64:
+      return "double";
+    case ScalarKind::Ptr:
+      break;
+    }
+    return "void";
+  };
+  if (!E.isPointer())
+    return Scalar(E.Kind);
+  return (E.PointeeConst ? "const " : "") + Scalar(E.Pointee) + " *";
+}
+
+namespace {
+
+bool isNarrowInt(ScalarKind K) {
+  return K == ScalarKind::I8 || K == ScalarKind::I16 || K == ScalarKind::U8 ||
+         K == ScalarKind::U16;
+}
+
+class Emitter {
+public:
+  Emitter(const Function &F, const LayoutMap &LM, const AxisInfoAnalysis &AI,
+          const LayoutNamer &NameLayout, const std::string &SourcePath)
+      : F(F), LM(LM), AI(AI), NameLayout(NameLayout), SourcePath(SourcePath) {}
+
+  EmittedKernel run() {
+    countUses(F.body());
+    EmittedKernel K;
+    llvm::raw_string_ostream PS(K.Params);
+    for (unsigned I = 0; I < F.Params.size(); ++I) {
+      const Value *A = F.Params[I].Arg;
+      PS << (I ? ", " : "") << deviceType(A->type().Elem) << " "
+         << nameOf(A);
+    }
+    emitBlock(F.body(), 1);
+    K.Body = std::move(Body);
+    K.TileComments = std::move(TileComments);
+    K.Accesses = std::move(Accesses);
+    return K;
+  }
+
+private:
+  //===--- Use analysis ---------------------------------------------------===//
+
+  void countUses(const Block &B) {
+    for (const auto &O : B.ops()) {
+      for (const Value *V : O->operands()) {
+        ++Uses[V];
+        if (V->definingOp() && V->definingOp()->parentBlock() != &B)
+          UsedInOtherBlock.insert(V);
+        // Stores read their value through a pointer to its registers.
+        if (O->kind() == OpKind::Store && V == O->operand(1))
+          NeedsArray.insert(V);
+      }
+      for (const auto &R : O->regions())
+        countUses(*R);
+    }
+  }
+
+  /// Tiles that get a register array; the rest are folded into their users.
+  bool materialized(const Value *V) {
+    if (V->type().isScalar())
+      return true;
+    const Op *D = V->definingOp();
+    if (!D || D->kind() == OpKind::Load || D->kind() == OpKind::For ||
+        D->kind() == OpKind::If || D->kind() == OpKind::ConvertLayout)
+      return true;
+    if (D->kind() == OpKind::Const)
+      return false;
+    return !V->name().empty() || Uses.lookup(V) > 1 ||
+           UsedInOtherBlock.count(V) || NeedsArray.count(V);
+  }
+
+  //===--- Names ----------------------------------------------------------===//
+
+  std::string nameOf(const Value *V) {
+    auto It = Names.find(V);
+    if (It != Names.end())
+      return It->second;
+    std::string Base =
+        V->name().empty() ? "t" + std::to_string(V->id()) : V->name().str();
+    std::string N = Base;
+    for (unsigned I = 1; Taken.count(N); ++I)
+      N = Base + "_" + std::to_string(I);
+    Taken.insert(N);
+    return Names[V] = N;
+  }
+
+  std::string layoutOf(const Value *V) {
+    return NameLayout(LM.get(V), V->type().Shape);
+  }
+
+  unsigned elems(const Value *V) {
+    return LM.get(V).elemsPerThread(V->type().Shape);
+  }
+
+  //===--- Expressions ----------------------------------------------------===//
+
+  std::string literal(const Op &O) {
+    const ElemType &E = O.result()->type().Elem;
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    switch (E.Kind) {
+    case ScalarKind::I1:
+      return O.intAttr() ? "true" : "false";
+    case ScalarKind::I32:
+      return std::to_string(O.intAttr());
+    case ScalarKind::F32:
+    case ScalarKind::F64:
+    case ScalarKind::F16:
+    case ScalarKind::BF16: {
+      double D = O.floatAttr();
+      if (std::isinf(D))
+        OS << (D < 0 ? "-" : "") << "INFINITY";
+      else if (std::isnan(D))
+        OS << "NAN";
+      else
+        OS << llvm::format("%.17g", D);
+      std::string Num = S;
+      if (Num.find_first_of(".eEIN") == std::string::npos)
+        Num += ".0";
+      if (E.Kind == ScalarKind::F64)
+        return Num;
+      if (E.Kind == ScalarKind::F32)
+        return Num + "f";
+      return deviceType(E) + "(" + Num + "f)";
+    }
+    default:
+      return deviceType(E) + "(" + std::to_string(O.intAttr()) + ")";
+    }
+  }
+
+  /// The value of scalar V as an expression.
+  std::string scalar(const Value *V) {
+    const Op *D = V->definingOp();
+    if (D && D->kind() == OpKind::Const)
+      return literal(*D);
+    return nameOf(V);
+  }
+
+  /// Element Idx of tile V as an expression.
+  std::string elem(const Value *V, const std::string &Idx) {
+    if (V->type().isScalar())
+      return scalar(V);
+    if (materialized(V))
+      return nameOf(V) + "[" + Idx + "]";
+    return compute(*V->definingOp(), Idx);
+  }
+
+  std::string operandExpr(const Op &O, unsigned I, const std::string &Idx) {
+    return elem(O.operand(I), Idx);
+  }
+
+  /// What op O computes for element Idx (or the scalar it computes).
+  std::string compute(const Op &O, const std::string &Idx) {
+    auto A = [&](unsigned I) { return operandExpr(O, I, Idx); };
+    const Type &RT = O.result()->type();
+    switch (O.kind()) {
+    case OpKind::Const:
+      return literal(O);
+    case OpKind::ProgramId:
+      return std::string("static_cast<int>(blockIdx.") + "xyz"[O.intAttr()] +
+             ")";
+    case OpKind::NumPrograms:
+      return std::string("static_cast<int>(gridDim.") + "xyz"[O.intAttr()] +
+             ")";
+    case OpKind::Arange: {
+      std::string C = layoutOf(O.result()) + "::coord(" + Idx + ", 0)";
+      return O.intAttr() ? "(" + C + " + " + std::to_string(O.intAttr()) + ")"
+                         : C;
+    }
+    case OpKind::Splat:
+      return scalar(O.operand(0));
+    case OpKind::Broadcast:
+      return elem(O.operand(0), "rt::broadcast_index<" +
+                                    layoutOf(O.operand(0)) + ", " +
+                                    layoutOf(O.result()) + ">(" + Idx + ")");
+    case OpKind::ExpandDims:
+      if (O.operand(0)->type().isScalar())
+        return scalar(O.operand(0));
+      return elem(O.operand(0), "rt::expand_dims_index<" +
+                                    layoutOf(O.operand(0)) + ", " +
+                                    std::to_string(O.intAttr()) + ", " +
+                                    layoutOf(O.result()) + ">(" + Idx + ")");
+    case OpKind::Cast:
+      return "rt::convert<" + deviceType(RT.Elem) + ">(" + A(0) + ")";
+    default:
+      break;
+    }
+    std::string E = arithmetic(O, A);
+    if (isNarrowInt(RT.Elem.Kind) && !isComparison(O.kind()))
+      return "static_cast<" + deviceType(RT.Elem) + ">" + E;
+    return E;
+  }
+
+  template <class ArgFn> std::string arithmetic(const Op &O, ArgFn A) {
+    auto Infix = [&](const char *Op) {
+      return "(" + A(0) + " " + Op + " " + A(1) + ")";
+    };
+    auto Call = [&](const std::string &Fn) {
+      std::string S = Fn + "(";
+      for (unsigned I = 0; I < O.numOperands(); ++I)
+        S += (I ? ", " : "") + A(I);
+      return S + ")";
+    };
+    switch (O.kind()) {
+    case OpKind::Add:
+    case OpKind::AddPtr:
+      return Infix("+");
+    case OpKind::Sub:
+      return Infix("-");
+    case OpKind::Mul:
+      return Infix("*");
+    case OpKind::Div:
+      return Infix("/");
+    case OpKind::And:
+      return Infix("&");
+    case OpKind::Or:
+      return Infix("|");
+    case OpKind::Xor:
+      return Infix("^");
+    case OpKind::Shl:
+      return Infix("<<");
+    case OpKind::Shr:
+      return Infix(">>");
+    case OpKind::CmpEQ:
+      return Infix("==");
+    case OpKind::CmpNE:
+      return Infix("!=");
+    case OpKind::CmpLT:
+      return Infix("<");
+    case OpKind::CmpLE:
+      return Infix("<=");
+    case OpKind::CmpGT:
+      return Infix(">");
+    case OpKind::CmpGE:
+      return Infix(">=");
+    case OpKind::LogicalAnd:
+      return Infix("&&");
+    case OpKind::LogicalOr:
+      return Infix("||");
+    case OpKind::Neg:
+      return "(-" + A(0) + ")";
+    case OpKind::Not:
+      return "(~" + A(0) + ")";
+    case OpKind::LogicalNot:
+      return "(!" + A(0) + ")";
+    case OpKind::Select:
+      return "(" + A(0) + " ? " + A(1) + " : " + A(2) + ")";
+    default:
+      // rem, cdiv, maximum, minimum, math functions, fma, clamp: one
+      // tile::rt function each, named like the op.
+      return Call("rt::" + spell(O.kind()).str());
+    }
+  }
+
+  //===--- Statements -----------------------------------------------------===//
+
+  void line(unsigned Indent, const std::string &S) {
+    Body.append(Indent * 2, ' ');
+    Body += S;
+    Body += "\n";
+  }
+
+  void lineDirective(const Op &O) {
+    if (!O.loc().Line || O.loc().Line == LastLine)
+      return;
+    LastLine = O.loc().Line;
+    Body += "#line " + std::to_string(LastLine) + " \"" + SourcePath + "\"\n";
+  }
+
+  std::string loopHeader(unsigned N, unsigned Step = 1) {
+    return "for (int e = 0; e < " + std::to_string(N) + "; " +
+           (Step == 1 ? "++e" : "e += " + std::to_string(Step)) + ")";
+  }
+
+  void declareTile(const Value *V, unsigned Indent) {
+    line(Indent, deviceType(V->type().Elem) + " " + nameOf(V) + "[" +
+                     std::to_string(elems(V)) + "];");
+    TileComments.push_back(nameOf(V) + " : " + V->type().str() + " " +
+                           layoutOf(V) + " (" + std::to_string(elems(V)) +
+                           " per thread)");
+  }
+
+  /// Copies tile or scalar From into the storage named To.
+  void assignValue(const Value *To, const std::string &ToName,
+                   const Value *From, unsigned Indent) {
+    if (To->type().isScalar()) {
+      line(Indent, ToName + " = " + scalar(From) + ";");
+      return;
+    }
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(To)));
+    line(Indent + 1, ToName + "[e] = " + elem(From, "e") + ";");
+  }
+
+  void emitBlock(const Block &B, unsigned Indent) {
+    for (const auto &O : B.ops())
+      emitOp(*O, Indent);
+  }
+
+  void emitOp(const Op &O, unsigned Indent) {
+    switch (O.kind()) {
+    case OpKind::Const:
+    case OpKind::Yield:
+      return;
+    case OpKind::Load:
+      lineDirective(O);
+      return emitLoad(O, Indent);
+    case OpKind::Store:
+      lineDirective(O);
+      return emitStore(O, Indent);
+    case OpKind::For:
+      lineDirective(O);
+      return emitFor(O, Indent);
+    case OpKind::If:
+      lineDirective(O);
+      return emitIf(O, Indent);
+    case OpKind::ConvertLayout:
+      lineDirective(O);
+      return emitConvert(O, Indent);
+    default:
+      break;
+    }
+    const Value *R = O.result();
+    if (!materialized(R))
+      return;
+    lineDirective(O);
+    if (R->type().isScalar()) {
+      line(Indent, "const " + deviceType(R->type().Elem) + " " + nameOf(R) +
+                       " = " + compute(O, "0") + ";");
+      return;
+    }
+    declareTile(R, Indent);
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(R)));
+    line(Indent + 1, nameOf(R) + "[e] = " + compute(O, "e") + ";");
+  }
+
+  /// Elements per access: what the layout gives each thread contiguously,
+  /// cut down to what axis info proves about the pointers and the mask, and
+  /// to 16 bytes.
+  unsigned accessWidth(const Op &O) {
+    const Value *P = O.operand(0);
+    const Layout &L = LM.get(P);
+    unsigned D = L.fastestDim();
+    unsigned Bytes = P->type().Elem.pointeeBytes();
+    const AxisInfo &PI = AI.get(P);
+    int64_t V = std::min<int64_t>({int64_t(L.contiguousRun(P->type().Shape)),
+                                   PI.Contiguity[D], 16 / Bytes});
+    while (V > 1 && PI.Divisibility[D] % (V * Bytes) != 0)
+      V /= 2;
+    for (const Value *M : {O.mask(), O.other()})
+      if (M)
+        V = std::gcd(V, AI.get(M).Constancy[D]);
+    // Widths are powers of two that divide the run.
+    int64_t W = 1;
+    while (W * 2 <= V)
+      W *= 2;
+    return W;
+  }
+
+  std::string maskExpr(const Op &O, const std::string &Idx) {
+    return O.mask() ? elem(O.mask(), Idx) : "true";
+  }
+
+  void emitLoad(const Op &O, unsigned Indent) {
+    const Value *R = O.result();
+    const ElemType &E = R->type().Elem;
+    if (R->type().isScalar()) {
+      std::string Ptr = scalar(O.operand(0));
+      std::string Load = "*" + Ptr;
+      if (O.mask())
+        Load = scalar(O.mask()) + " ? " + Load + " : " +
+               (O.other() ? scalar(O.other()) : deviceType(E) + "(0)");
+      line(Indent, "const " + deviceType(E) + " " + nameOf(R) + " = " + Load +
+                       ";");
+      return;
+    }
+    unsigned W = accessWidth(O);
+    Accesses.push_back("load " + nameOf(R) + ": v" + std::to_string(W));
+    declareTile(R, Indent);
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(R), W));
+    std::string Other = O.other() ? elem(O.other(), "e") : deviceType(E) + "(0)";
+    line(Indent + 1, "rt::ld_global_v" + std::to_string(W) + "(&" + nameOf(R) +
+                         "[e], " + elem(O.operand(0), "e") + ", " +
+                         maskExpr(O, "e") + ", " + Other + ");");
+  }
+
+  void emitStore(const Op &O, unsigned Indent) {
+    const Value *Val = O.operand(1);
+    if (Val->type().isScalar()) {
+      std::string S = "*" + scalar(O.operand(0)) + " = " + scalar(Val) + ";";
+      line(Indent, O.mask() ? "if (" + scalar(O.mask()) + ") " + S : S);
+      return;
+    }
+    unsigned W = accessWidth(O);
+    Accesses.push_back("store " + nameOf(Val) + ": v" + std::to_string(W));
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(Val), W));
+    line(Indent + 1, "rt::st_global_v" + std::to_string(W) + "(" +
+                         elem(O.operand(0), "e") + ", &" + nameOf(Val) +
+                         "[e], " + maskExpr(O, "e") + ");");
+  }
+
+  void declareResult(const Value *R, unsigned Indent, const Value *Init) {
+    if (R->type().isScalar()) {
+      line(Indent, deviceType(R->type().Elem) + " " + nameOf(R) +
+                       (Init ? " = " + scalar(Init) : "") + ";");
+      return;
+    }
+    declareTile(R, Indent);
+    if (Init)
+      assignValue(R, nameOf(R), Init, Indent);
+  }
+
+  /// Assigns a block's yielded values to its parent's results. With more
+  /// than one, all are read before any is written (a loop may swap them).
+  void emitYield(const Op &Parent, const Block &B, unsigned Indent) {
+    const Op *Y = B.terminator();
+    unsigned N = Y->numOperands();
+    if (N == 1) {
+      if (Y->operand(0) != Parent.result(0) &&
+          nameOf(Y->operand(0)) != nameOf(Parent.result(0)))
+        assignValue(Parent.result(0), nameOf(Parent.result(0)), Y->operand(0),
+                    Indent);
+      return;
+    }
+    for (unsigned I = 0; I < N; ++I) {
+      const Value *R = Parent.result(I);
+      std::string Tmp = nameOf(R) + "_next";
+      if (R->type().isScalar()) {
+        line(Indent, "const " + deviceType(R->type().Elem) + " " + Tmp +
+                         " = " + scalar(Y->operand(I)) + ";");
+        continue;
+      }
+      line(Indent, deviceType(R->type().Elem) + " " + Tmp + "[" +
+                       std::to_string(elems(R)) + "];");
+      assignValue(R, Tmp, Y->operand(I), Indent);
+    }
+    for (unsigned I = 0; I < N; ++I) {
+      const Value *R = Parent.result(I);
+      std::string Tmp = nameOf(R) + "_next";
+      if (R->type().isScalar()) {
+        line(Indent, nameOf(R) + " = " + Tmp + ";");
+        continue;
+      }
+      line(Indent, "#pragma unroll");
+      line(Indent, loopHeader(elems(R)));
+      line(Indent + 1, nameOf(R) + "[e] = " + Tmp + "[e];");
+    }
+  }
+
+  void emitFor(const Op &O, unsigned Indent) {
+    const Block &Body = *O.region(0);
+    // Loop-carried values live in the storage of the loop's results.
+    for (unsigned I = 0; I < O.numResults(); ++I) {
+      declareResult(O.result(I), Indent, O.operand(3 + I));
+      Names[Body.argument(I + 1)] = nameOf(O.result(I));
+    }
+    const Value *IV = Body.argument(0);
+    std::string T = deviceType(IV->type().Elem);
+    std::string N = nameOf(IV);
+    line(Indent, "for (" + T + " " + N + " = " + scalar(O.operand(0)) + "; " +
+                     N + " < " + scalar(O.operand(1)) + "; " + N +
+                     " += " + scalar(O.operand(2)) + ") {");
+    emitBlock(Body, Indent + 1);
+    emitYield(O, Body, Indent + 1);
+    line(Indent, "}");
+  }
+
+  void emitIf(const Op &O, unsigned Indent) {
+    for (unsigned I = 0; I < O.numResults(); ++I)
+      declareResult(O.result(I), Indent, nullptr);
+    line(Indent, "if (" + scalar(O.operand(0)) + ") {");
+    emitBlock(*O.region(0), Indent + 1);
+    emitYield(O, *O.region(0), Indent + 1);
+    line(Indent, "} else {");
+    emitBlock(*O.region(1), Indent + 1);
+    emitYield(O, *O.region(1), Indent + 1);
+    line(Indent, "}");
+  }
+
+  /// Moves a tile between layouts through shared memory: every thread
+  /// writes its elements at their row-major position, then reads the
+  /// elements the new layout gives it.
+  void emitConvert(const Op &O, unsigned Indent) {
+    const Value *Src = O.operand(0), *R = O.result();
+    declareTile(R, Indent);
+    std::string Buf = nameOf(R) + "_smem";
+    line(Indent, "{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
+    line(Indent + 1, "__shared__ " + deviceType(R->type().Elem) + " " + Buf +
+                         "[" + std::to_string(R->type().numel()) + "];");
+    line(Indent + 1, "#pragma unroll");
+    line(Indent + 1, loopHeader(elems(Src)));
+    line(Indent + 2, Buf + "[rt::linear_index<" + layoutOf(Src) + ">(e)] = " +
+                         elem(Src, "e") + ";");
+    line(Indent + 1, "__syncthreads();");
+    line(Indent + 1, "#pragma unroll");
+    line(Indent + 1, loopHeader(elems(R)));
+    line(Indent + 2, nameOf(R) + "[e] = " + Buf + "[rt::linear_index<" +
+                         layoutOf(R) + ">(e)];");
+    line(Indent + 1, "__syncthreads();");
+    line(Indent, "}");
+  }
+
+  const Function &F;
+  const LayoutMap &LM;
+  const AxisInfoAnalysis &AI;
+  const LayoutNamer &NameLayout;
+  std::string SourcePath;
+
+  llvm::DenseMap<const Value *, unsigned> Uses;
+  llvm::DenseSet<const Value *> UsedInOtherBlock, NeedsArray;
+  llvm::DenseMap<const Value *, std::string> Names;
+  llvm::StringSet<> Taken;
+  std::string Body;
+  std::vector<std::string> TileComments;
+  std::vector<std::string> Accesses;
+  unsigned LastLine = 0;
+};
+
+} // namespace
+
+EmittedKernel emitKernel(const Function &F, const LayoutMap &LM,
+                         const AxisInfoAnalysis &AI,
+                         const LayoutNamer &NameLayout,
+                         const std::string &SourcePath) {
+  return Emitter(F, LM, AI, NameLayout, SourcePath).run();
+}
+
+} // namespace tilecc::codegen

@@ -1,0 +1,50 @@
+//===- DeviceEmitter.h - One variant's __global__ body ----------*- C++ -*-===//
+//
+// Prints a TileIR function as the body of a CUDA/HIP kernel: each thread
+// holds its elements of a tile in a register array indexed by compile-time
+// constants (unrolled loops over e); elementwise chains are folded into one
+// expression per element; memory goes through tile::rt access helpers of the
+// width axis info proves; `#line` directives point at the user's source.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILECC_CODEGEN_DEVICEEMITTER_H
+#define TILECC_CODEGEN_DEVICEEMITTER_H
+
+#include "analysis/AxisInfo.h"
+#include "analysis/LayoutAssignment.h"
+#include "ir/IR.h"
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tilecc::codegen {
+
+enum class Backend { CUDA, HIP };
+
+/// Names the tile::rt layout type of a (layout, shape) pair; the caller
+/// collects them to declare the aliases once per file.
+using LayoutNamer = std::function<std::string(const analysis::Layout &,
+                                              llvm::ArrayRef<int64_t>)>;
+
+struct EmittedKernel {
+  std::string Params; // device parameter list
+  std::string Body;   // statements, indented two spaces
+  /// One line per tile value: "offs : tensor<i32, [1024]> L0", for the
+  /// layout comment block.
+  std::vector<std::string> TileComments;
+  /// Widest global access of each load/store, in program order, for the
+  /// metadata ("load x: v4").
+  std::vector<std::string> Accesses;
+};
+
+EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
+                         const analysis::AxisInfoAnalysis &AI,
+                         const LayoutNamer &NameLayout,
+                         const std::string &SourcePath);
+
+/// The device spelling of an element type (float, rt::f16, const int *).
+std::string deviceType(const ir::ElemType &E);
+
+} // namespace tilecc::codegen
+
+#endif

@@ -1,0 +1,355 @@
+//===- Generate.cpp -------------------------------------------------------===//
+#include "codegen/Generate.h"
+#include "codegen/Renderer.h"
+#include "codegen/Templates.h"
+#include "ir/Printer.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+using nlohmann::json;
+
+namespace tilecc::codegen {
+
+std::optional<TargetDesc> parseTarget(llvm::StringRef Name) {
+  if (Name == "sm_90a" || Name == "sm_80")
+    return TargetDesc{Name.str(), Backend::CUDA, 32};
+  if (Name == "gfx90a")
+    return TargetDesc{Name.str(), Backend::HIP, 64};
+  return std::nullopt;
+}
+
+namespace {
+
+/// One specialization the wrapper can check at run time.
+struct Specialization {
+  std::string Name; // variant suffix and wrapper flag
+  std::string Description;
+  std::vector<ParamSpec> Specs;
+};
+
+bool isIntegerParam(const Param &P) {
+  const ElemType &E = P.Arg->type().Elem;
+  return !E.isPointer() && isInteger(E.Kind) && E.Kind != ScalarKind::I1;
+}
+
+/// Most specialized first; the generic variant always exists.
+std::vector<Specialization> specializations(const Function &F) {
+  std::vector<Specialization> Out;
+  std::vector<ParamSpec> Aligned;
+  bool Any = false;
+  for (const Param &P : F.Params) {
+    bool Applies = P.Arg->type().Elem.isPointer() || isIntegerParam(P);
+    Aligned.push_back(Applies ? ParamSpec::Aligned16 : ParamSpec::None);
+    Any |= Applies;
+  }
+  if (Any)
+    Out.push_back({"aligned16",
+                   "pointers 16-byte aligned, integers divisible by 16",
+                   Aligned});
+  Out.push_back({"generic", "none",
+                 std::vector<ParamSpec>(F.Params.size(), ParamSpec::None)});
+  return Out;
+}
+
+std::string condition(const Function &F, const Specialization &S) {
+  std::string C;
+  for (unsigned I = 0; I < F.Params.size(); ++I) {
+    if (S.Specs[I] != ParamSpec::Aligned16)
+      continue;
+    const Param &P = F.Params[I];
+    C += C.empty() ? "" : " &&\n      ";
+    if (P.Arg->type().Elem.isPointer())
+      C += "reinterpret_cast<std::uintptr_t>(" + P.Name + ") % 16 == 0";
+    else
+      C += P.Name + " % 16 == 0";
+  }
+  return C.empty() ? "true" : C;
+}
+
+std::string dimsList(llvm::ArrayRef<unsigned> V) {
+  std::string S = "rt::dims{";
+  for (unsigned I = 0; I < V.size(); ++I)
+    S += (I ? ", " : "") + std::to_string(V[I]);
+  return S + "}";
+}
+
+std::string shapeList(llvm::ArrayRef<int64_t> V) {
+  std::string S;
+  for (unsigned I = 0; I < V.size(); ++I)
+    S += (I ? ", " : "") + std::to_string(V[I]);
+  return S;
+}
+
+std::string blockedSpelling(const BlockedLayout &B,
+                            llvm::ArrayRef<int64_t> Shape) {
+  return "rt::blocked<rt::dims{" + shapeList(Shape) + "}, " +
+         dimsList(B.SizePerThread) + ", " + dimsList(B.ThreadsPerWarp) + ", " +
+         dimsList(B.WarpsPerCTA) + ", " + dimsList(B.Order) + ">";
+}
+
+/// Collects the layout aliases a kernel file declares.
+class LayoutTable {
+public:
+  std::string name(const Layout &L, llvm::ArrayRef<int64_t> Shape) {
+    std::string Key = L.str() + " over [" + shapeList(Shape) + "]";
+    auto It = Index.find(Key);
+    if (It != Index.end())
+      return Entries[It->second]["name"];
+    std::string Name = "L" + std::to_string(Entries.size());
+    std::string Spelling =
+        L.SliceDim ? "rt::sliced<" + std::to_string(*L.SliceDim) + ", " +
+                         blockedSpelling(L.Parent, parentShape(L, Shape)) + ">"
+                   : blockedSpelling(L.Parent, Shape);
+    Index[Key] = Entries.size();
+    Entries.push_back({{"name", Name},
+                       {"description", L.str()},
+                       {"shape", shapeList(Shape)},
+                       {"spelling", Spelling}});
+    return Name;
+  }
+  json entries() const { return Entries; }
+
+private:
+  llvm::StringMap<size_t> Index;
+  std::vector<json> Entries;
+};
+
+std::string metaText(const frontend::Kernel &K, const frontend::Config &C) {
+  std::string S;
+  for (unsigned I = 0; I < K.MetaNames.size() && I < C.Meta.size(); ++I)
+    S += (I ? ", " : "") + K.MetaNames[I] + "=" + std::to_string(C.Meta[I]);
+  return S.empty() ? "no meta-parameters" : S;
+}
+
+std::string hostParams(const Function &F, bool Leading) {
+  std::string S;
+  for (unsigned I = 0; I < F.Params.size(); ++I) {
+    const Param &P = F.Params[I];
+    std::string T = P.CxxType;
+    S += (I || Leading ? ", " : "") + T + (T.back() == '*' ? "" : " ") + P.Name;
+  }
+  return S;
+}
+
+std::string argNames(const Function &F, bool Leading) {
+  std::string S;
+  for (unsigned I = 0; I < F.Params.size(); ++I)
+    S += (I || Leading ? ", " : "") + F.Params[I].Name;
+  return S;
+}
+
+/// Arguments of the <<<>>> launch: pointers to tile::half and
+/// tile::bfloat16 become pointers to the device types of the same layout.
+std::string launchArgs(const Function &F) {
+  std::string S;
+  for (unsigned I = 0; I < F.Params.size(); ++I) {
+    const Param &P = F.Params[I];
+    const ElemType &E = P.Arg->type().Elem;
+    std::string A = P.Name;
+    if (E.isPointer() &&
+        (E.Pointee == ScalarKind::F16 || E.Pointee == ScalarKind::BF16))
+      A = "reinterpret_cast<" + deviceType(E) + ">(" + A + ")";
+    S += (I ? ", " : "") + A;
+  }
+  return S;
+}
+
+/// Replaces each `#line __TILECC_RESET__` with a directive naming the
+/// generated file's own next line.
+std::string resetLineDirectives(const std::string &Text,
+                                const std::string &FileName) {
+  std::string Out;
+  unsigned Line = 1;
+  size_t Pos = 0;
+  while (Pos < Text.size()) {
+    size_t End = Text.find('\n', Pos);
+    if (End == std::string::npos)
+      End = Text.size();
+    llvm::StringRef L(Text.data() + Pos, End - Pos);
+    if (L == "#line __TILECC_RESET__")
+      Out += "#line " + std::to_string(Line + 1) + " \"" + FileName + "\"";
+    else
+      Out += L.str();
+    Out += "\n";
+    ++Line;
+    Pos = End + 1;
+  }
+  return Out;
+}
+
+} // namespace
+
+std::optional<std::vector<GeneratedFile>>
+generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
+  bool Hip = Opts.Target.Back == Backend::HIP;
+  std::string KernelExt = Hip ? "hip" : "cu";
+  json Common = {
+      {"version", Opts.Version},
+      {"source", Opts.SourcePath},
+      {"target", Opts.Target.Name},
+      {"kernel", K.Name},
+      {"qualified", K.QualifiedName},
+      {"kernel_ext", KernelExt},
+      {"runtime_header", Hip ? "hip/hip_runtime.h" : "cuda_runtime.h"},
+      {"err_t", Hip ? "hipError_t" : "cudaError_t"},
+      {"stream_t", Hip ? "hipStream_t" : "cudaStream_t"},
+      {"get_last_error", Hip ? "hipGetLastError" : "cudaGetLastError"},
+      {"success", Hip ? "hipSuccess" : "cudaSuccess"},
+      {"invalid_value", Hip ? "hipErrorInvalidValue" : "cudaErrorInvalidValue"},
+  };
+  const Function &F0 = *K.Instances.front().Fn;
+  std::vector<Specialization> Specs = specializations(F0);
+
+  LayoutTable Layouts;
+  json Variants = json::array(), Configs = json::array(),
+       Metadata = json::array();
+  for (unsigned C = 0; C < K.Instances.size(); ++C) {
+    frontend::KernelInstance &Inst = K.Instances[C];
+    Function &F = *Inst.Fn;
+    unsigned Threads = Inst.Cfg.NumWarps * Opts.Target.WarpSize;
+    // Layouts depend on contiguity, which no specialization changes; access
+    // widths depend on divisibility, which they do.
+    AxisInfoAnalysis Generic(F, Specs.back().Specs);
+    LayoutMap LM =
+        assignLayouts(F, Generic, Inst.Cfg.NumWarps, {Opts.Target.WarpSize});
+    json ConfigVariants = json::array();
+    for (const Specialization &S : Specs) {
+      AxisInfoAnalysis AI(F, S.Specs);
+      EmittedKernel E = emitKernel(
+          F, LM, AI,
+          [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
+            return Layouts.name(L, Shape);
+          },
+          Opts.SourcePath);
+      std::string Name = K.Name + "_c" + std::to_string(C) + "_" + S.Name;
+      json Tiles = json::array(), Accesses = json::array();
+      for (const std::string &T : E.TileComments)
+        Tiles.push_back({{"line", T}});
+      for (const std::string &A : E.Accesses)
+        Accesses.push_back({{"line", A}});
+      Variants.push_back({{"name", Name},
+                          {"meta", metaText(K, Inst.Cfg)},
+                          {"num_warps", Inst.Cfg.NumWarps},
+                          {"threads", Threads},
+                          {"specialization", S.Description},
+                          {"tiles", Tiles},
+                          {"accesses", Accesses},
+                          {"device_params", E.Params},
+                          {"body", E.Body},
+                          {"host_params", hostParams(F, true)},
+                          {"launch_args", launchArgs(F)}});
+      ConfigVariants.push_back(
+          {{"name", Name},
+           {"guard", S.Name == "generic" ? "" : S.Name},
+           {"call_args", argNames(F, true)}});
+      json Spec = json::object();
+      for (unsigned I = 0; I < F.Params.size(); ++I)
+        Spec[F.Params[I].Name] =
+            S.Specs[I] == ParamSpec::Aligned16 ? "aligned16" : "none";
+      json Access = json::array();
+      for (const std::string &A : E.Accesses)
+        Access.push_back(A);
+      Metadata.push_back({{"name", Name},
+                          {"config", C},
+                          {"num_warps", Inst.Cfg.NumWarps},
+                          {"threads", Threads},
+                          {"specialization", Spec},
+                          {"accesses", Access},
+                          {"tiles", E.TileComments}});
+    }
+    json Meta = json::object();
+    for (unsigned I = 0; I < K.MetaNames.size() && I < Inst.Cfg.Meta.size();
+         ++I)
+      Meta[K.MetaNames[I]] = Inst.Cfg.Meta[I];
+    Configs.push_back({{"index", C},
+                       {"meta", metaText(K, Inst.Cfg)},
+                       {"meta_values", Meta},
+                       {"num_warps", Inst.Cfg.NumWarps},
+                       {"num_stages", Inst.Cfg.NumStages},
+                       {"grid_params", Inst.GridParams},
+                       {"grid_body", Inst.GridBody},
+                       {"args", argNames(F, false)},
+                       {"variants", ConfigVariants}});
+  }
+
+  json SpecFlags = json::array();
+  for (const Specialization &S : Specs)
+    if (S.Name != "generic")
+      SpecFlags.push_back({{"name", S.Name},
+                           {"description", S.Description},
+                           {"condition", condition(F0, S)}});
+
+  json Data = Common;
+  Data["layouts"] = Layouts.entries();
+  Data["variants"] = Variants;
+  Data["configs"] = Configs;
+  Data["num_configs"] = K.Instances.size();
+  Data["specializations"] = SpecFlags;
+  Data["params"] = hostParams(F0, false);
+
+  std::string KernelFile = K.Name + "." + KernelExt;
+  std::vector<GeneratedFile> Files;
+  auto Render = [&](const char *Template, const std::string &Name) {
+    std::string Err;
+    std::string Text = render(Template, Data, Err);
+    if (!Err.empty())
+      Error = Name + ": template error: " + Err;
+    Files.push_back({Name, Text});
+  };
+  Render(templates::KernelCu, KernelFile);
+  Files.back().Contents = resetLineDirectives(Files.back().Contents, KernelFile);
+  Render(templates::LaunchH, K.Name + ".launch.h");
+  Render(templates::LaunchCpp, K.Name + ".launch.cpp");
+  json Meta = {{"tilecc_version", Opts.Version},
+               {"source", Opts.SourcePath},
+               {"target", Opts.Target.Name},
+               {"kernel", K.QualifiedName},
+               {"files",
+                {KernelFile, K.Name + ".launch.h", K.Name + ".launch.cpp"}},
+               {"configs", Configs},
+               {"variants", Metadata},
+               {"layouts", Layouts.entries()}};
+  for (auto &C : Meta["configs"])
+    C.erase("variants"), C.erase("args");
+  Files.push_back({K.Name + ".json", Meta.dump(2) + "\n"});
+  if (!Error.empty())
+    return std::nullopt;
+  return Files;
+}
+
+std::string dumpIR(const frontend::Kernel &K) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  for (unsigned C = 0; C < K.Instances.size(); ++C) {
+    OS << "// " << K.QualifiedName << " configuration " << C << ": "
+       << metaText(K, K.Instances[C].Cfg)
+       << " num_warps=" << K.Instances[C].Cfg.NumWarps << "\n";
+    print(*K.Instances[C].Fn, OS);
+  }
+  return S;
+}
+
+std::string dumpLayouts(frontend::Kernel &K, const TargetDesc &Target) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  for (unsigned C = 0; C < K.Instances.size(); ++C) {
+    Function &F = *K.Instances[C].Fn;
+    AxisInfoAnalysis AI(F, specializations(F).front().Specs);
+    LayoutMap LM =
+        assignLayouts(F, AI, K.Instances[C].Cfg.NumWarps, {Target.WarpSize});
+    OS << "// " << K.QualifiedName << " configuration " << C << ": "
+       << metaText(K, K.Instances[C].Cfg)
+       << " num_warps=" << K.Instances[C].Cfg.NumWarps << " on "
+       << Target.Name << " (aligned16 axis info)\n";
+    print(F, OS, [&](const Value &V) -> std::string {
+      if (V.type().isScalar())
+        return "";
+      return LM.get(&V).str() + " {" + AI.get(&V).str() + "}";
+    });
+  }
+  return S;
+}
+
+} // namespace tilecc::codegen

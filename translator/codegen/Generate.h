@@ -1,0 +1,50 @@
+//===- Generate.h - All files for one kernel --------------------*- C++ -*-===//
+//
+// Runs the per-variant pipeline (axis info -> layouts -> device code) for
+// every configuration x specialization of a kernel and renders the kernel
+// source, the launch wrapper (header and source) and the metadata JSON from
+// the text skeletons in templates/.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILECC_CODEGEN_GENERATE_H
+#define TILECC_CODEGEN_GENERATE_H
+
+#include "codegen/DeviceEmitter.h"
+#include "frontend/Frontend.h"
+#include <string>
+#include <vector>
+
+namespace tilecc::codegen {
+
+struct TargetDesc {
+  std::string Name; // sm_90a, sm_80, gfx90a
+  Backend Back = Backend::CUDA;
+  unsigned WarpSize = 32;
+};
+
+/// Parses a --target value; nothing for an unknown target.
+std::optional<TargetDesc> parseTarget(llvm::StringRef Name);
+
+struct GeneratedFile {
+  std::string Name; // file name inside the output directory
+  std::string Contents;
+};
+
+struct GenerateOptions {
+  std::string SourcePath; // as given on the command line
+  std::string Version;
+  TargetDesc Target;
+};
+
+/// Generates K's files; on a template error returns nothing and sets Error.
+std::optional<std::vector<GeneratedFile>>
+generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error);
+
+/// --emit=ir: the TileIR of every configuration, before layout assignment.
+std::string dumpIR(const frontend::Kernel &K);
+/// --emit=layouts: the TileIR of every configuration with each tile's layout.
+std::string dumpLayouts(frontend::Kernel &K, const TargetDesc &Target);
+
+} // namespace tilecc::codegen
+
+#endif

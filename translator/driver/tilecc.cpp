@@ -1,0 +1,181 @@
+//===- tilecc.cpp - The tilecc command ------------------------------------===//
+//
+//   tilecc kernel.tile.cpp -o outdir --target sm_90a [--kernel name]...
+//          [--emit=files|ir|layouts] [--depfile file] [-- clang args]
+//
+// Translates the TILE_KERNELs of a .tile.cpp file into CUDA or HIP sources,
+// launch wrappers and metadata. Nothing is written unless every kernel
+// translated: errors leave no partial output.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/Generate.h"
+#include "frontend/Frontend.h"
+#include "ir/Verifier.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace tilecc;
+
+static cl::OptionCategory Category("tilecc options");
+static cl::opt<std::string> Input(cl::Positional, cl::desc("<kernel.tile.cpp>"),
+                                  cl::Required, cl::cat(Category));
+static cl::opt<std::string> OutDir("o", cl::desc("output directory"),
+                                   cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string>
+    Target("target", cl::desc("sm_90a (default), sm_80 or gfx90a"),
+           cl::init("sm_90a"), cl::cat(Category));
+static cl::list<std::string>
+    Kernels("kernel", cl::desc("translate only this kernel (repeatable)"),
+            cl::cat(Category));
+static cl::opt<std::string>
+    Emit("emit", cl::desc("files (default), ir or layouts"), cl::init("files"),
+         cl::cat(Category));
+static cl::opt<std::string>
+    DepFile("depfile", cl::desc("write a Makefile-style dependency file"),
+            cl::cat(Category));
+static cl::list<std::string> IncludeDirs("I", cl::Prefix,
+                                         cl::desc("include directory"),
+                                         cl::cat(Category));
+static cl::list<std::string> Defines("D", cl::Prefix, cl::desc("macro"),
+                                     cl::cat(Category));
+
+/// tile/tile.hpp next to an installed tilecc (<prefix>/include), else the
+/// source tree it was built from.
+static std::string runtimeHeadersDir(const char *Argv0) {
+  std::string Exe = sys::fs::getMainExecutable(Argv0, (void *)&runtimeHeadersDir);
+  SmallString<256> Installed(sys::path::parent_path(sys::path::parent_path(Exe)));
+  sys::path::append(Installed, "include", "tile", "tile.hpp");
+  if (sys::fs::exists(Installed))
+    return sys::path::parent_path(sys::path::parent_path(Installed)).str();
+  return TILECC_SOURCE_RUNTIME_HEADERS;
+}
+
+/// Writes Contents to Path through a temporary file, so a reader never sees
+/// a half-written file.
+static bool writeFile(const std::string &Path, const std::string &Contents) {
+  std::string Tmp = Path + ".tmp";
+  std::error_code EC;
+  {
+    raw_fd_ostream OS(Tmp, EC);
+    if (EC) {
+      errs() << "tilecc: error: cannot write '" << Tmp << "': " << EC.message()
+             << "\n";
+      return false;
+    }
+    OS << Contents;
+  }
+  if ((EC = sys::fs::rename(Tmp, Path))) {
+    errs() << "tilecc: error: cannot write '" << Path << "': " << EC.message()
+           << "\n";
+    return false;
+  }
+  return true;
+}
+
+int main(int Argc, const char **Argv) {
+  // Arguments after `--` go to Clang unchanged.
+  std::vector<std::string> ClangArgs;
+  for (int I = 1; I < Argc; ++I)
+    if (StringRef(Argv[I]) == "--") {
+      ClangArgs.assign(Argv + I + 1, Argv + Argc);
+      Argc = I;
+      break;
+    }
+  cl::HideUnrelatedOptions(Category);
+  cl::ParseCommandLineOptions(
+      Argc, Argv,
+      "tilecc: tile kernels in C++ to CUDA/HIP\n\n"
+      "  tilecc kernel.tile.cpp -o outdir --target sm_90a [-- clang args]\n");
+  auto TD = codegen::parseTarget(Target);
+  if (!TD) {
+    errs() << "tilecc: error: unknown target '" << Target
+           << "' (expected sm_90a, sm_80 or gfx90a)\n";
+    return 1;
+  }
+  if (Emit != "files" && Emit != "ir" && Emit != "layouts") {
+    errs() << "tilecc: error: unknown --emit value '" << Emit << "'\n";
+    return 1;
+  }
+  if (Emit == "files" && OutDir.empty()) {
+    errs() << "tilecc: error: no output directory (-o dir)\n";
+    return 1;
+  }
+
+  frontend::FrontendOptions FO;
+  FO.SourcePath = Input;
+  FO.RuntimeHeadersDir = runtimeHeadersDir(Argv[0]);
+  FO.ResourceDir = TILECC_CLANG_RESOURCE_DIR;
+  for (const std::string &I : IncludeDirs)
+    FO.ExtraArgs.push_back("-I" + I);
+  for (const std::string &D : Defines)
+    FO.ExtraArgs.push_back("-D" + D);
+  FO.ExtraArgs.insert(FO.ExtraArgs.end(), ClangArgs.begin(), ClangArgs.end());
+  FO.OnlyKernels.assign(Kernels.begin(), Kernels.end());
+  std::vector<std::string> Dependencies;
+  if (!DepFile.empty())
+    FO.Dependencies = &Dependencies;
+
+  auto Result = frontend::runFrontend(FO);
+  if (!Result)
+    return 1;
+
+  for (const frontend::Kernel &K : *Result)
+    for (const frontend::KernelInstance &I : K.Instances)
+      for (const ir::VerifierError &E : ir::verify(*I.Fn)) {
+        errs() << Input << ":" << E.Loc.Line << ":" << E.Loc.Col
+               << ": error: internal error in tilecc: " << E.Message << "\n";
+        return 1;
+      }
+
+  if (Emit == "ir") {
+    for (const frontend::Kernel &K : *Result)
+      outs() << codegen::dumpIR(K);
+    return 0;
+  }
+  if (Emit == "layouts") {
+    for (frontend::Kernel &K : *Result)
+      outs() << codegen::dumpLayouts(K, *TD);
+    return 0;
+  }
+
+  std::vector<codegen::GeneratedFile> Files;
+  codegen::GenerateOptions GO{Input, TILECC_VERSION, *TD};
+  for (frontend::Kernel &K : *Result) {
+    std::string Error;
+    auto KF = codegen::generate(K, GO, Error);
+    if (!KF) {
+      errs() << "tilecc: error: internal error: " << Error << "\n";
+      return 1;
+    }
+    Files.insert(Files.end(), KF->begin(), KF->end());
+  }
+  if (std::error_code EC = sys::fs::create_directories(OutDir)) {
+    errs() << "tilecc: error: cannot create '" << OutDir
+           << "': " << EC.message() << "\n";
+    return 1;
+  }
+  for (const codegen::GeneratedFile &F : Files) {
+    SmallString<256> Path(OutDir);
+    sys::path::append(Path, F.Name);
+    if (!writeFile(Path.str().str(), F.Contents))
+      return 1;
+  }
+  if (!DepFile.empty()) {
+    std::string D;
+    for (const codegen::GeneratedFile &F : Files) {
+      SmallString<256> Path(OutDir);
+      sys::path::append(Path, F.Name);
+      D += (D.empty() ? "" : " ") + Path.str().str();
+    }
+    D += ":";
+    for (const std::string &Dep : Dependencies)
+      D += " \\\n  " + Dep;
+    if (!writeFile(DepFile, D + "\n"))
+      return 1;
+  }
+  return 0;
+}

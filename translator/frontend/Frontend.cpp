@@ -1,0 +1,426 @@
+//===- Frontend.cpp - Discovery, instantiation and lowering ---------------===//
+#include "frontend/Frontend.h"
+#include "frontend/Lowering.h"
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace tilecc::frontend {
+
+namespace {
+
+/// The string argument of an `annotate("Tag", "arg")` attribute on D, if any.
+std::optional<std::string> annotation(const Decl *D, llvm::StringRef Tag) {
+  for (const auto *A : D->specific_attrs<AnnotateAttr>()) {
+    if (A->getAnnotation() != Tag)
+      continue;
+    if (A->args_size() == 0)
+      return std::string();
+    if (const auto *SL =
+            dyn_cast<StringLiteral>(A->args_begin()[0]->IgnoreParenImpCasts()))
+      return SL->getString().str();
+  }
+  return std::nullopt;
+}
+
+void report(DiagnosticsEngine &Diags, SourceLocation L, const llvm::Twine &M) {
+  Diags.Report(L, Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+      << M.str();
+}
+
+/// What the first pass learns about one kernel.
+struct Found {
+  const FunctionDecl *Kernel = nullptr;
+  const FunctionTemplateDecl *Template = nullptr;
+  std::string GridName; // qualified name of the grid rule
+  std::vector<Config> Configs;
+  bool HasConfigs = false;
+};
+
+//===--- Pass 1: find kernels, configurations and grid rules ---------------===//
+
+class Discovery : public RecursiveASTVisitor<Discovery> {
+public:
+  Discovery(ASTContext &Ctx) : Ctx(Ctx), Diags(Ctx.getDiagnostics()) {}
+
+  llvm::StringMap<Found> Kernels;
+  std::vector<std::string> Order; // declaration order, for stable output
+  llvm::SmallVector<std::pair<std::string, const VarDecl *>, 4> ConfigVars;
+  llvm::SmallVector<std::pair<std::string, const FunctionDecl *>, 4> Grids;
+
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (FD->isTemplateInstantiation() || !FD->isThisDeclarationADefinition())
+      return true;
+    if (annotation(FD, "tile.kernel")) {
+      std::string Name = FD->getNameAsString();
+      if (!Kernels.count(Name))
+        Order.push_back(Name);
+      Found &K = Kernels[Name];
+      K.Kernel = FD;
+      K.Template = FD->getDescribedFunctionTemplate();
+    }
+    if (auto G = annotation(FD, "tile.grid"))
+      Grids.push_back({*G, FD});
+    return true;
+  }
+
+  bool VisitVarDecl(VarDecl *VD) {
+    if (auto K = annotation(VD, "tile.configs"))
+      ConfigVars.push_back({*K, VD});
+    return true;
+  }
+
+  /// Connects configurations and grid rules to kernels; false after errors.
+  bool resolve() {
+    bool Ok = true;
+    for (auto &[Name, VD] : ConfigVars) {
+      auto It = Kernels.find(Name);
+      if (It == Kernels.end()) {
+        report(Diags, VD->getLocation(),
+               "TILE_CONFIGS names '" + Name + "', which is not a TILE_KERNEL");
+        Ok = false;
+        continue;
+      }
+      Ok &= readConfigs(VD, It->second);
+    }
+    for (auto &[Name, FD] : Grids) {
+      auto It = Kernels.find(Name);
+      if (It == Kernels.end()) {
+        report(Diags, FD->getLocation(),
+               "TILE_GRID names '" + Name + "', which is not a TILE_KERNEL");
+        Ok = false;
+        continue;
+      }
+      It->second.GridName = FD->getQualifiedNameAsString();
+    }
+    for (const std::string &Name : Order) {
+      Found &K = Kernels[Name];
+      SourceLocation L = K.Kernel->getLocation();
+      if (!K.HasConfigs) {
+        report(Diags, L,
+               "kernel '" + Name +
+                   "' has no configurations; declare them with "
+                   "TILE_CONFIGS(" + Name + ", tile::config{...})");
+        Ok = false;
+      }
+      if (K.GridName.empty()) {
+        report(Diags, L,
+               "kernel '" + Name +
+                   "' has no grid rule; mark a function returning "
+                   "tile::grid with TILE_GRID(" + Name + ")");
+        Ok = false;
+      }
+      Ok &= checkTemplateParams(K);
+    }
+    return Ok;
+  }
+
+private:
+  bool checkTemplateParams(Found &K) {
+    if (!K.Template)
+      return true;
+    bool Ok = true;
+    for (const NamedDecl *P : *K.Template->getTemplateParameters()) {
+      const auto *NT = dyn_cast<NonTypeTemplateParmDecl>(P);
+      if (!NT || NT->isParameterPack() ||
+          !NT->getType()->isIntegralOrEnumerationType()) {
+        report(Diags, P->getLocation(),
+               "meta-parameters of a tile kernel must be integer or bool "
+               "template parameters");
+        Ok = false;
+      }
+    }
+    for (const Config &C : K.Configs)
+      if (C.NumWarps < 1 || C.NumWarps > 32 ||
+          (C.NumWarps & (C.NumWarps - 1))) {
+        report(Diags, K.Kernel->getLocation(),
+               "num_warps must be a power of two between 1 and 32, got " +
+                   llvm::Twine(C.NumWarps));
+        Ok = false;
+      }
+    return Ok;
+  }
+
+  bool readConfigs(const VarDecl *VD, Found &K) {
+    K.HasConfigs = true;
+    const APValue *V = VD->evaluateValue();
+    if (!V || !V->isArray()) {
+      report(Diags, VD->getLocation(),
+             "the configurations must be a constant expression");
+      return false;
+    }
+    for (unsigned I = 0; I < V->getArraySize(); ++I) {
+      const APValue &S = V->getArrayInitializedElt(I);
+      if (!S.isStruct() || S.getStructNumFields() < 3) {
+        report(Diags, VD->getLocation(), "expected tile::config values");
+        return false;
+      }
+      Config C;
+      const APValue &Meta = S.getStructField(0);
+      unsigned NumMeta =
+          K.Template ? K.Template->getTemplateParameters()->size() : 0;
+      for (unsigned M = 0; M < NumMeta && M < Meta.getArraySize(); ++M)
+        C.Meta.push_back(
+            Meta.getArrayInitializedElt(M).getInt().getExtValue());
+      C.NumWarps = S.getStructField(1).getInt().getExtValue();
+      C.NumStages = S.getStructField(2).getInt().getExtValue();
+      K.Configs.push_back(std::move(C));
+    }
+    return true;
+  }
+
+  ASTContext &Ctx;
+  DiagnosticsEngine &Diags;
+};
+
+/// What the second pass needs of a kernel found by the first.
+struct KernelSpelling {
+  std::string QualifiedName;
+  std::string GridName;
+  std::vector<std::string> MetaNames;
+  std::vector<bool> MetaIsBool;
+  std::vector<Config> Configs;
+};
+
+/// Builds the second translation unit: the user's file plus one
+/// address-taking declaration per kernel and grid rule instance, which makes
+/// Clang instantiate them.
+std::string instancesSource(llvm::StringRef IncludeName,
+                            const std::vector<KernelSpelling> &Kernels) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  OS << "#include \"" << IncludeName << "\"\n";
+  for (unsigned K = 0; K < Kernels.size(); ++K) {
+    const KernelSpelling &F = Kernels[K];
+    for (unsigned C = 0; C < F.Configs.size(); ++C) {
+      std::string Args;
+      if (!F.MetaNames.empty()) {
+        Args = "<";
+        for (unsigned M = 0; M < F.MetaNames.size(); ++M) {
+          long long V = M < F.Configs[C].Meta.size() ? F.Configs[C].Meta[M] : 0;
+          Args += M ? ", " : "";
+          Args += F.MetaIsBool[M] ? (V ? "true" : "false") : std::to_string(V);
+        }
+        Args += ">";
+      }
+      OS << "[[maybe_unused]] static auto const tilecc_kernel_" << K << "_"
+         << C << " = &::" << F.QualifiedName << Args << ";\n";
+      OS << "[[maybe_unused]] static auto const tilecc_grid_" << K << "_" << C
+         << " = &::" << F.GridName << Args << ";\n";
+    }
+  }
+  return S;
+}
+
+/// The function a `tilecc_kernel_K_C` / `tilecc_grid_K_C` variable points to.
+const FunctionDecl *pointee(const VarDecl *VD) {
+  const Expr *E = VD->getInit()->IgnoreParenImpCasts();
+  if (const auto *UO = dyn_cast<UnaryOperator>(E))
+    E = UO->getSubExpr()->IgnoreParenImpCasts();
+  const auto *DR = dyn_cast<DeclRefExpr>(E);
+  return DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
+}
+
+void printGrid(const FunctionDecl &G, KernelInstance &Out) {
+  PrintingPolicy Policy(G.getASTContext().getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  Policy.FullyQualifiedName = true;
+  llvm::raw_string_ostream Params(Out.GridParams);
+  for (unsigned I = 0; I < G.getNumParams(); ++I) {
+    const ParmVarDecl *P = G.getParamDecl(I);
+    Params << (I ? ", " : "") << (P->getName().empty() ? "" : "[[maybe_unused]] ")
+           << P->getType().getAsString(Policy);
+    if (!P->getName().empty())
+      Params << " " << P->getName();
+  }
+  llvm::raw_string_ostream Body(Out.GridBody);
+  G.getBody()->printPretty(Body, nullptr, Policy, 0);
+  while (!Out.GridBody.empty() && Out.GridBody.back() == '\n')
+    Out.GridBody.pop_back();
+}
+
+//===--- Actions -------------------------------------------------------------===//
+
+class DiscoveryAction : public ASTFrontendAction {
+public:
+  DiscoveryAction(const FrontendOptions &Opts,
+                  std::vector<KernelSpelling> &Out, bool &Ok)
+      : Opts(Opts), Out(Out), Ok(Ok) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    struct Consumer : ASTConsumer {
+      DiscoveryAction &A;
+      explicit Consumer(DiscoveryAction &A) : A(A) {}
+      void HandleTranslationUnit(ASTContext &Ctx) override { A.run(Ctx); }
+    };
+    return std::make_unique<Consumer>(*this);
+  }
+
+  void run(ASTContext &Ctx) {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    Discovery D(Ctx);
+    D.TraverseDecl(Ctx.getTranslationUnitDecl());
+    if (!D.resolve())
+      return;
+    SourceLocation Start =
+        Ctx.getSourceManager().getLocForStartOfFile(
+            Ctx.getSourceManager().getMainFileID());
+    for (const std::string &Name : Opts.OnlyKernels)
+      if (!D.Kernels.count(Name)) {
+        report(Ctx.getDiagnostics(), Start,
+               "no TILE_KERNEL named '" + Name + "' in this file");
+        return;
+      }
+    if (D.Order.empty()) {
+      report(Ctx.getDiagnostics(), Start, "no TILE_KERNEL in this file");
+      return;
+    }
+    for (const std::string &Name : D.Order) {
+      if (!Opts.OnlyKernels.empty() &&
+          !llvm::is_contained(Opts.OnlyKernels, Name))
+        continue;
+      const Found &F = D.Kernels[Name];
+      KernelSpelling KS{F.Kernel->getQualifiedNameAsString(), F.GridName,
+                        {}, {}, F.Configs};
+      if (F.Template)
+        for (const NamedDecl *P : *F.Template->getTemplateParameters()) {
+          KS.MetaNames.push_back(P->getNameAsString());
+          KS.MetaIsBool.push_back(
+              cast<NonTypeTemplateParmDecl>(P)->getType()->isBooleanType());
+        }
+      Out.push_back(std::move(KS));
+    }
+    Ok = true;
+  }
+
+private:
+  const FrontendOptions &Opts;
+  std::vector<KernelSpelling> &Out;
+  bool &Ok;
+};
+
+class InstanceAction : public ASTFrontendAction {
+public:
+  InstanceAction(std::vector<Kernel> &Kernels,
+                 std::vector<std::string> *Dependencies, bool &Ok)
+      : Kernels(Kernels), Dependencies(Dependencies), Ok(Ok) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 StringRef) override {
+    struct Consumer : ASTConsumer {
+      InstanceAction &A;
+      explicit Consumer(InstanceAction &A) : A(A) {}
+      void HandleTranslationUnit(ASTContext &Ctx) override { A.run(Ctx); }
+    };
+    return std::make_unique<Consumer>(*this);
+  }
+
+  void run(ASTContext &Ctx) {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    bool Failed = false;
+    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD || !VD->getName().starts_with("tilecc_"))
+        continue;
+      llvm::SmallVector<llvm::StringRef, 4> Parts;
+      VD->getName().split(Parts, '_');
+      unsigned K = std::stoi(Parts[2].str()), C = std::stoi(Parts[3].str());
+      const FunctionDecl *FD = pointee(VD);
+      if (!FD || !FD->hasBody()) {
+        report(Ctx.getDiagnostics(), VD->getLocation(),
+               "could not instantiate '" + VD->getName() + "'");
+        Failed = true;
+        continue;
+      }
+      KernelInstance &I = Kernels[K].Instances[C];
+      if (Parts[1] == "grid") {
+        printGrid(*FD, I);
+        continue;
+      }
+      I.Fn = lowerKernel(Ctx, *FD);
+      Failed |= !I.Fn;
+    }
+    Ok = !Failed && !Ctx.getDiagnostics().hasErrorOccurred();
+    if (Dependencies)
+      collectDependencies(Ctx.getSourceManager());
+  }
+
+private:
+  void collectDependencies(const SourceManager &SM) {
+    const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
+      if (&It->first.getFileEntry() != Main)
+        Dependencies->push_back(It->first.getName().str());
+    llvm::sort(*Dependencies);
+  }
+
+  std::vector<Kernel> &Kernels;
+  std::vector<std::string> *Dependencies;
+  bool &Ok;
+};
+
+std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
+  std::vector<std::string> Args = {"-std=c++20", "-fsyntax-only",
+                                   "-D__TILECC__=1",
+                                   "-I" + Opts.RuntimeHeadersDir,
+                                   "-resource-dir=" + Opts.ResourceDir};
+  Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
+  return Args;
+}
+
+} // namespace
+
+std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
+  auto Buf = llvm::MemoryBuffer::getFile(Opts.SourcePath);
+  if (!Buf) {
+    llvm::errs() << "tilecc: error: cannot read '" << Opts.SourcePath
+                 << "': " << Buf.getError().message() << "\n";
+    return std::nullopt;
+  }
+  std::vector<KernelSpelling> Spellings;
+  bool Ok = false;
+  if (!tooling::runToolOnCodeWithArgs(
+          std::make_unique<DiscoveryAction>(Opts, Spellings, Ok),
+          (*Buf)->getBuffer(), clangArgs(Opts), Opts.SourcePath, "tilecc") ||
+      !Ok)
+    return std::nullopt;
+
+  std::vector<Kernel> Kernels;
+  for (const KernelSpelling &F : Spellings) {
+    Kernel K;
+    K.QualifiedName = F.QualifiedName;
+    llvm::StringRef Q(K.QualifiedName);
+    K.Name = Q.contains("::") ? Q.rsplit("::").second.str() : Q.str();
+    K.MetaNames = F.MetaNames;
+    for (const Config &C : F.Configs)
+      K.Instances.push_back(KernelInstance{C, nullptr, "", ""});
+    Kernels.push_back(std::move(K));
+  }
+  std::string Source =
+      instancesSource(llvm::sys::path::filename(Opts.SourcePath), Spellings);
+  llvm::SmallString<256> InstancesPath(Opts.SourcePath);
+  InstancesPath += ".instances.cpp";
+  Ok = false;
+  if (!tooling::runToolOnCodeWithArgs(
+          std::make_unique<InstanceAction>(Kernels, Opts.Dependencies, Ok), Source,
+          clangArgs(Opts), InstancesPath, "tilecc") ||
+      !Ok)
+    return std::nullopt;
+  return Kernels;
+}
+
+} // namespace tilecc::frontend

@@ -1,0 +1,59 @@
+//===- Frontend.h - From a .tile.cpp to TileIR ------------------*- C++ -*-===//
+//
+// Runs Clang twice over the user's file: once to find kernels, their
+// configurations and grid rules, and once over a small generated translation
+// unit that includes the file and instantiates every kernel and grid rule
+// for every configuration. Instantiated kernel bodies are lowered to TileIR.
+// Every problem is reported through Clang's diagnostics engine with the
+// user's file:line:col.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILECC_FRONTEND_FRONTEND_H
+#define TILECC_FRONTEND_FRONTEND_H
+
+#include "ir/IR.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilecc::frontend {
+
+struct Config {
+  std::vector<long long> Meta; // one per template parameter
+  int NumWarps = 4;
+  int NumStages = 1;
+};
+
+struct KernelInstance {
+  Config Cfg;
+  std::unique_ptr<ir::Function> Fn;
+  /// The grid rule instantiated for this configuration, as C++ text: the
+  /// parameter list and the body, printed by Clang.
+  std::string GridParams;
+  std::string GridBody;
+};
+
+struct Kernel {
+  std::string Name;          // unqualified, used for file names
+  std::string QualifiedName; // for comments and the wrapper
+  std::vector<std::string> MetaNames;
+  std::vector<KernelInstance> Instances; // one per configuration
+};
+
+struct FrontendOptions {
+  std::string SourcePath;        // as given on the command line
+  std::string RuntimeHeadersDir; // holds tile/tile.hpp
+  std::string ResourceDir;       // Clang's builtin headers
+  std::vector<std::string> ExtraArgs;
+  /// Kernels to translate; empty means all TILE_KERNELs in the file.
+  std::vector<std::string> OnlyKernels;
+  /// When set, receives every file the translation read (for --depfile).
+  std::vector<std::string> *Dependencies = nullptr;
+};
+
+/// Returns the kernels, or nothing after diagnostics were printed.
+std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts);
+
+} // namespace tilecc::frontend
+
+#endif

@@ -1,0 +1,1120 @@
+//===- Lowering.cpp - Instantiated kernel bodies to TileIR ----------------===//
+//
+// Walks the Clang AST of one instantiated kernel and builds TileIR. Local
+// variables are tracked in an environment (VarDecl -> current SSA value);
+// `if` and `for` turn the variables they assign into op results and
+// loop-carried values. Calls to tile:: operations are recognised only by the
+// TILE_OP annotation on the callee; other callees with a visible body (helper
+// functions, lambdas) are inlined. Types of tile results come from Clang,
+// which resolved them against tile/tile.hpp.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/Lowering.h"
+#include "ir/Builder.h"
+#include "ir/TypeRules.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace clang;
+using namespace tilecc::ir;
+
+namespace tilecc::frontend {
+
+// Clang has a Type too; in this file Type is always TileIR's.
+using Type = ir::Type;
+
+namespace {
+
+/// The name in a TILE_OP("name") annotation on FD, its template pattern or
+/// its primary template, or "" when FD is not a tile:: operation.
+llvm::StringRef tileOpName(const FunctionDecl *FD) {
+  auto Find = [](const FunctionDecl *D) -> llvm::StringRef {
+    if (!D)
+      return "";
+    for (const auto *A : D->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "tile.op" && A->args_size() == 1)
+        if (const auto *SL = dyn_cast<StringLiteral>(
+                A->args_begin()[0]->IgnoreParenImpCasts()))
+          return SL->getString();
+    return "";
+  };
+  if (llvm::StringRef N = Find(FD); !N.empty())
+    return N;
+  if (llvm::StringRef N = Find(FD->getTemplateInstantiationPattern());
+      !N.empty())
+    return N;
+  if (const auto *FT = FD->getPrimaryTemplate())
+    return Find(FT->getTemplatedDecl());
+  return "";
+}
+
+bool isInTileNamespace(const Decl *D, llvm::StringRef Name) {
+  const auto *ND = dyn_cast<NamedDecl>(D);
+  return ND && ND->getQualifiedNameAsString() == ("tile::" + Name).str();
+}
+
+/// Collects the local variables a statement assigns to: they become results
+/// of `if` and carried values of `for`.
+class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
+public:
+  llvm::SetVector<const VarDecl *> Vars;
+
+  bool VisitBinaryOperator(BinaryOperator *BO) {
+    if (BO->isAssignmentOp())
+      note(BO->getLHS());
+    return true;
+  }
+  bool VisitUnaryOperator(UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp())
+      note(UO->getSubExpr());
+    return true;
+  }
+  bool VisitCXXOperatorCallExpr(CXXOperatorCallExpr *C) {
+    if (C->isAssignmentOp() && C->getNumArgs() >= 1)
+      note(C->getArg(0));
+    return true;
+  }
+
+private:
+  void note(const Expr *E) {
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts()))
+      if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
+        Vars.insert(VD);
+  }
+};
+
+class Lowering {
+public:
+  Lowering(ASTContext &Ctx, Function &F)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()),
+        F(F), B(F, F.body()) {}
+
+  bool lowerKernel(const FunctionDecl &K) {
+    for (const ParmVarDecl *P : K.parameters()) {
+      auto T = lowerType(P->getType(), P->getLocation());
+      if (!T)
+        return false;
+      if (!T->isScalar()) {
+        error(P->getLocation(), "kernel parameters must be scalars or "
+                                "pointers, not tiles");
+        return false;
+      }
+      Value *Arg = F.body().addArgument(F.newValue(*T));
+      Arg->setName(P->getName());
+      PrintingPolicy Policy(Ctx.getLangOpts());
+      Policy.SuppressTagKeyword = true;
+      Policy.FullyQualifiedName = true;
+      F.Params.push_back(
+          {P->getName().str(), P->getType().getAsString(Policy), Arg});
+      Env[P] = Arg;
+    }
+    F.Specs.assign(F.Params.size(), ParamSpec::None);
+    InlineStack.push_back(&K);
+    const auto *Body = dyn_cast_or_null<CompoundStmt>(K.getBody());
+    if (!Body) {
+      error(K.getLocation(), "kernel has no body");
+      return false;
+    }
+    lowerBody(Body, /*IsKernel=*/true);
+    return !Failed;
+  }
+
+private:
+  //===--- Diagnostics ----------------------------------------------------===//
+
+  void error(SourceLocation L, llvm::StringRef Msg) {
+    Failed = true;
+    Diags.Report(userLoc(L), Diags.getCustomDiagID(DiagnosticsEngine::Error,
+                                                   "%0"))
+        << Msg;
+  }
+
+  /// Errors inside tile.hpp or a helper in another file are reported where
+  /// the kernel called into them.
+  SourceLocation userLoc(SourceLocation L) {
+    L = SM.getExpansionLoc(L);
+    if (L.isValid() && isUserFile(L))
+      return L;
+    return CallSite.isValid() ? CallSite : L;
+  }
+
+  void setLoc(SourceLocation L) {
+    SourceLocation U = SM.getExpansionLoc(L);
+    if (U.isInvalid() || !isUserFile(U))
+      return;
+    B.setLoc({SM.getExpansionLineNumber(U), SM.getExpansionColumnNumber(U)});
+  }
+
+  bool isUserFile(SourceLocation L) {
+    // The translation unit is a generated file that includes the user's
+    // source; the user's file is the one it includes first.
+    FileID FID = SM.getFileID(L);
+    return FID == userFile();
+  }
+
+  FileID userFile() {
+    if (UserFID.isInvalid()) {
+      SourceLocation K = SM.getExpansionLoc(
+          InlineStack.front()->getLocation());
+      UserFID = SM.getFileID(K);
+    }
+    return UserFID;
+  }
+
+  //===--- Types ----------------------------------------------------------===//
+
+  std::optional<ScalarKind> scalarKind(QualType QT) {
+    QT = QT.getCanonicalType().getUnqualifiedType();
+    if (const auto *BT = QT->getAs<BuiltinType>()) {
+      switch (BT->getKind()) {
+      case BuiltinType::Bool:
+        return ScalarKind::I1;
+      case BuiltinType::Char_S:
+      case BuiltinType::SChar:
+        return ScalarKind::I8;
+      case BuiltinType::Char_U:
+      case BuiltinType::UChar:
+        return ScalarKind::U8;
+      case BuiltinType::Short:
+        return ScalarKind::I16;
+      case BuiltinType::UShort:
+        return ScalarKind::U16;
+      case BuiltinType::Int:
+        return ScalarKind::I32;
+      case BuiltinType::UInt:
+        return ScalarKind::U32;
+      case BuiltinType::Long:
+      case BuiltinType::LongLong:
+        return ScalarKind::I64;
+      case BuiltinType::ULong:
+      case BuiltinType::ULongLong:
+        return ScalarKind::U64;
+      case BuiltinType::Float:
+        return ScalarKind::F32;
+      case BuiltinType::Double:
+        return ScalarKind::F64;
+      default:
+        return std::nullopt;
+      }
+    }
+    if (const auto *RD = QT->getAsCXXRecordDecl()) {
+      if (isInTileNamespace(RD, "half"))
+        return ScalarKind::F16;
+      if (isInTileNamespace(RD, "bfloat16"))
+        return ScalarKind::BF16;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<ElemType> elemType(QualType QT) {
+    QT = QT.getNonReferenceType();
+    if (const auto *PT = QT.getCanonicalType()->getAs<PointerType>()) {
+      auto K = scalarKind(PT->getPointeeType());
+      if (!K)
+        return std::nullopt;
+      return ElemType{ScalarKind::Ptr, *K,
+                      PT->getPointeeType().isConstQualified()};
+    }
+    if (auto K = scalarKind(QT))
+      return ElemType{*K};
+    return std::nullopt;
+  }
+
+  std::optional<Type> lowerType(QualType QT, SourceLocation L) {
+    QT = QT.getNonReferenceType();
+    if (auto E = elemType(QT))
+      return Type::scalar(*E);
+    if (const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+            QT.getCanonicalType()->getAsCXXRecordDecl());
+        Spec && isInTileNamespace(Spec->getSpecializedTemplate(), "tensor")) {
+      const TemplateArgumentList &Args = Spec->getTemplateArgs();
+      auto E = elemType(Args[0].getAsType());
+      if (!E) {
+        error(L, "tile element type '" + Args[0].getAsType().getAsString() +
+                     "' is not supported");
+        return std::nullopt;
+      }
+      llvm::SmallVector<int64_t, 2> Shape;
+      for (const TemplateArgument &D : Args[1].pack_elements())
+        Shape.push_back(D.getAsIntegral().getExtValue());
+      return Type::tensor(*E, Shape);
+    }
+    error(L, "type '" + QT.getAsString() +
+                 "' cannot be used in a tile kernel (use arithmetic scalars, "
+                 "pointers to them, tile::half, tile::bfloat16 or "
+                 "tile::tensor)");
+    return std::nullopt;
+  }
+
+  //===--- Statements -----------------------------------------------------===//
+
+  /// Lowers a function body; for inlined helpers, returns the value of the
+  /// final `return`.
+  Value *lowerBody(const CompoundStmt *Body, bool IsKernel) {
+    Value *Ret = nullptr;
+    for (auto It = Body->body_begin(); It != Body->body_end(); ++It) {
+      const Stmt *S = *It;
+      bool Last = std::next(It) == Body->body_end();
+      if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+        if (!Last) {
+          error(R->getBeginLoc(), "only a final 'return' is supported");
+          return nullptr;
+        }
+        if (const Expr *RV = R->getRetValue()) {
+          if (IsKernel) {
+            error(R->getBeginLoc(), "a kernel cannot return a value");
+            return nullptr;
+          }
+          Ret = lowerExpr(RV);
+        }
+        continue;
+      }
+      lowerStmt(S);
+      if (Failed)
+        return nullptr;
+    }
+    return Ret;
+  }
+
+  void lowerStmt(const Stmt *S) {
+    if (Failed)
+      return;
+    setLoc(S->getBeginLoc());
+    if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+      for (const Stmt *C : CS->body())
+        lowerStmt(C);
+      return;
+    }
+    if (isa<NullStmt>(S))
+      return;
+    if (const auto *DS = dyn_cast<DeclStmt>(S))
+      return lowerDecl(DS);
+    if (const auto *E = dyn_cast<Expr>(S)) {
+      lowerExpr(E);
+      return;
+    }
+    if (const auto *IS = dyn_cast<IfStmt>(S))
+      return lowerIf(IS);
+    if (const auto *FS = dyn_cast<ForStmt>(S))
+      return lowerFor(FS);
+    if (isa<ReturnStmt>(S))
+      return error(S->getBeginLoc(), "only a final 'return' is supported");
+    if (isa<CXXTryStmt>(S))
+      return error(S->getBeginLoc(),
+                   "exceptions cannot be used in a tile kernel");
+    error(S->getBeginLoc(), std::string("'") + S->getStmtClassName() +
+                                "' statements are not supported in a tile "
+                                "kernel yet");
+  }
+
+  void lowerDecl(const DeclStmt *DS) {
+    for (const Decl *D : DS->decls()) {
+      const auto *VD = dyn_cast<VarDecl>(D);
+      if (!VD)
+        continue; // using-declarations, typedefs, static_asserts
+      if (VD->getType()->isRecordType() &&
+          VD->getType()->getAsCXXRecordDecl()->isLambda())
+        continue; // a lambda object is inlined where it is called
+      if (!VD->hasLocalStorage()) {
+        if (VD->isConstexpr() || VD->getType().isConstQualified())
+          continue; // read through constant evaluation where used
+        error(VD->getLocation(),
+              "static variables cannot be used in a tile kernel");
+        return;
+      }
+      if (!VD->hasInit()) {
+        error(VD->getLocation(),
+              "variables in a tile kernel must be initialized");
+        return;
+      }
+      Value *V = lowerExpr(VD->getInit());
+      if (!V)
+        return;
+      auto T = lowerType(VD->getType(), VD->getLocation());
+      if (!T)
+        return;
+      if (T->isScalar())
+        V = B.cast(V, T->Elem);
+      if (V->name().empty())
+        V->setName(VD->getName());
+      Env[VD] = V;
+    }
+  }
+
+  /// Variables assigned in S that already have a value: the values an `if`
+  /// or `for` must produce.
+  llvm::SmallVector<const VarDecl *, 4> carriedVars(const Stmt *S) {
+    AssignedVars AV;
+    AV.TraverseStmt(const_cast<Stmt *>(S));
+    llvm::SmallVector<const VarDecl *, 4> Out;
+    for (const VarDecl *VD : AV.Vars)
+      if (Env.count(VD))
+        Out.push_back(VD);
+    return Out;
+  }
+
+  std::optional<bool> constantCondition(const Expr *E) {
+    bool R;
+    if (!E->isValueDependent() && E->EvaluateAsBooleanCondition(R, Ctx))
+      return R;
+    return std::nullopt;
+  }
+
+  void lowerIf(const IfStmt *IS) {
+    if (IS->getInit() || IS->getConditionVariable())
+      return error(IS->getBeginLoc(),
+                   "'if' with an initializer is not supported yet");
+    if (auto C = constantCondition(IS->getCond())) {
+      if (const Stmt *Taken = *C ? IS->getThen() : IS->getElse())
+        lowerStmt(Taken);
+      return;
+    }
+    Value *Cond = lowerExpr(IS->getCond());
+    if (!Cond)
+      return;
+    if (!Cond->type().isScalar())
+      return error(IS->getCond()->getBeginLoc(),
+                   "an 'if' condition must be a scalar; use tile::where for "
+                   "tiles");
+    Cond = B.cast(Cond, ElemType{ScalarKind::I1});
+
+    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(IS);
+    auto Op = std::make_unique<ir::Op>(OpKind::If, B.loc());
+    Op->addOperand(Cond);
+    ir::Op *If = B.block()->append(std::move(Op));
+    auto Before = Env;
+    for (const Stmt *Branch : {IS->getThen(), IS->getElse()}) {
+      Block *Region = If->addRegion();
+      Env = Before;
+      Block *Outer = B.block();
+      B.setBlock(*Region);
+      if (Branch)
+        lowerStmt(Branch);
+      if (Failed)
+        return;
+      llvm::SmallVector<Value *, 4> Yields;
+      for (const VarDecl *VD : Carried)
+        Yields.push_back(Env[VD]);
+      B.createVoid(OpKind::Yield, Yields);
+      B.setBlock(*Outer);
+    }
+    Env = Before;
+    for (const VarDecl *VD : Carried) {
+      Value *R = If->addResult(F.newValue(Before[VD]->type()));
+      R->setName(VD->getName());
+      Env[VD] = R;
+    }
+  }
+
+  /// Accepts `for (T i = lo; i < hi; ++i | i++ | i += step)`.
+  void lowerFor(const ForStmt *FS) {
+    const auto *Init = dyn_cast_or_null<DeclStmt>(FS->getInit());
+    const VarDecl *IV =
+        Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                                     : nullptr;
+    const auto *Cond = dyn_cast_or_null<BinaryOperator>(
+        FS->getCond() ? FS->getCond()->IgnoreImplicit() : nullptr);
+    auto RefersToIV = [&](const Expr *E) {
+      const auto *DR = dyn_cast<DeclRefExpr>(E->IgnoreParenImpCasts());
+      return DR && DR->getDecl() == IV;
+    };
+    if (!IV || !IV->hasInit() || !Cond ||
+        (Cond->getOpcode() != BO_LT && Cond->getOpcode() != BO_LE) ||
+        !RefersToIV(Cond->getLHS()) || !FS->getInc())
+      return error(FS->getBeginLoc(),
+                   "'for' loops must have the form 'for (int i = lo; i < hi; "
+                   "i += step)'");
+    const Expr *StepExpr = nullptr;
+    const Expr *Inc = FS->getInc()->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(Inc);
+        UO && UO->isIncrementOp() && RefersToIV(UO->getSubExpr())) {
+      StepExpr = nullptr;
+    } else if (const auto *CA = dyn_cast<CompoundAssignOperator>(Inc);
+               CA && CA->getOpcode() == BO_AddAssign &&
+               RefersToIV(CA->getLHS())) {
+      StepExpr = CA->getRHS();
+    } else {
+      return error(FS->getInc()->getBeginLoc(),
+                   "a 'for' loop must step with '++i' or 'i += step'");
+    }
+    AssignedVars InBody;
+    InBody.TraverseStmt(const_cast<Stmt *>(FS->getBody()));
+    if (InBody.Vars.count(IV))
+      return error(FS->getBeginLoc(),
+                   "the induction variable of a 'for' loop cannot be "
+                   "assigned in its body");
+
+    auto IVType = lowerType(IV->getType(), IV->getLocation());
+    if (!IVType || !IVType->isScalar() || !isInteger(IVType->Elem.Kind))
+      return error(IV->getLocation(),
+                   "the induction variable must be an integer");
+    Value *Lo = lowerExpr(IV->getInit());
+    Value *Hi = Lo ? lowerExpr(Cond->getRHS()) : nullptr;
+    Value *Step = StepExpr ? lowerExpr(StepExpr)
+                           : B.intConst(1, IVType->Elem.Kind);
+    if (!Lo || !Hi || !Step)
+      return;
+    Lo = B.cast(Lo, IVType->Elem);
+    Hi = B.cast(Hi, IVType->Elem);
+    Step = B.cast(Step, IVType->Elem);
+    if (Cond->getOpcode() == BO_LE)
+      Hi = B.create(OpKind::Add, Hi->type(),
+                    {Hi, B.intConst(1, IVType->Elem.Kind)});
+
+    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(FS->getBody());
+    auto Op = std::make_unique<ir::Op>(OpKind::For, B.loc());
+    for (Value *V : {Lo, Hi, Step})
+      Op->addOperand(V);
+    for (const VarDecl *VD : Carried)
+      Op->addOperand(Env[VD]);
+    ir::Op *For = B.block()->append(std::move(Op));
+    Block *Body = For->addRegion();
+    Value *IVArg = Body->addArgument(F.newValue(*IVType));
+    IVArg->setName(IV->getName());
+    Env[IV] = IVArg;
+    for (const VarDecl *VD : Carried) {
+      Value *A = Body->addArgument(F.newValue(Env[VD]->type()));
+      A->setName(VD->getName());
+      Env[VD] = A;
+    }
+    Block *Outer = B.block();
+    B.setBlock(*Body);
+    lowerStmt(FS->getBody());
+    if (Failed)
+      return;
+    llvm::SmallVector<Value *, 4> Yields;
+    for (const VarDecl *VD : Carried)
+      Yields.push_back(Env[VD]);
+    B.createVoid(OpKind::Yield, Yields);
+    B.setBlock(*Outer);
+    Env.erase(IV);
+    for (const VarDecl *VD : Carried) {
+      Value *R = For->addResult(F.newValue(Env[VD]->type()));
+      R->setName(VD->getName());
+      Env[VD] = R;
+    }
+  }
+
+  //===--- Expressions ----------------------------------------------------===//
+
+  /// Folds side-effect-free scalar expressions Clang can evaluate (template
+  /// arguments, literals, constexpr values) into constants.
+  Value *tryConstant(const Expr *E) {
+    if (E->isValueDependent() || E->HasSideEffects(Ctx))
+      return nullptr;
+    auto T = elemType(E->getType());
+    if (!T || T->isPointer())
+      return nullptr;
+    Expr::EvalResult R;
+    if (!E->EvaluateAsRValue(R, Ctx) || !R.Val.isInt() && !R.Val.isFloat())
+      return nullptr;
+    if (R.Val.isInt())
+      return B.intConst(R.Val.getInt().getExtValue(), T->Kind);
+    return B.floatConst(R.Val.getFloat().convertToDouble(), T->Kind);
+  }
+
+  Value *lowerExpr(const Expr *E) {
+    if (Failed || !E)
+      return nullptr;
+    setLoc(E->getExprLoc());
+    if (isa<DeclRefExpr>(E) || isa<IntegerLiteral>(E) ||
+        isa<FloatingLiteral>(E) || isa<CXXBoolLiteralExpr>(E) ||
+        isa<SubstNonTypeTemplateParmExpr>(E) || isa<ConstantExpr>(E) ||
+        isa<BinaryOperator>(E) || isa<UnaryOperator>(E) ||
+        isa<ImplicitCastExpr>(E))
+      if (!isAssignmentLike(E))
+        if (Value *C = tryConstant(E))
+          return C;
+
+    if (const auto *P = dyn_cast<ParenExpr>(E))
+      return lowerExpr(P->getSubExpr());
+    if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      return lowerExpr(C->getSubExpr());
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      return lowerExpr(M->getSubExpr());
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      return lowerExpr(BT->getSubExpr());
+    if (const auto *CE = dyn_cast<ConstantExpr>(E))
+      return lowerExpr(CE->getSubExpr());
+    if (const auto *S = dyn_cast<SubstNonTypeTemplateParmExpr>(E))
+      return lowerExpr(S->getReplacement());
+    if (const auto *D = dyn_cast<CXXDefaultArgExpr>(E))
+      return lowerExpr(D->getExpr());
+    if (const auto *CE = dyn_cast<CastExpr>(E))
+      return lowerCast(CE);
+    if (const auto *CC = dyn_cast<CXXConstructExpr>(E))
+      return lowerConstruct(CC);
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      return lowerDeclRef(DR);
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return lowerBinary(BO);
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return lowerUnary(UO);
+    if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      Value *C = lowerExpr(CO->getCond());
+      Value *T = lowerExpr(CO->getTrueExpr());
+      Value *Fv = lowerExpr(CO->getFalseExpr());
+      auto RT = lowerType(CO->getType(), CO->getExprLoc());
+      if (!C || !T || !Fv || !RT)
+        return nullptr;
+      return B.create(OpKind::Select, *RT,
+                      {B.cast(C, ElemType{ScalarKind::I1}), B.cast(T, RT->Elem),
+                       B.cast(Fv, RT->Elem)});
+    }
+    if (const auto *CE = dyn_cast<CallExpr>(E))
+      return lowerCall(CE);
+    if (isa<CXXThrowExpr>(E))
+      return error(E->getExprLoc(),
+                   "exceptions cannot be used in a tile kernel"),
+             nullptr;
+    if (isa<CXXNewExpr>(E) || isa<CXXDeleteExpr>(E))
+      return error(E->getExprLoc(),
+                   "heap allocation cannot be used in a tile kernel"),
+             nullptr;
+    if (isa<LambdaExpr>(E))
+      return error(E->getExprLoc(), "a lambda must be bound to a variable "
+                                    "and then called"),
+             nullptr;
+    error(E->getExprLoc(), std::string("'") + E->getStmtClassName() +
+                               "' expressions are not supported in a tile "
+                               "kernel yet");
+    return nullptr;
+  }
+
+  static bool isAssignmentLike(const Expr *E) {
+    if (const auto *BO = dyn_cast<BinaryOperator>(E))
+      return BO->isAssignmentOp();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E))
+      return UO->isIncrementDecrementOp();
+    return false;
+  }
+
+  Value *lowerDeclRef(const DeclRefExpr *DR) {
+    const ValueDecl *D = DR->getDecl();
+    auto It = Env.find(D);
+    if (It != Env.end())
+      return It->second;
+    if (isa<FunctionDecl>(D))
+      return error(DR->getExprLoc(), "functions cannot be used as values in "
+                                     "a tile kernel"),
+             nullptr;
+    error(DR->getExprLoc(),
+          "'" + D->getNameAsString() +
+              "' cannot be used in a tile kernel: only its parameters, its "
+              "local variables and constant expressions can be");
+    return nullptr;
+  }
+
+  Value *lowerCast(const CastExpr *CE) {
+    switch (CE->getCastKind()) {
+    case CK_LValueToRValue:
+    case CK_NoOp:
+    case CK_ConstructorConversion:
+    case CK_UserDefinedConversion:
+      // Tile copies and moves, and conversions the header spells as
+      // constructors or conversion operators (handled at the call).
+      return lowerExpr(CE->getSubExpr());
+    case CK_IntegralCast:
+    case CK_IntegralToFloating:
+    case CK_FloatingToIntegral:
+    case CK_FloatingCast:
+    case CK_IntegralToBoolean:
+    case CK_FloatingToBoolean:
+    case CK_BooleanToSignedIntegral: {
+      Value *V = lowerExpr(CE->getSubExpr());
+      auto T = lowerType(CE->getType(), CE->getExprLoc());
+      if (!V || !T)
+        return nullptr;
+      return B.cast(V, T->Elem);
+    }
+    default:
+      error(CE->getExprLoc(), std::string("the '") + CE->getCastKindName() +
+                                  "' conversion is not supported in a tile "
+                                  "kernel");
+      return nullptr;
+    }
+  }
+
+  Value *lowerConstruct(const CXXConstructExpr *CC) {
+    const CXXConstructorDecl *Ctor = CC->getConstructor();
+    if ((Ctor->isCopyOrMoveConstructor() || Ctor->isConvertingConstructor(
+                                                 /*AllowExplicit=*/true)) &&
+        CC->getNumArgs() == 1) {
+      Value *V = lowerExpr(CC->getArg(0));
+      auto T = lowerType(CC->getType(), CC->getExprLoc());
+      if (!V || !T)
+        return nullptr;
+      return T->isScalar() ? B.cast(V, T->Elem) : V;
+    }
+    error(CC->getExprLoc(), "constructing '" + CC->getType().getAsString() +
+                                "' this way is not supported in a tile "
+                                "kernel");
+    return nullptr;
+  }
+
+  /// Assigns V to the local variable E names; returns V.
+  Value *assign(const Expr *Target, Value *V) {
+    const auto *DR = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+    const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+    if (!VD || !Env.count(VD)) {
+      error(Target->getExprLoc(),
+            "only local variables can be assigned in a tile kernel");
+      return nullptr;
+    }
+    if (!V)
+      return nullptr;
+    V = B.cast(V, Env[VD]->type().Elem);
+    if (V->name().empty())
+      V->setName(VD->getName());
+    Env[VD] = V;
+    return V;
+  }
+
+  static std::optional<OpKind> binaryOpKind(BinaryOperatorKind K) {
+    switch (K) {
+    case BO_Add:
+    case BO_AddAssign:
+      return OpKind::Add;
+    case BO_Sub:
+    case BO_SubAssign:
+      return OpKind::Sub;
+    case BO_Mul:
+    case BO_MulAssign:
+      return OpKind::Mul;
+    case BO_Div:
+    case BO_DivAssign:
+      return OpKind::Div;
+    case BO_Rem:
+    case BO_RemAssign:
+      return OpKind::Rem;
+    case BO_And:
+    case BO_AndAssign:
+      return OpKind::And;
+    case BO_Or:
+    case BO_OrAssign:
+      return OpKind::Or;
+    case BO_Xor:
+    case BO_XorAssign:
+      return OpKind::Xor;
+    case BO_Shl:
+    case BO_ShlAssign:
+      return OpKind::Shl;
+    case BO_Shr:
+    case BO_ShrAssign:
+      return OpKind::Shr;
+    case BO_EQ:
+      return OpKind::CmpEQ;
+    case BO_NE:
+      return OpKind::CmpNE;
+    case BO_LT:
+      return OpKind::CmpLT;
+    case BO_LE:
+      return OpKind::CmpLE;
+    case BO_GT:
+      return OpKind::CmpGT;
+    case BO_GE:
+      return OpKind::CmpGE;
+    case BO_LAnd:
+      return OpKind::LogicalAnd;
+    case BO_LOr:
+      return OpKind::LogicalOr;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// Built-in operators on scalars: C++ semantics, operands already converted
+  /// by Clang.
+  Value *lowerBinary(const BinaryOperator *BO) {
+    if (BO->getOpcode() == BO_Assign)
+      return assign(BO->getLHS(), lowerExpr(BO->getRHS()));
+    if (BO->getLHS()->getType()->isPointerType() ||
+        BO->getRHS()->getType()->isPointerType())
+      return lowerScalarPointerArith(BO);
+    auto K = binaryOpKind(BO->getOpcode());
+    if (!K) {
+      error(BO->getOperatorLoc(), "operator '" + BO->getOpcodeStr().str() +
+                                      "' is not supported in a tile kernel");
+      return nullptr;
+    }
+    if (const auto *CA = dyn_cast<CompoundAssignOperator>(BO)) {
+      Value *L = lowerExpr(BO->getLHS());
+      Value *R = lowerExpr(BO->getRHS());
+      auto CT = lowerType(CA->getComputationResultType(), BO->getExprLoc());
+      if (!L || !R || !CT)
+        return nullptr;
+      Value *V =
+          B.create(*K, *CT, {B.cast(L, CT->Elem), B.cast(R, CT->Elem)});
+      return assign(BO->getLHS(), V);
+    }
+    Value *L = lowerExpr(BO->getLHS());
+    Value *R = lowerExpr(BO->getRHS());
+    auto RT = lowerType(BO->getType(), BO->getExprLoc());
+    if (!L || !R || !RT)
+      return nullptr;
+    if (*K == OpKind::LogicalAnd || *K == OpKind::LogicalOr) {
+      ElemType I1{ScalarKind::I1};
+      return B.create(*K, *RT, {B.cast(L, I1), B.cast(R, I1)});
+    }
+    return B.create(*K, *RT, {L, R});
+  }
+
+  Value *lowerScalarPointerArith(const BinaryOperator *BO) {
+    bool PtrOnLeft = BO->getLHS()->getType()->isPointerType();
+    const Expr *PtrE = PtrOnLeft ? BO->getLHS() : BO->getRHS();
+    const Expr *OffE = PtrOnLeft ? BO->getRHS() : BO->getLHS();
+    if (OffE->getType()->isPointerType() ||
+        (BO->getOpcode() != BO_Add && BO->getOpcode() != BO_Sub) ||
+        (BO->getOpcode() == BO_Sub && !PtrOnLeft)) {
+      error(BO->getOperatorLoc(), "only 'pointer + integer' and 'pointer - "
+                                  "integer' are supported on pointers");
+      return nullptr;
+    }
+    Value *P = lowerExpr(PtrE);
+    Value *O = lowerExpr(OffE);
+    if (!P || !O)
+      return nullptr;
+    if (BO->getOpcode() == BO_Sub)
+      O = B.create(OpKind::Neg, O->type(), {O});
+    return B.create(OpKind::AddPtr, P->type(), {P, O});
+  }
+
+  Value *lowerUnary(const UnaryOperator *UO) {
+    if (UO->isIncrementDecrementOp()) {
+      Value *Old = lowerExpr(UO->getSubExpr());
+      if (!Old)
+        return nullptr;
+      Value *One = B.cast(B.intConst(1), Old->type().Elem);
+      Value *New = B.create(UO->isIncrementOp() ? OpKind::Add : OpKind::Sub,
+                            Old->type(), {Old, One});
+      assign(UO->getSubExpr(), New);
+      return UO->isPrefix() ? New : Old;
+    }
+    Value *V = lowerExpr(UO->getSubExpr());
+    auto RT = lowerType(UO->getType(), UO->getExprLoc());
+    if (!V || !RT)
+      return nullptr;
+    switch (UO->getOpcode()) {
+    case UO_Plus:
+      return B.cast(V, RT->Elem);
+    case UO_Minus:
+      return B.create(OpKind::Neg, *RT, {B.cast(V, RT->Elem)});
+    case UO_Not:
+      return B.create(OpKind::Not, *RT, {B.cast(V, RT->Elem)});
+    case UO_LNot:
+      return B.create(OpKind::LogicalNot, *RT,
+                      {B.cast(V, ElemType{ScalarKind::I1})});
+    default:
+      error(UO->getOperatorLoc(),
+            "operator '" + UnaryOperator::getOpcodeStr(UO->getOpcode()).str() +
+                "' is not supported in a tile kernel");
+      return nullptr;
+    }
+  }
+
+  //===--- Calls ----------------------------------------------------------===//
+
+  Value *lowerCall(const CallExpr *CE) {
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    if (!Callee) {
+      error(CE->getExprLoc(), "indirect calls are not supported in a tile "
+                              "kernel");
+      return nullptr;
+    }
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && MD->isVirtual()) {
+      error(CE->getExprLoc(), "virtual calls are not supported in a tile "
+                              "kernel");
+      return nullptr;
+    }
+    llvm::StringRef OpName = tileOpName(Callee);
+    if (!OpName.empty())
+      return lowerTileOp(OpName, CE);
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+        MD && (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))
+      return assign(CE->getArg(0), lowerExpr(CE->getArg(1)));
+    return inlineCall(CE, Callee);
+  }
+
+  /// Inlines a helper function or lambda whose body is visible.
+  Value *inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
+    const FunctionDecl *Def = nullptr;
+    if (!Callee->hasBody(Def) || !Def) {
+      error(CE->getExprLoc(),
+            "call to '" + Callee->getQualifiedNameAsString() +
+                "' cannot be translated: a tile kernel can call tile:: "
+                "operations and functions whose definition is visible");
+      return nullptr;
+    }
+    if (llvm::is_contained(InlineStack, Def->getCanonicalDecl())) {
+      error(CE->getExprLoc(), "recursive call to '" +
+                                  Callee->getNameAsString() +
+                                  "' cannot be translated");
+      return nullptr;
+    }
+    const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+    bool IsLambda = MD && MD->getParent()->isLambda();
+    if (MD && !MD->isStatic() && !IsLambda) {
+      error(CE->getExprLoc(), "member functions cannot be called from a tile "
+                              "kernel");
+      return nullptr;
+    }
+    // A lambda call is an operator call whose first argument is the closure.
+    unsigned First = IsLambda && isa<CXXOperatorCallExpr>(CE) ? 1 : 0;
+    if (CE->getNumArgs() - First != Def->getNumParams()) {
+      error(CE->getExprLoc(), "cannot inline a call with default or variadic "
+                              "arguments");
+      return nullptr;
+    }
+    llvm::SmallVector<Value *, 4> Args;
+    for (unsigned I = First; I < CE->getNumArgs(); ++I) {
+      Value *V = lowerExpr(CE->getArg(I));
+      if (!V)
+        return nullptr;
+      Args.push_back(V);
+    }
+    for (unsigned I = 0; I < Args.size(); ++I)
+      Env[Def->getParamDecl(I)] = Args[I];
+    SourceLocation SavedCallSite = CallSite;
+    if (CallSite.isInvalid() || isUserFile(SM.getExpansionLoc(CE->getExprLoc())))
+      CallSite = SM.getExpansionLoc(CE->getExprLoc());
+    InlineStack.push_back(Def->getCanonicalDecl());
+    Value *R = lowerBody(cast<CompoundStmt>(Def->getBody()), false);
+    InlineStack.pop_back();
+    CallSite = SavedCallSite;
+    if (!R && !Def->getReturnType()->isVoidType() && !Failed)
+      error(CE->getExprLoc(), "'" + Callee->getNameAsString() +
+                                  "' must end with a 'return'");
+    if (R && !Def->getReturnType()->isVoidType())
+      if (auto RT = lowerType(Def->getReturnType(), CE->getExprLoc()))
+        R = RT->isScalar() ? B.cast(R, RT->Elem) : R;
+    return R;
+  }
+
+  /// The integer value of a constant call argument, or an error.
+  std::optional<int64_t> constantArg(const Expr *E, llvm::StringRef What) {
+    Expr::EvalResult R;
+    if (E->EvaluateAsInt(R, Ctx))
+      return R.Val.getInt().getExtValue();
+    error(E->getExprLoc(), What.str() + " must be a compile-time constant");
+    return std::nullopt;
+  }
+
+  std::optional<int64_t> templateIntArg(const FunctionDecl *FD, unsigned I) {
+    const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+    if (!Args || I >= Args->size() ||
+        (*Args)[I].getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    return (*Args)[I].getAsIntegral().getExtValue();
+  }
+
+  /// Broadcasts V (scalar or tile) to Shape after casting its elements to E.
+  Value *operand(Value *V, ElemType E, llvm::ArrayRef<int64_t> Shape) {
+    return B.broadcastTo(B.cast(V, E), Shape);
+  }
+
+  Value *lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
+    SourceLocation L = CE->getExprLoc();
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    llvm::SmallVector<const Expr *, 4> ArgEs(CE->arguments());
+    std::optional<Type> RT;
+    if (!CE->getType()->isVoidType()) {
+      RT = lowerType(CE->getType(), L);
+      if (!RT)
+        return nullptr;
+    }
+    // Compound assignment operators (`acc += x`) are the binary op followed
+    // by an assignment to the left operand.
+    bool Compound = false;
+    if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE))
+      Compound = OC->isAssignmentOp();
+    if (Compound) {
+      RT = lowerType(ArgEs[0]->getType(), L);
+      if (!RT)
+        return nullptr;
+    }
+
+    auto K = opKindFromSpelling(Name);
+    if (Name == "subptr")
+      K = OpKind::AddPtr;
+    else if (Name == "zeros" || Name == "full" || Name == "broadcast_to")
+      K = OpKind::Splat;
+    if (!K) {
+      error(L, "tile operation '" + Name.str() +
+                   "' is not supported by this version of tilecc");
+      return nullptr;
+    }
+
+    llvm::SmallVector<Value *, 4> Args;
+    if (Name != "zeros" && *K != OpKind::ProgramId &&
+        *K != OpKind::NumPrograms)
+      for (const Expr *A : ArgEs) {
+        Value *V = lowerExpr(A);
+        if (!V)
+          return nullptr;
+        Args.push_back(V);
+      }
+    setLoc(L);
+
+    Value *Result = nullptr;
+    switch (*K) {
+    case OpKind::ProgramId:
+    case OpKind::NumPrograms: {
+      auto Axis = constantArg(ArgEs[0], "the axis of " + Name.str());
+      if (!Axis)
+        return nullptr;
+      if (*Axis < 0 || *Axis > 2) {
+        error(ArgEs[0]->getExprLoc(),
+              Name.str() + " axis must be 0, 1, or 2 but got " +
+                  std::to_string(*Axis));
+        return nullptr;
+      }
+      Result = B.create(*K, Type::scalar(ScalarKind::I32), {});
+      Result->definingOp()->setIntAttr(*Axis);
+      break;
+    }
+    case OpKind::Arange: {
+      const TemplateArgumentList *TA = Callee->getTemplateSpecializationArgs();
+      int64_t Start = TA && TA->size() == 2 ? *templateIntArg(Callee, 0) : 0;
+      Result = B.create(OpKind::Arange, *RT, {});
+      Result->definingOp()->setIntAttr(Start);
+      break;
+    }
+    case OpKind::Splat:
+      if (Name == "zeros")
+        Result = B.broadcastTo(B.cast(B.intConst(0), RT->Elem), RT->Shape);
+      else
+        Result = operand(Args[0], RT->Elem, RT->Shape);
+      break;
+    case OpKind::ExpandDims: {
+      auto Axis = templateIntArg(Callee, 0);
+      int64_t A = Axis ? *Axis : 0;
+      if (A < 0)
+        A += RT->rank();
+      Result = B.create(OpKind::ExpandDims, *RT, {Args[0]});
+      Result->definingOp()->setIntAttr(A);
+      break;
+    }
+    case OpKind::Cast:
+      Result = B.cast(Args[0], RT->Elem);
+      break;
+    case OpKind::Cdiv:
+      Result = B.create(OpKind::Cdiv, *RT,
+                        {B.cast(Args[0], RT->Elem), B.cast(Args[1], RT->Elem)});
+      break;
+    case OpKind::AddPtr: {
+      unsigned P = Args[0]->type().Elem.isPointer() ? 0 : 1;
+      Value *Off = Args[1 - P];
+      if (!isInteger(Off->type().Elem.Kind)) {
+        error(L, "pointer offsets must be integers");
+        return nullptr;
+      }
+      if (Name == "subptr")
+        Off = B.create(OpKind::Neg, Off->type(), {Off});
+      Result = B.create(OpKind::AddPtr, *RT,
+                        {B.broadcastTo(Args[P], RT->Shape),
+                         B.broadcastTo(Off, RT->Shape)});
+      break;
+    }
+    case OpKind::Load:
+      Result = lowerLoad(Args, *RT, L);
+      break;
+    case OpKind::Store:
+      lowerStore(Args, L);
+      return nullptr;
+    default:
+      Result = lowerElementwise(*K, Args, *RT);
+      break;
+    }
+    if (Compound && Result)
+      return assign(ArgEs[0], Result);
+    return Result;
+  }
+
+  Value *lowerLoad(llvm::ArrayRef<Value *> Args, const Type &RT,
+                   SourceLocation L) {
+    Value *Ptrs = Args[0];
+    llvm::SmallVector<Value *, 3> Ops{Ptrs};
+    if (Args.size() >= 2)
+      Ops.push_back(
+          operand(Args[1], ElemType{ScalarKind::I1}, Ptrs->type().Shape));
+    if (Args.size() >= 3)
+      Ops.push_back(operand(Args[2], RT.Elem, Ptrs->type().Shape));
+    return B.create(OpKind::Load, RT, Ops);
+  }
+
+  void lowerStore(llvm::ArrayRef<Value *> Args, SourceLocation L) {
+    Value *Ptrs = Args[0];
+    ElemType Pointee{Ptrs->type().Elem.Pointee};
+    if (Ptrs->type().Elem.PointeeConst) {
+      error(L, "cannot store through a pointer to const");
+      return;
+    }
+    llvm::SmallVector<Value *, 3> Ops{
+        Ptrs, operand(Args[1], Pointee, Ptrs->type().Shape)};
+    if (Args.size() >= 3)
+      Ops.push_back(
+          operand(Args[2], ElemType{ScalarKind::I1}, Ptrs->type().Shape));
+    B.createVoid(OpKind::Store, Ops);
+  }
+
+  /// The element type both operands of a comparison are converted to.
+  ElemType compareType(Value *A, Value *Bv) {
+    const ElemType &EA = A->type().Elem, &EB = Bv->type().Elem;
+    if (EA.isPointer())
+      return EA;
+    bool SA = A->type().isScalar(), SB = Bv->type().isScalar();
+    if (SA != SB)
+      return ElemType{promoteWithScalar(SA ? EB.Kind : EA.Kind,
+                                        SA ? EA.Kind : EB.Kind)};
+    return ElemType{promote(EA.Kind, EB.Kind)};
+  }
+
+  Value *lowerElementwise(OpKind K, llvm::ArrayRef<Value *> Args,
+                          const Type &RT) {
+    llvm::SmallVector<Value *, 3> Ops;
+    ElemType OperandElem = RT.Elem;
+    if (isComparison(K))
+      OperandElem = compareType(Args[0], Args[1]);
+    for (unsigned I = 0; I < Args.size(); ++I) {
+      ElemType E = OperandElem;
+      if ((K == OpKind::Select && I == 0) || K == OpKind::LogicalAnd ||
+          K == OpKind::LogicalOr || K == OpKind::LogicalNot)
+        E = ElemType{ScalarKind::I1};
+      Ops.push_back(operand(Args[I], E, RT.Shape));
+    }
+    return B.create(K, RT, Ops);
+  }
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  DiagnosticsEngine &Diags;
+  Function &F;
+  Builder B;
+  llvm::DenseMap<const ValueDecl *, Value *> Env;
+  llvm::SmallVector<const FunctionDecl *, 4> InlineStack;
+  SourceLocation CallSite;
+  FileID UserFID;
+  bool Failed = false;
+};
+
+} // namespace
+
+std::unique_ptr<Function> lowerKernel(ASTContext &Ctx,
+                                      const FunctionDecl &Kernel) {
+  auto F = std::make_unique<Function>();
+  F->Name = Kernel.getNameAsString();
+  Lowering L(Ctx, *F);
+  if (!L.lowerKernel(Kernel))
+    return nullptr;
+  return F;
+}
+
+} // namespace tilecc::frontend

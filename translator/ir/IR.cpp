@@ -1,0 +1,101 @@
+//===- IR.cpp - TileIR core -----------------------------------------------===//
+#include "ir/IR.h"
+#include "llvm/ADT/StringSwitch.h"
+
+namespace tilecc::ir {
+
+llvm::StringRef spell(OpKind K) {
+  switch (K) {
+#define TILE_OP(Enum, Spelling, Category)                                      \
+  case OpKind::Enum:                                                           \
+    return Spelling;
+#include "ir/Ops.def"
+  }
+  return "?";
+}
+
+OpCategory categoryOf(OpKind K) {
+  switch (K) {
+#define TILE_OP(Enum, Spelling, Category)                                      \
+  case OpKind::Enum:                                                           \
+    return OpCategory::Category;
+#include "ir/Ops.def"
+  }
+  return OpCategory::Source;
+}
+
+std::optional<OpKind> opKindFromSpelling(llvm::StringRef S) {
+  return llvm::StringSwitch<std::optional<OpKind>>(S)
+#define TILE_OP(Enum, Spelling, Category) .Case(Spelling, OpKind::Enum)
+#include "ir/Ops.def"
+      .Default(std::nullopt);
+}
+
+bool isComparison(OpKind K) {
+  return K >= OpKind::CmpEQ && K <= OpKind::CmpGE;
+}
+
+bool isElementwise(OpKind K) {
+  OpCategory C = categoryOf(K);
+  return C == OpCategory::Unary || C == OpCategory::Binary ||
+         C == OpCategory::Ternary;
+}
+
+Value *Block::addArgument(std::unique_ptr<Value> V) {
+  V->Owner = this;
+  Args.push_back(std::move(V));
+  return Args.back().get();
+}
+
+Op *Block::append(std::unique_ptr<Op> O) { return insert(Ops.size(), std::move(O)); }
+
+Op *Block::insert(size_t Pos, std::unique_ptr<Op> O) {
+  O->Parent = this;
+  Op *Raw = O.get();
+  Ops.insert(Ops.begin() + Pos, std::move(O));
+  return Raw;
+}
+
+Value *Op::addResult(std::unique_ptr<Value> V) {
+  V->Def = this;
+  Results.push_back(std::move(V));
+  return Results.back().get();
+}
+
+Block *Op::addRegion() {
+  Regions.push_back(std::make_unique<Block>(this));
+  return Regions.back().get();
+}
+
+bool Op::hasMask() const {
+  return (Kind == OpKind::Load && Operands.size() >= 2) ||
+         (Kind == OpKind::Store && Operands.size() >= 3);
+}
+
+Value *Op::mask() const {
+  if (!hasMask())
+    return nullptr;
+  return Kind == OpKind::Load ? Operands[1] : Operands[2];
+}
+
+Value *Op::other() const {
+  return Kind == OpKind::Load && Operands.size() >= 3 ? Operands[2] : nullptr;
+}
+
+void walk(Block &B, llvm::function_ref<void(Op &)> Fn) {
+  for (auto &O : B.ops()) {
+    Fn(*O);
+    for (auto &R : O->regions())
+      walk(*R, Fn);
+  }
+}
+
+void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn) {
+  for (const auto &O : B.ops()) {
+    Fn(*O);
+    for (const auto &R : O->regions())
+      walk(static_cast<const Block &>(*R), Fn);
+  }
+}
+
+} // namespace tilecc::ir

@@ -1,0 +1,192 @@
+//===- IR.h - TileIR values, ops, blocks and functions ----------*- C++ -*-===//
+//
+// TileIR is a small SSA IR with structured control flow. A Function owns one
+// Block; `for` and `if` ops own nested blocks that end in a `yield`. Values are
+// op results or block arguments (function parameters, loop induction
+// variables, loop-carried values).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILECC_IR_IR_H
+#define TILECC_IR_IR_H
+
+#include "ir/Type.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilecc::ir {
+
+enum class OpKind : uint8_t {
+#define TILE_OP(Enum, Spelling, Category) Enum,
+#include "ir/Ops.def"
+};
+
+enum class OpCategory : uint8_t {
+  Source,
+  Unary,
+  Binary,
+  Ternary,
+  Shape,
+  Memory,
+  Control
+};
+
+llvm::StringRef spell(OpKind K);
+OpCategory categoryOf(OpKind K);
+/// Looks an op up by its spelling (the name in TILE_OP annotations).
+std::optional<OpKind> opKindFromSpelling(llvm::StringRef S);
+bool isComparison(OpKind K);
+bool isElementwise(OpKind K);
+
+/// A position in the user's .tile.cpp (1-based; 0 means unknown).
+struct SourceLoc {
+  unsigned Line = 0;
+  unsigned Col = 0;
+};
+
+class Op;
+class Block;
+
+class Value {
+public:
+  Value(Type Ty, unsigned Id) : Ty(std::move(Ty)), Id(Id) {}
+
+  const Type &type() const { return Ty; }
+  void setType(Type T) { Ty = std::move(T); }
+  /// The op that defines this value, or null for a block argument.
+  Op *definingOp() const { return Def; }
+  /// For block arguments: the block that owns it.
+  Block *ownerBlock() const { return Owner; }
+  unsigned id() const { return Id; }
+  /// The user's variable name, when the value was bound to one.
+  llvm::StringRef name() const { return Name; }
+  void setName(llvm::StringRef N) { Name = N.str(); }
+
+private:
+  friend class Op;
+  friend class Block;
+  Type Ty;
+  Op *Def = nullptr;
+  Block *Owner = nullptr;
+  unsigned Id;
+  std::string Name;
+};
+
+class Block {
+public:
+  explicit Block(Op *ParentOp) : ParentOp(ParentOp) {}
+
+  Value *addArgument(std::unique_ptr<Value> V);
+  llvm::ArrayRef<std::unique_ptr<Value>> arguments() const { return Args; }
+  Value *argument(unsigned I) const { return Args[I].get(); }
+
+  std::vector<std::unique_ptr<Op>> &ops() { return Ops; }
+  const std::vector<std::unique_ptr<Op>> &ops() const { return Ops; }
+  Op *append(std::unique_ptr<Op> O);
+  /// Inserts before position Pos of ops().
+  Op *insert(size_t Pos, std::unique_ptr<Op> O);
+  /// The op owning this block, or null for a function body.
+  Op *parentOp() const { return ParentOp; }
+  /// The last op, which is a yield in nested blocks.
+  Op *terminator() const { return Ops.empty() ? nullptr : Ops.back().get(); }
+
+private:
+  Op *ParentOp;
+  llvm::SmallVector<std::unique_ptr<Value>, 2> Args;
+  std::vector<std::unique_ptr<Op>> Ops;
+};
+
+class Op {
+public:
+  Op(OpKind Kind, SourceLoc Loc) : Kind(Kind), Loc(Loc) {}
+
+  OpKind kind() const { return Kind; }
+  SourceLoc loc() const { return Loc; }
+
+  llvm::ArrayRef<Value *> operands() const { return Operands; }
+  Value *operand(unsigned I) const { return Operands[I]; }
+  unsigned numOperands() const { return Operands.size(); }
+  void addOperand(Value *V) { Operands.push_back(V); }
+  void setOperand(unsigned I, Value *V) { Operands[I] = V; }
+
+  Value *addResult(std::unique_ptr<Value> V);
+  llvm::ArrayRef<std::unique_ptr<Value>> results() const { return Results; }
+  Value *result(unsigned I = 0) const { return Results[I].get(); }
+  unsigned numResults() const { return Results.size(); }
+
+  Block *addRegion();
+  llvm::ArrayRef<std::unique_ptr<Block>> regions() const { return Regions; }
+  Block *region(unsigned I) const { return Regions[I].get(); }
+
+  Block *parentBlock() const { return Parent; }
+
+  // Attributes. Which op uses which is stated at each accessor's users; they
+  // are plain fields because every op needs at most one or two of them.
+  int64_t intAttr() const { return IntAttr; }
+  void setIntAttr(int64_t V) { IntAttr = V; }
+  double floatAttr() const { return FloatAttr; }
+  void setFloatAttr(double V) { FloatAttr = V; }
+
+  // Load: operands are (ptrs, [mask, [other]]). Store: (ptrs, value, [mask]).
+  bool hasMask() const;
+  Value *mask() const;
+  Value *other() const;
+
+private:
+  friend class Block;
+  OpKind Kind;
+  SourceLoc Loc;
+  llvm::SmallVector<Value *, 3> Operands;
+  llvm::SmallVector<std::unique_ptr<Value>, 1> Results;
+  llvm::SmallVector<std::unique_ptr<Block>, 0> Regions;
+  Block *Parent = nullptr;
+  int64_t IntAttr = 0;
+  double FloatAttr = 0;
+};
+
+/// Parameters of a kernel, as the launch wrapper and specialization see them.
+struct Param {
+  std::string Name;
+  /// The C++ spelling of the parameter's type in the user's source, as printed
+  /// by Clang for the launch wrapper (e.g. "const float *").
+  std::string CxxType;
+  Value *Arg = nullptr;
+};
+
+/// Properties the launch wrapper checks at run time before picking a variant
+/// (Triton's specialization): per parameter, one of these.
+enum class ParamSpec : uint8_t {
+  None,       // nothing known
+  Aligned16,  // pointer: 16-byte aligned; integer: divisible by 16
+  EqualsOne,  // integer == 1
+};
+
+class Function {
+public:
+  Function() : Body(std::make_unique<Block>(nullptr)) {}
+
+  std::string Name;
+  std::vector<Param> Params;
+  std::vector<ParamSpec> Specs; // one per Param
+  Block &body() { return *Body; }
+  const Block &body() const { return *Body; }
+
+  /// Creates values with ids unique within this function.
+  std::unique_ptr<Value> newValue(Type T) {
+    return std::make_unique<Value>(std::move(T), NextId++);
+  }
+
+private:
+  std::unique_ptr<Block> Body;
+  unsigned NextId = 0;
+};
+
+/// Visits every op in B and in nested blocks, parents before children.
+void walk(Block &B, llvm::function_ref<void(Op &)> Fn);
+void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
+
+} // namespace tilecc::ir
+
+#endif

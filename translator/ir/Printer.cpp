@@ -1,0 +1,115 @@
+//===- Printer.cpp - Textual TileIR ---------------------------------------===//
+//
+// One op per line: `%5 = add %3, %4 : tensor<i32, [1024]>  // line 8`.
+// Attributes print in braces after the spelling. Nested blocks indent.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Printer.h"
+#include "llvm/Support/Format.h"
+
+namespace tilecc::ir {
+
+std::string valueRef(const Value &V) {
+  std::string S = "%" + std::to_string(V.id());
+  if (!V.name().empty())
+    S += "." + V.name().str();
+  return S;
+}
+
+namespace {
+
+class Printer {
+public:
+  Printer(llvm::raw_ostream &OS,
+          llvm::function_ref<std::string(const Value &)> Annotate)
+      : OS(OS), Annotate(Annotate) {}
+
+  void printBlock(const Block &B, unsigned Indent) {
+    for (const auto &O : B.ops())
+      printOp(*O, Indent);
+  }
+
+private:
+  void printAttrs(const Op &O) {
+    switch (O.kind()) {
+    case OpKind::Const:
+      if (isFloat(O.result()->type().Elem.Kind))
+        OS << " " << llvm::format("%g", O.floatAttr());
+      else
+        OS << " " << O.intAttr();
+      break;
+    case OpKind::ProgramId:
+    case OpKind::NumPrograms:
+    case OpKind::ExpandDims:
+      OS << " {axis = " << O.intAttr() << "}";
+      break;
+    case OpKind::Arange:
+      OS << " {start = " << O.intAttr() << "}";
+      break;
+    default:
+      break;
+    }
+  }
+
+  void printResultType(const Value &V) {
+    OS << V.type().str();
+    if (Annotate) {
+      std::string A = Annotate(V);
+      if (!A.empty())
+        OS << " " << A;
+    }
+  }
+
+  void printOp(const Op &O, unsigned Indent) {
+    OS.indent(Indent);
+    for (unsigned I = 0; I < O.numResults(); ++I)
+      OS << (I ? ", " : "") << valueRef(*O.result(I));
+    if (O.numResults())
+      OS << " = ";
+    OS << spell(O.kind());
+    printAttrs(O);
+    for (unsigned I = 0; I < O.numOperands(); ++I)
+      OS << (I ? ", " : " ") << valueRef(*O.operand(I));
+    if (O.kind() == OpKind::For) {
+      const Block &Body = *O.region(0);
+      OS << " -> iv " << valueRef(*Body.argument(0));
+      for (unsigned I = 1; I < Body.arguments().size(); ++I)
+        OS << (I == 1 ? " iter " : ", ") << valueRef(*Body.argument(I));
+    }
+    if (O.numResults()) {
+      OS << " : ";
+      for (unsigned I = 0; I < O.numResults(); ++I) {
+        OS << (I ? ", " : "");
+        printResultType(*O.result(I));
+      }
+    }
+    if (O.loc().Line)
+      OS << "  // line " << O.loc().Line;
+    OS << "\n";
+    for (unsigned R = 0; R < O.regions().size(); ++R) {
+      OS.indent(Indent) << (R == 0 ? "{\n" : "} else {\n");
+      printBlock(*O.region(R), Indent + 2);
+    }
+    if (!O.regions().empty())
+      OS.indent(Indent) << "}\n";
+  }
+
+  llvm::raw_ostream &OS;
+  llvm::function_ref<std::string(const Value &)> Annotate;
+};
+
+} // namespace
+
+void print(const Function &F, llvm::raw_ostream &OS,
+           llvm::function_ref<std::string(const Value &)> Annotate) {
+  OS << "func @" << F.Name << "(";
+  for (unsigned I = 0; I < F.Params.size(); ++I) {
+    const Value &A = *F.Params[I].Arg;
+    OS << (I ? ", " : "") << valueRef(A) << ": " << A.type().str();
+  }
+  OS << ") {\n";
+  Printer(OS, Annotate).printBlock(F.body(), 2);
+  OS << "}\n";
+}
+
+} // namespace tilecc::ir

@@ -1,0 +1,78 @@
+//===- TypeRules.cpp ------------------------------------------------------===//
+#include "ir/TypeRules.h"
+
+namespace tilecc::ir {
+
+namespace {
+
+/// bool < unsigned < signed < floating, as Triton orders scalar kinds.
+int kindRank(ScalarKind K) {
+  if (K == ScalarKind::I1)
+    return 0;
+  if (isFloat(K))
+    return 3;
+  return isSigned(K) ? 2 : 1;
+}
+
+ScalarKind unsignedOfWidth(unsigned W) {
+  switch (W) {
+  case 8:
+    return ScalarKind::U8;
+  case 16:
+    return ScalarKind::U16;
+  case 32:
+    return ScalarKind::U32;
+  default:
+    return ScalarKind::U64;
+  }
+}
+
+ScalarKind signedOfWidth(unsigned W) {
+  switch (W) {
+  case 8:
+    return ScalarKind::I8;
+  case 16:
+    return ScalarKind::I16;
+  case 32:
+    return ScalarKind::I32;
+  default:
+    return ScalarKind::I64;
+  }
+}
+
+} // namespace
+
+ScalarKind promote(ScalarKind A, ScalarKind B) {
+  auto Either = [&](ScalarKind K) { return A == K || B == K; };
+  if (Either(ScalarKind::F64))
+    return ScalarKind::F64;
+  if (Either(ScalarKind::F32))
+    return ScalarKind::F32;
+  if (Either(ScalarKind::F16))
+    return ScalarKind::F16;
+  if (Either(ScalarKind::BF16))
+    return A == B ? ScalarKind::BF16 : ScalarKind::F32;
+  if (A == ScalarKind::I1)
+    return B;
+  if (B == ScalarKind::I1)
+    return A;
+  unsigned WA = bitWidth(A), WB = bitWidth(B);
+  if (isSigned(A) == isSigned(B))
+    return WA >= WB ? A : B;
+  ScalarKind U = isSigned(A) ? B : A, S = isSigned(A) ? A : B;
+  if (bitWidth(U) >= bitWidth(S))
+    return unsignedOfWidth(bitWidth(U));
+  return signedOfWidth(bitWidth(S));
+}
+
+ScalarKind promoteWithScalar(ScalarKind TensorElem, ScalarKind Scalar) {
+  if (kindRank(Scalar) <= kindRank(TensorElem))
+    return TensorElem;
+  // A floating scalar with an integer tensor computes in fp32, as a Python
+  // float does in Triton.
+  if (isFloat(Scalar) && !isFloat(TensorElem))
+    return ScalarKind::F32;
+  return promote(TensorElem, Scalar);
+}
+
+} // namespace tilecc::ir
