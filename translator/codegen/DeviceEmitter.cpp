@@ -519,9 +519,12 @@ private:
     line(Indent, "if (" + scalar(O.operand(0)) + ") {");
     emitBlock(*O.region(0), Indent + 1);
     emitYield(O, *O.region(0), Indent + 1);
-    line(Indent, "} else {");
-    emitBlock(*O.region(1), Indent + 1);
-    emitYield(O, *O.region(1), Indent + 1);
+    const Block &Else = *O.region(1);
+    if (Else.ops().size() > 1 || O.numResults()) {
+      line(Indent, "} else {");
+      emitBlock(Else, Indent + 1);
+      emitYield(O, Else, Indent + 1);
+    }
     line(Indent, "}");
   }
 

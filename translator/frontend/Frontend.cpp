@@ -10,6 +10,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -193,14 +194,15 @@ struct KernelSpelling {
   std::vector<Config> Configs;
 };
 
-/// Builds the second translation unit: the user's file plus one
+/// Builds the second translation unit: the user's file followed by one
 /// address-taking declaration per kernel and grid rule instance, which makes
-/// Clang instantiate them.
-std::string instancesSource(llvm::StringRef IncludeName,
+/// Clang instantiate them. It keeps the user's file name, so diagnostics and
+/// source locations name the user's file and lines.
+std::string instancesSource(llvm::StringRef UserSource,
                             const std::vector<KernelSpelling> &Kernels) {
-  std::string S;
+  std::string S = UserSource.str();
   llvm::raw_string_ostream OS(S);
-  OS << "#include \"" << IncludeName << "\"\n";
+  OS << "\n// Instances tilecc translates.\n";
   for (unsigned K = 0; K < Kernels.size(); ++K) {
     const KernelSpelling &F = Kernels[K];
     for (unsigned C = 0; C < F.Configs.size(); ++C) {
@@ -360,12 +362,19 @@ public:
   }
 
 private:
+  /// The user's file (whose contents Clang saw as an in-memory buffer) and
+  /// every header it read.
   void collectDependencies(const SourceManager &SM) {
-    const FileEntry *Main = SM.getFileEntryForID(SM.getMainFileID());
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It)
-      if (&It->first.getFileEntry() != Main)
-        Dependencies->push_back(It->first.getName().str());
+    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+      llvm::SmallString<256> Real;
+      if (llvm::sys::fs::real_path(It->first.getName(), Real))
+        Real = It->first.getName();
+      Dependencies->push_back(Real.str().str());
+    }
     llvm::sort(*Dependencies);
+    Dependencies->erase(
+        std::unique(Dependencies->begin(), Dependencies->end()),
+        Dependencies->end());
   }
 
   std::vector<Kernel> &Kernels;
@@ -410,14 +419,11 @@ std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
       K.Instances.push_back(KernelInstance{C, nullptr, "", ""});
     Kernels.push_back(std::move(K));
   }
-  std::string Source =
-      instancesSource(llvm::sys::path::filename(Opts.SourcePath), Spellings);
-  llvm::SmallString<256> InstancesPath(Opts.SourcePath);
-  InstancesPath += ".instances.cpp";
+  std::string Source = instancesSource((*Buf)->getBuffer(), Spellings);
   Ok = false;
   if (!tooling::runToolOnCodeWithArgs(
           std::make_unique<InstanceAction>(Kernels, Opts.Dependencies, Ok), Source,
-          clangArgs(Opts), InstancesPath, "tilecc") ||
+          clangArgs(Opts), Opts.SourcePath, "tilecc") ||
       !Ok)
     return std::nullopt;
   return Kernels;

@@ -153,21 +153,9 @@ private:
     B.setLoc({SM.getExpansionLineNumber(U), SM.getExpansionColumnNumber(U)});
   }
 
-  bool isUserFile(SourceLocation L) {
-    // The translation unit is a generated file that includes the user's
-    // source; the user's file is the one it includes first.
-    FileID FID = SM.getFileID(L);
-    return FID == userFile();
-  }
-
-  FileID userFile() {
-    if (UserFID.isInvalid()) {
-      SourceLocation K = SM.getExpansionLoc(
-          InlineStack.front()->getLocation());
-      UserFID = SM.getFileID(K);
-    }
-    return UserFID;
-  }
+  /// The translation unit is the user's file (plus instantiation requests
+  /// appended to it); locations elsewhere are in headers.
+  bool isUserFile(SourceLocation L) { return SM.isInMainFile(L); }
 
   //===--- Types ----------------------------------------------------------===//
 
@@ -645,6 +633,12 @@ private:
 
   Value *lowerConstruct(const CXXConstructExpr *CC) {
     const CXXConstructorDecl *Ctor = CC->getConstructor();
+    if (Ctor->getParent()->isPolymorphic()) {
+      error(CC->getExprLoc(), "classes with virtual functions cannot be used "
+                              "in a tile kernel: virtual calls are not "
+                              "supported");
+      return nullptr;
+    }
     if ((Ctor->isCopyOrMoveConstructor() || Ctor->isConvertingConstructor(
                                                  /*AllowExplicit=*/true)) &&
         CC->getNumArgs() == 1) {
@@ -1101,7 +1095,6 @@ private:
   llvm::DenseMap<const ValueDecl *, Value *> Env;
   llvm::SmallVector<const FunctionDecl *, 4> InlineStack;
   SourceLocation CallSite;
-  FileID UserFID;
   bool Failed = false;
 };
 

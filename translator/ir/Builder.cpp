@@ -33,6 +33,19 @@ Value *Builder::boolConst(bool V) { return intConst(V, ScalarKind::I1); }
 Value *Builder::cast(Value *V, ElemType E) {
   if (V->type().Elem == E)
     return V;
+  // Constants are converted here, so generated code shows `1.0f`, not a
+  // conversion of `1`.
+  if (Op *D = V->definingOp(); D && D->kind() == OpKind::Const &&
+                               !E.isPointer() && V->type().isScalar()) {
+    ScalarKind From = V->type().Elem.Kind;
+    double AsFloat = isFloat(From) ? D->floatAttr() : double(D->intAttr());
+    if (isFloat(E.Kind))
+      return floatConst(AsFloat, E.Kind);
+    if (E.Kind == ScalarKind::I1)
+      return boolConst(isFloat(From) ? AsFloat != 0 : D->intAttr() != 0);
+    if (!isFloat(From))
+      return intConst(D->intAttr(), E.Kind);
+  }
   return create(OpKind::Cast, V->type().withElem(E), {V});
 }
 

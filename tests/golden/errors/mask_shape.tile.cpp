@@ -1,0 +1,12 @@
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: test ! -e %t
+// CHECK: error: {{.*}}cannot broadcast tile shapes
+// CHECK: mask_shape.tile.cpp:9:33: note: in instantiation
+#include <tile/tile.hpp>
+TILE_KERNEL void k(const float *x, float *out) {
+  auto offs = tile::arange<128>();
+  auto mask = tile::arange<64>() < 10;
+  tile::store(out + offs, tile::load(x + offs, mask, 0.0f));
+}
+TILE_CONFIGS(k, tile::config{});
+TILE_GRID(k) tile::grid k_grid(const float *, float *) { return {1}; }

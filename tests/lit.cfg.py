@@ -1,0 +1,39 @@
+# lit configuration for tilecc's golden tests (tests/golden, tests/compile).
+import os
+import lit.formats
+
+config.name = "tilecc"
+config.test_format = lit.formats.ShTest(execute_external=False)
+# lit matches the last extension: .tile.cpp files are ".cpp".
+config.suffixes = [".cpp", ".test"]
+config.test_source_root = config.tests_src_dir
+config.test_exec_root = os.path.join(os.path.dirname(__file__), "lit-out")
+config.excludes = ["unit", "consumer", "Inputs", "CMakeLists.txt"]
+
+config.substitutions.append(("%tilecc", config.tilecc))
+config.substitutions.append(("%FileCheck", config.filecheck))
+config.substitutions.append(("%rt", config.runtime_headers))
+config.substitutions.append(("%samples", config.samples_dir))
+# Generated code must compile warning-free for every target.
+config.substitutions.append(
+    ("%nvcc-sm90a",
+     f"{config.nvcc} -std=c++20 -gencode arch=compute_90a,code=sm_90a "
+     f"-Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I{config.runtime_headers} -c"))
+config.substitutions.append(
+    ("%nvcc-sm80",
+     f"{config.nvcc} -std=c++20 -gencode arch=compute_80,code=sm_80 "
+     f"-Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I{config.runtime_headers} -c"))
+config.substitutions.append(
+    ("%hipcc-gfx90a",
+     f"{config.hipcc} --offload-arch=gfx90a -std=c++20 -O3 -Wall -Wextra "
+     f"-Werror -I{config.runtime_headers} -c"))
+config.substitutions.append(
+    ("%host-cxx",
+     f"c++ -std=c++20 -Wall -Wextra -Werror -I{config.runtime_headers} "
+     f"-I/usr/local/cuda/include -c"))
+config.substitutions.append(("%not", config.not_tool or "not"))
+
+if config.nvcc and os.path.exists(config.nvcc):
+    config.available_features.add("nvcc")
+if config.hipcc and os.path.exists(config.hipcc):
+    config.available_features.add("hipcc")

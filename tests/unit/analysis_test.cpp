@@ -1,0 +1,116 @@
+// Axis info and layout choice: the facts that decide vector widths.
+#include "analysis/AxisInfo.h"
+#include "analysis/LayoutAssignment.h"
+#include "ir/Builder.h"
+
+#include <doctest/doctest.h>
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+
+namespace {
+
+/// vector_add's body: out[offs] = x[offs] where offs = pid*BLOCK + arange
+/// and mask = offs < n. Returns the pointer tile and the mask.
+struct VectorAdd {
+  Function F;
+  Value *Ptrs = nullptr, *Mask = nullptr, *Offs = nullptr;
+
+  explicit VectorAdd(int64_t Block) {
+    ElemType F32Ptr{ScalarKind::Ptr, ScalarKind::F32, false};
+    Value *X = F.body().addArgument(F.newValue(Type::scalar(F32Ptr)));
+    Value *N = F.body().addArgument(F.newValue(Type::scalar(ScalarKind::I32)));
+    F.Params = {{"x", "float *", X}, {"n", "int", N}};
+    Builder B(F, F.body());
+    Type T = Type::tensor(ElemType{ScalarKind::I32}, {Block});
+    Value *Pid = B.create(OpKind::ProgramId, Type::scalar(ScalarKind::I32), {});
+    Value *Base = B.create(OpKind::Mul, Pid->type(), {Pid, B.intConst(Block)});
+    Offs = B.create(OpKind::Add, T,
+                    {B.broadcastTo(Base, T.Shape),
+                     B.create(OpKind::Arange, T, {})});
+    Mask = B.create(OpKind::CmpLT, T.withElem(ElemType{ScalarKind::I1}),
+                    {Offs, B.broadcastTo(N, T.Shape)});
+    Ptrs = B.create(OpKind::AddPtr, T.withElem(F32Ptr),
+                    {B.broadcastTo(X, T.Shape), Offs});
+    Value *V = B.create(OpKind::Load, T.withElem(ElemType{ScalarKind::F32}),
+                        {Ptrs, Mask});
+    B.createVoid(OpKind::Store, {Ptrs, V, Mask});
+  }
+};
+
+} // namespace
+
+TEST_CASE("pid * BLOCK + arange is contiguous and BLOCK-divisible") {
+  VectorAdd K(1024);
+  AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  const AxisInfo &O = AI.get(K.Offs);
+  CHECK(O.Contiguity[0] == 1024);
+  CHECK(O.Divisibility[0] == 1024);
+  CHECK(O.Constancy[0] == 1);
+  // x is 16-byte aligned and offsets are multiples of 1024 floats.
+  CHECK(AI.get(K.Ptrs).Divisibility[0] == 16);
+  CHECK(AI.get(K.Ptrs).Contiguity[0] == 1024);
+}
+
+TEST_CASE("the mask is constant in groups of 16 only when n % 16 == 0") {
+  VectorAdd K(1024);
+  AxisInfoAnalysis Aligned(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  CHECK(Aligned.get(K.Mask).Constancy[0] == 16);
+  AxisInfoAnalysis Generic(K.F, {ParamSpec::None, ParamSpec::None});
+  CHECK(Generic.get(K.Mask).Constancy[0] == 1);
+  CHECK(Generic.get(K.Ptrs).Divisibility[0] == 1);
+}
+
+TEST_CASE("divisibility is the highest power of two dividing a constant") {
+  CHECK(highestPowerOf2Divisor(48) == 16);
+  CHECK(highestPowerOf2Divisor(7) == 1);
+  CHECK(highestPowerOf2Divisor(0) == (int64_t(1) << 30));
+}
+
+TEST_CASE("the default blocked layout gives 16 bytes per thread") {
+  BlockedLayout L = defaultBlocked({1024}, 4, 4, 32, {0});
+  CHECK(L.SizePerThread[0] == 4);
+  CHECK(L.ThreadsPerWarp[0] == 32);
+  CHECK(L.WarpsPerCTA[0] == 4);
+  Layout Full{L, std::nullopt};
+  CHECK(Full.elemsPerThread({1024}) == 8);
+  CHECK(Full.contiguousRun({1024}) == 4);
+}
+
+TEST_CASE("2-D layouts put the contiguous dimension fastest") {
+  BlockedLayout L = defaultBlocked({32, 32}, 4, 4, 32, {1, 0});
+  CHECK(L.SizePerThread[1] == 4);
+  CHECK(L.ThreadsPerWarp[1] == 8);
+  CHECK(L.ThreadsPerWarp[0] == 4);
+  CHECK(L.WarpsPerCTA[0] == 4);
+  Layout Full{L, std::nullopt};
+  CHECK(Full.elemsPerThread({32, 32}) == 8);
+  // Slicing away dim 1 leaves each thread the rows it covers.
+  Layout Rows{L, 1u};
+  CHECK(Rows.elemsPerThread({32}) == 2);
+  CHECK(Rows.fastestDim() == 0);
+  CHECK(Rows.contiguousRun({32}) == 1);
+  CHECK(Full.str() == "#blocked<spt=[1, 4], tpw=[4, 8], wpc=[4, 1], order=[1, 0]>");
+}
+
+TEST_CASE("wave64 layouts spread 64 lanes") {
+  BlockedLayout L = defaultBlocked({1024}, 4, 4, 64, {0});
+  CHECK(L.ThreadsPerWarp[0] == 64);
+  CHECK(L.WarpsPerCTA[0] == 4);
+}
+
+TEST_CASE("small tiles replicate across the spare threads") {
+  BlockedLayout L = defaultBlocked({16}, 4, 4, 32, {0});
+  CHECK(L.SizePerThread[0] == 4);
+  CHECK(L.ThreadsPerWarp[0] == 32); // 4 lanes hold data, the rest copies
+  Layout Full{L, std::nullopt};
+  CHECK(Full.elemsPerThread({16}) == 4);
+}
+
+TEST_CASE("layout assignment anchors memory ops and slices expanded vectors") {
+  VectorAdd K(1024);
+  AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  LayoutMap LM = assignLayouts(K.F, AI, 4, {32});
+  CHECK(LM.get(K.Offs) == LM.get(K.Ptrs));
+  CHECK(LM.get(K.Ptrs).Parent.SizePerThread[0] == 4);
+}

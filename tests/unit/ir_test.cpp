@@ -1,0 +1,100 @@
+// TileIR construction, printing and verification.
+#include "ir/Builder.h"
+#include "ir/Printer.h"
+#include "ir/Verifier.h"
+
+#include <doctest/doctest.h>
+
+using namespace tilecc::ir;
+
+namespace {
+
+/// offs = pid * 128 + arange<128>() in a fresh function.
+Value *buildOffsets(Function &F, Builder &B) {
+  Value *Pid = B.create(OpKind::ProgramId, Type::scalar(ScalarKind::I32), {});
+  Value *Base = B.create(OpKind::Mul, Pid->type(), {Pid, B.intConst(128)});
+  Type T = Type::tensor(ElemType{ScalarKind::I32}, {128});
+  Value *Range = B.create(OpKind::Arange, T, {});
+  Value *Offs =
+      B.create(OpKind::Add, T, {B.broadcastTo(Base, T.Shape), Range});
+  Offs->setName("offs");
+  return Offs;
+}
+
+std::string printed(const Function &F) {
+  std::string S;
+  llvm::raw_string_ostream OS(S);
+  print(F, OS);
+  return S;
+}
+
+} // namespace
+
+TEST_CASE("ops are looked up by their spelling") {
+  CHECK(opKindFromSpelling("load") == OpKind::Load);
+  CHECK(opKindFromSpelling("logical_and") == OpKind::LogicalAnd);
+  CHECK_FALSE(opKindFromSpelling("no_such_op").has_value());
+  CHECK(spell(OpKind::AddPtr) == "addptr");
+  CHECK(categoryOf(OpKind::Exp) == OpCategory::Unary);
+  CHECK(isComparison(OpKind::CmpLE));
+}
+
+TEST_CASE("the builder splats scalars and prints SSA with names") {
+  Function F;
+  F.Name = "k";
+  Builder B(F, F.body());
+  buildOffsets(F, B);
+  std::string S = printed(F);
+  CHECK(S.find("program_id {axis = 0} : i32") != std::string::npos);
+  CHECK(S.find("splat") != std::string::npos);
+  CHECK(S.find(".offs = add") != std::string::npos);
+  CHECK(verify(F).empty());
+}
+
+TEST_CASE("broadcastTo expands rank then broadcasts") {
+  Function F;
+  Builder B(F, F.body());
+  Type Row = Type::tensor(ElemType{ScalarKind::F32}, {64});
+  Value *V = B.create(OpKind::Arange, Row.withElem(ElemType{ScalarKind::I32}),
+                      {});
+  Value *R = B.broadcastTo(V, {32, 64});
+  CHECK(R->type().Shape == llvm::SmallVector<int64_t, 2>{32, 64});
+  CHECK(R->definingOp()->kind() == OpKind::Broadcast);
+  CHECK(R->definingOp()->operand(0)->definingOp()->kind() ==
+        OpKind::ExpandDims);
+}
+
+TEST_CASE("constants are converted when cast") {
+  Function F;
+  Builder B(F, F.body());
+  Value *C = B.cast(B.intConst(3), ElemType{ScalarKind::F32});
+  REQUIRE(C->definingOp()->kind() == OpKind::Const);
+  CHECK(C->definingOp()->floatAttr() == 3.0);
+  Value *Bool = B.cast(B.floatConst(0.5, ScalarKind::F32),
+                       ElemType{ScalarKind::I1});
+  CHECK(Bool->definingOp()->intAttr() == 1);
+}
+
+TEST_CASE("the verifier rejects mismatched elementwise shapes") {
+  Function F;
+  Builder B(F, F.body());
+  Value *A = B.create(OpKind::Arange,
+                      Type::tensor(ElemType{ScalarKind::I32}, {64}), {});
+  Value *C = B.create(OpKind::Arange,
+                      Type::tensor(ElemType{ScalarKind::I32}, {32}), {});
+  B.create(OpKind::Add, A->type(), {A, C});
+  auto Errors = verify(F);
+  REQUIRE(Errors.size() == 1);
+  CHECK(Errors[0].Message.find("shape") != std::string::npos);
+}
+
+TEST_CASE("the verifier rejects stores through pointers to const") {
+  Function F;
+  Builder B(F, F.body());
+  ElemType ConstPtr{ScalarKind::Ptr, ScalarKind::F32, true};
+  Value *P = F.body().addArgument(F.newValue(Type::scalar(ConstPtr)));
+  B.createVoid(OpKind::Store, {P, B.floatConst(1, ScalarKind::F32)});
+  auto Errors = verify(F);
+  REQUIRE(Errors.size() == 1);
+  CHECK(Errors[0].Message.find("const") != std::string::npos);
+}
