@@ -25,9 +25,9 @@ struct VectorAdd {
     Type T = Type::tensor(ElemType{ScalarKind::I32}, {Block});
     Value *Pid = B.create(OpKind::ProgramId, Type::scalar(ScalarKind::I32), {});
     Value *Base = B.create(OpKind::Mul, Pid->type(), {Pid, B.intConst(Block)});
-    Offs = B.create(OpKind::Add, T,
-                    {B.broadcastTo(Base, T.Shape),
-                     B.create(OpKind::Arange, T, {})});
+    Offs = B.create(
+        OpKind::Add, T,
+        {B.broadcastTo(Base, T.Shape), B.create(OpKind::Arange, T, {})});
     Mask = B.create(OpKind::CmpLT, T.withElem(ElemType{ScalarKind::I1}),
                     {Offs, B.broadcastTo(N, T.Shape)});
     Ptrs = B.create(OpKind::AddPtr, T.withElem(F32Ptr),
@@ -90,7 +90,8 @@ TEST_CASE("2-D layouts put the contiguous dimension fastest") {
   CHECK(Rows.elemsPerThread({32}) == 2);
   CHECK(Rows.fastestDim() == 0);
   CHECK(Rows.contiguousRun({32}) == 1);
-  CHECK(Full.str() == "#blocked<spt=[1, 4], tpw=[4, 8], wpc=[4, 1], order=[1, 0]>");
+  CHECK(Full.str() ==
+        "#blocked<spt=[1, 4], tpw=[4, 8], wpc=[4, 1], order=[1, 0]>");
 }
 
 TEST_CASE("wave64 layouts spread 64 lanes") {

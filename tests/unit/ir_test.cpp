@@ -15,8 +15,7 @@ Value *buildOffsets(Function &F, Builder &B) {
   Value *Base = B.create(OpKind::Mul, Pid->type(), {Pid, B.intConst(128)});
   Type T = Type::tensor(ElemType{ScalarKind::I32}, {128});
   Value *Range = B.create(OpKind::Arange, T, {});
-  Value *Offs =
-      B.create(OpKind::Add, T, {B.broadcastTo(Base, T.Shape), Range});
+  Value *Offs = B.create(OpKind::Add, T, {B.broadcastTo(Base, T.Shape), Range});
   Offs->setName("offs");
   return Offs;
 }
@@ -55,8 +54,8 @@ TEST_CASE("broadcastTo expands rank then broadcasts") {
   Function F;
   Builder B(F, F.body());
   Type Row = Type::tensor(ElemType{ScalarKind::F32}, {64});
-  Value *V = B.create(OpKind::Arange, Row.withElem(ElemType{ScalarKind::I32}),
-                      {});
+  Value *V =
+      B.create(OpKind::Arange, Row.withElem(ElemType{ScalarKind::I32}), {});
   Value *R = B.broadcastTo(V, {32, 64});
   CHECK(R->type().Shape == llvm::SmallVector<int64_t, 2>{32, 64});
   CHECK(R->definingOp()->kind() == OpKind::Broadcast);
@@ -70,8 +69,8 @@ TEST_CASE("constants are converted when cast") {
   Value *C = B.cast(B.intConst(3), ElemType{ScalarKind::F32});
   REQUIRE(C->definingOp()->kind() == OpKind::Const);
   CHECK(C->definingOp()->floatAttr() == 3.0);
-  Value *Bool = B.cast(B.floatConst(0.5, ScalarKind::F32),
-                       ElemType{ScalarKind::I1});
+  Value *Bool =
+      B.cast(B.floatConst(0.5, ScalarKind::F32), ElemType{ScalarKind::I1});
   CHECK(Bool->definingOp()->intAttr() == 1);
 }
 

@@ -128,9 +128,9 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
     A = In(0);
     unsigned Axis = O.intAttr();
     A.Contiguity.insert(A.Contiguity.begin() + Axis, 1);
-    A.Divisibility.insert(A.Divisibility.begin() + Axis,
-                          A.Divisibility[std::min<unsigned>(
-                              Axis, A.Divisibility.size() - 1)]);
+    A.Divisibility.insert(
+        A.Divisibility.begin() + Axis,
+        A.Divisibility[std::min<unsigned>(Axis, A.Divisibility.size() - 1)]);
     A.Constancy.insert(A.Constancy.begin() + Axis, 1);
     return A;
   }
@@ -151,9 +151,8 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
   case OpKind::Add:
   case OpKind::Sub:
   case OpKind::AddPtr: {
-    int64_t Scale = O.kind() == OpKind::AddPtr
-                        ? R->type().Elem.pointeeBytes()
-                        : 1;
+    int64_t Scale =
+        O.kind() == OpKind::AddPtr ? R->type().Elem.pointeeBytes() : 1;
     for (unsigned D = 0; D < Rank; ++D) {
       const AxisInfo &L = In(0), &Rt = In(1);
       int64_t C = std::gcd(L.Contiguity[D], Rt.Constancy[D]);
@@ -177,8 +176,8 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
         A.Contiguity[D] = L.Contiguity[D];
       else if (L.ConstantValue == 1)
         A.Contiguity[D] = Rt.Contiguity[D];
-      A.Divisibility[D] = std::min(MaxDivisibility,
-                                   L.Divisibility[D] * Rt.Divisibility[D]);
+      A.Divisibility[D] =
+          std::min(MaxDivisibility, L.Divisibility[D] * Rt.Divisibility[D]);
       A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
     }
     A.ConstantValue = BothConst([](int64_t X, int64_t Y) { return X * Y; });
@@ -197,13 +196,13 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
       // x < c with x contiguous from a multiple of g and c a multiple of g
       // flips only at multiples of g.
       if (Rt.Constancy[D] >= L.Contiguity[D] && L.Contiguity[D] > 1)
-        C = std::max(C, std::min(L.Contiguity[D],
-                                 std::gcd(L.Divisibility[D],
-                                          Rt.Divisibility[D])));
+        C = std::max(C,
+                     std::min(L.Contiguity[D],
+                              std::gcd(L.Divisibility[D], Rt.Divisibility[D])));
       if (L.Constancy[D] >= Rt.Contiguity[D] && Rt.Contiguity[D] > 1)
-        C = std::max(C, std::min(Rt.Contiguity[D],
-                                 std::gcd(L.Divisibility[D],
-                                          Rt.Divisibility[D])));
+        C = std::max(C,
+                     std::min(Rt.Contiguity[D],
+                              std::gcd(L.Divisibility[D], Rt.Divisibility[D])));
       A.Constancy[D] = C;
     }
     return A;

@@ -24,8 +24,8 @@ struct BlockedLayout {
   unsigned rank() const { return Order.size(); }
   bool operator==(const BlockedLayout &O) const {
     return SizePerThread == O.SizePerThread &&
-           ThreadsPerWarp == O.ThreadsPerWarp &&
-           WarpsPerCTA == O.WarpsPerCTA && Order == O.Order;
+           ThreadsPerWarp == O.ThreadsPerWarp && WarpsPerCTA == O.WarpsPerCTA &&
+           Order == O.Order;
   }
 };
 

@@ -1,7 +1,7 @@
 //===- LayoutAssignment.cpp -----------------------------------------------===//
 #include "analysis/LayoutAssignment.h"
-#include <map>
 #include <algorithm>
+#include <map>
 
 using namespace tilecc::ir;
 
@@ -75,9 +75,9 @@ private:
       unsigned Vec = 16 / std::max(1u, C.MinBytes);
       if (C.Contiguity[Order[0]] < Vec) // strided: one element per access
         Vec = C.Contiguity[Order[0]] > 1 ? C.Contiguity[Order[0]] : 1;
-      Anchors[Rank] = Layout{
-          defaultBlocked(C.Shape, Vec, NumWarps, Target.WarpSize, Order),
-          std::nullopt};
+      Anchors[Rank] =
+          Layout{defaultBlocked(C.Shape, Vec, NumWarps, Target.WarpSize, Order),
+                 std::nullopt};
     }
   }
 
@@ -144,11 +144,13 @@ private:
       return;
     }
     const auto &Ws = It->second;
-    bool AllSame = llvm::all_of(Ws, [&](const Layout &L) { return L == Ws[0]; });
+    bool AllSame =
+        llvm::all_of(Ws, [&](const Layout &L) { return L == Ws[0]; });
     // Loop-carried values and results keep the anchor; so do values whose
     // users disagree, unless none of them wants the anchor.
     const Op *Def = V->definingOp();
-    bool Carried = !Def || Def->kind() == OpKind::For || Def->kind() == OpKind::If;
+    bool Carried =
+        !Def || Def->kind() == OpKind::For || Def->kind() == OpKind::If;
     if (Carried)
       Map.set(V, Anchor);
     else if (AllSame || !llvm::is_contained(Ws, Anchor))

@@ -72,8 +72,7 @@ public:
     llvm::raw_string_ostream PS(K.Params);
     for (unsigned I = 0; I < F.Params.size(); ++I) {
       const Value *A = F.Params[I].Arg;
-      PS << (I ? ", " : "") << deviceType(A->type().Elem) << " "
-         << nameOf(A);
+      PS << (I ? ", " : "") << deviceType(A->type().Elem) << " " << nameOf(A);
     }
     emitBlock(F.body(), 1);
     K.Body = std::move(Body);
@@ -416,8 +415,8 @@ private:
       if (O.mask())
         Load = scalar(O.mask()) + " ? " + Load + " : " +
                (O.other() ? scalar(O.other()) : deviceType(E) + "(0)");
-      line(Indent, "const " + deviceType(E) + " " + nameOf(R) + " = " + Load +
-                       ";");
+      line(Indent,
+           "const " + deviceType(E) + " " + nameOf(R) + " = " + Load + ";");
       return;
     }
     unsigned W = accessWidth(O);
@@ -425,7 +424,8 @@ private:
     declareTile(R, Indent);
     line(Indent, "#pragma unroll");
     line(Indent, loopHeader(elems(R), W));
-    std::string Other = O.other() ? elem(O.other(), "e") : deviceType(E) + "(0)";
+    std::string Other =
+        O.other() ? elem(O.other(), "e") : deviceType(E) + "(0)";
     line(Indent + 1, "rt::ld_global_v" + std::to_string(W) + "(&" + nameOf(R) +
                          "[e], " + elem(O.operand(0), "e") + ", " +
                          maskExpr(O, "e") + ", " + Other + ");");
@@ -474,8 +474,8 @@ private:
       const Value *R = Parent.result(I);
       std::string Tmp = nameOf(R) + "_next";
       if (R->type().isScalar()) {
-        line(Indent, "const " + deviceType(R->type().Elem) + " " + Tmp +
-                         " = " + scalar(Y->operand(I)) + ";");
+        line(Indent, "const " + deviceType(R->type().Elem) + " " + Tmp + " = " +
+                         scalar(Y->operand(I)) + ";");
         continue;
       }
       line(Indent, deviceType(R->type().Elem) + " " + Tmp + "[" +
@@ -540,8 +540,8 @@ private:
                          "[" + std::to_string(R->type().numel()) + "];");
     line(Indent + 1, "#pragma unroll");
     line(Indent + 1, loopHeader(elems(Src)));
-    line(Indent + 2, Buf + "[rt::linear_index<" + layoutOf(Src) + ">(e)] = " +
-                         elem(Src, "e") + ";");
+    line(Indent + 2, Buf + "[rt::linear_index<" + layoutOf(Src) +
+                         ">(e)] = " + elem(Src, "e") + ";");
     line(Indent + 1, "__syncthreads();");
     line(Indent + 1, "#pragma unroll");
     line(Indent + 1, loopHeader(elems(R)));

@@ -240,10 +240,9 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
                           {"body", E.Body},
                           {"host_params", hostParams(F, true)},
                           {"launch_args", launchArgs(F)}});
-      ConfigVariants.push_back(
-          {{"name", Name},
-           {"guard", S.Name == "generic" ? "" : S.Name},
-           {"call_args", argNames(F, true)}});
+      ConfigVariants.push_back({{"name", Name},
+                                {"guard", S.Name == "generic" ? "" : S.Name},
+                                {"call_args", argNames(F, true)}});
       json Spec = json::object();
       for (unsigned I = 0; I < F.Params.size(); ++I)
         Spec[F.Params[I].Name] =
@@ -299,18 +298,19 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
     Files.push_back({Name, Text});
   };
   Render(templates::KernelCu, KernelFile);
-  Files.back().Contents = resetLineDirectives(Files.back().Contents, KernelFile);
+  Files.back().Contents =
+      resetLineDirectives(Files.back().Contents, KernelFile);
   Render(templates::LaunchH, K.Name + ".launch.h");
   Render(templates::LaunchCpp, K.Name + ".launch.cpp");
-  json Meta = {{"tilecc_version", Opts.Version},
-               {"source", Opts.SourcePath},
-               {"target", Opts.Target.Name},
-               {"kernel", K.QualifiedName},
-               {"files",
-                {KernelFile, K.Name + ".launch.h", K.Name + ".launch.cpp"}},
-               {"configs", Configs},
-               {"variants", Metadata},
-               {"layouts", Layouts.entries()}};
+  json Meta = {
+      {"tilecc_version", Opts.Version},
+      {"source", Opts.SourcePath},
+      {"target", Opts.Target.Name},
+      {"kernel", K.QualifiedName},
+      {"files", {KernelFile, K.Name + ".launch.h", K.Name + ".launch.cpp"}},
+      {"configs", Configs},
+      {"variants", Metadata},
+      {"layouts", Layouts.entries()}};
   for (auto &C : Meta["configs"])
     C.erase("variants"), C.erase("args");
   Files.push_back({K.Name + ".json", Meta.dump(2) + "\n"});
@@ -341,8 +341,8 @@ std::string dumpLayouts(frontend::Kernel &K, const TargetDesc &Target) {
         assignLayouts(F, AI, K.Instances[C].Cfg.NumWarps, {Target.WarpSize});
     OS << "// " << K.QualifiedName << " configuration " << C << ": "
        << metaText(K, K.Instances[C].Cfg)
-       << " num_warps=" << K.Instances[C].Cfg.NumWarps << " on "
-       << Target.Name << " (aligned16 axis info)\n";
+       << " num_warps=" << K.Instances[C].Cfg.NumWarps << " on " << Target.Name
+       << " (aligned16 axis info)\n";
     print(F, OS, [&](const Value &V) -> std::string {
       if (V.type().isScalar())
         return "";

@@ -74,9 +74,8 @@ private:
       if (Tag.empty())
         continue;
       char Kind = Tag[0];
-      std::string Name = Kind == '#' || Kind == '^' || Kind == '/'
-                             ? Tag.substr(1)
-                             : Tag;
+      std::string Name =
+          Kind == '#' || Kind == '^' || Kind == '/' ? Tag.substr(1) : Tag;
       if (Kind == '/') {
         skipTagLine(Pos, Out);
         if (Name != Close)

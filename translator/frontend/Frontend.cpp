@@ -49,7 +49,8 @@ struct Found {
   bool HasConfigs = false;
 };
 
-//===--- Pass 1: find kernels, configurations and grid rules ---------------===//
+//===--- Pass 1: find kernels, configurations and grid rules
+//---------------===//
 
 class Discovery : public RecursiveASTVisitor<Discovery> {
 public:
@@ -112,14 +113,16 @@ public:
         report(Diags, L,
                "kernel '" + Name +
                    "' has no configurations; declare them with "
-                   "TILE_CONFIGS(" + Name + ", tile::config{...})");
+                   "TILE_CONFIGS(" +
+                   Name + ", tile::config{...})");
         Ok = false;
       }
       if (K.GridName.empty()) {
         report(Diags, L,
                "kernel '" + Name +
                    "' has no grid rule; mark a function returning "
-                   "tile::grid with TILE_GRID(" + Name + ")");
+                   "tile::grid with TILE_GRID(" +
+                   Name + ")");
         Ok = false;
       }
       Ok &= checkTemplateParams(K);
@@ -172,8 +175,7 @@ private:
       unsigned NumMeta =
           K.Template ? K.Template->getTemplateParameters()->size() : 0;
       for (unsigned M = 0; M < NumMeta && M < Meta.getArraySize(); ++M)
-        C.Meta.push_back(
-            Meta.getArrayInitializedElt(M).getInt().getExtValue());
+        C.Meta.push_back(Meta.getArrayInitializedElt(M).getInt().getExtValue());
       C.NumWarps = S.getStructField(1).getInt().getExtValue();
       C.NumStages = S.getStructField(2).getInt().getExtValue();
       K.Configs.push_back(std::move(C));
@@ -216,8 +218,8 @@ std::string instancesSource(llvm::StringRef UserSource,
         }
         Args += ">";
       }
-      OS << "[[maybe_unused]] static auto const tilecc_kernel_" << K << "_"
-         << C << " = &::" << F.QualifiedName << Args << ";\n";
+      OS << "[[maybe_unused]] static auto const tilecc_kernel_" << K << "_" << C
+         << " = &::" << F.QualifiedName << Args << ";\n";
       OS << "[[maybe_unused]] static auto const tilecc_grid_" << K << "_" << C
          << " = &::" << F.GridName << Args << ";\n";
     }
@@ -241,7 +243,8 @@ void printGrid(const FunctionDecl &G, KernelInstance &Out) {
   llvm::raw_string_ostream Params(Out.GridParams);
   for (unsigned I = 0; I < G.getNumParams(); ++I) {
     const ParmVarDecl *P = G.getParamDecl(I);
-    Params << (I ? ", " : "") << (P->getName().empty() ? "" : "[[maybe_unused]] ")
+    Params << (I ? ", " : "")
+           << (P->getName().empty() ? "" : "[[maybe_unused]] ")
            << P->getType().getAsString(Policy);
     if (!P->getName().empty())
       Params << " " << P->getName();
@@ -252,12 +255,13 @@ void printGrid(const FunctionDecl &G, KernelInstance &Out) {
     Out.GridBody.pop_back();
 }
 
-//===--- Actions -------------------------------------------------------------===//
+//===--- Actions
+//-------------------------------------------------------------===//
 
 class DiscoveryAction : public ASTFrontendAction {
 public:
-  DiscoveryAction(const FrontendOptions &Opts,
-                  std::vector<KernelSpelling> &Out, bool &Ok)
+  DiscoveryAction(const FrontendOptions &Opts, std::vector<KernelSpelling> &Out,
+                  bool &Ok)
       : Opts(Opts), Out(Out), Ok(Ok) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
@@ -277,9 +281,8 @@ public:
     D.TraverseDecl(Ctx.getTranslationUnitDecl());
     if (!D.resolve())
       return;
-    SourceLocation Start =
-        Ctx.getSourceManager().getLocForStartOfFile(
-            Ctx.getSourceManager().getMainFileID());
+    SourceLocation Start = Ctx.getSourceManager().getLocForStartOfFile(
+        Ctx.getSourceManager().getMainFileID());
     for (const std::string &Name : Opts.OnlyKernels)
       if (!D.Kernels.count(Name)) {
         report(Ctx.getDiagnostics(), Start,
@@ -295,8 +298,8 @@ public:
           !llvm::is_contained(Opts.OnlyKernels, Name))
         continue;
       const Found &F = D.Kernels[Name];
-      KernelSpelling KS{F.Kernel->getQualifiedNameAsString(), F.GridName,
-                        {}, {}, F.Configs};
+      KernelSpelling KS{
+          F.Kernel->getQualifiedNameAsString(), F.GridName, {}, {}, F.Configs};
       if (F.Template)
         for (const NamedDecl *P : *F.Template->getTemplateParameters()) {
           KS.MetaNames.push_back(P->getNameAsString());
@@ -372,9 +375,8 @@ private:
       Dependencies->push_back(Real.str().str());
     }
     llvm::sort(*Dependencies);
-    Dependencies->erase(
-        std::unique(Dependencies->begin(), Dependencies->end()),
-        Dependencies->end());
+    Dependencies->erase(std::unique(Dependencies->begin(), Dependencies->end()),
+                        Dependencies->end());
   }
 
   std::vector<Kernel> &Kernels;
@@ -383,10 +385,9 @@ private:
 };
 
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
-  std::vector<std::string> Args = {"-std=c++20", "-fsyntax-only",
-                                   "-D__TILECC__=1",
-                                   "-I" + Opts.RuntimeHeadersDir,
-                                   "-resource-dir=" + Opts.ResourceDir};
+  std::vector<std::string> Args = {
+      "-std=c++20", "-fsyntax-only", "-D__TILECC__=1",
+      "-I" + Opts.RuntimeHeadersDir, "-resource-dir=" + Opts.ResourceDir};
   Args.insert(Args.end(), Opts.ExtraArgs.begin(), Opts.ExtraArgs.end());
   return Args;
 }
@@ -422,8 +423,8 @@ std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
   std::string Source = instancesSource((*Buf)->getBuffer(), Spellings);
   Ok = false;
   if (!tooling::runToolOnCodeWithArgs(
-          std::make_unique<InstanceAction>(Kernels, Opts.Dependencies, Ok), Source,
-          clangArgs(Opts), Opts.SourcePath, "tilecc") ||
+          std::make_unique<InstanceAction>(Kernels, Opts.Dependencies, Ok),
+          Source, clangArgs(Opts), Opts.SourcePath, "tilecc") ||
       !Ok)
     return std::nullopt;
   return Kernels;

@@ -94,8 +94,8 @@ private:
 class Lowering {
 public:
   Lowering(ASTContext &Ctx, Function &F)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()),
-        F(F), B(F, F.body()) {}
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), F(F),
+        B(F, F.body()) {}
 
   bool lowerKernel(const FunctionDecl &K) {
     for (const ParmVarDecl *P : K.parameters()) {
@@ -132,8 +132,8 @@ private:
 
   void error(SourceLocation L, llvm::StringRef Msg) {
     Failed = true;
-    Diags.Report(userLoc(L), Diags.getCustomDiagID(DiagnosticsEngine::Error,
-                                                   "%0"))
+    Diags.Report(userLoc(L),
+                 Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
         << Msg;
   }
 
@@ -405,9 +405,9 @@ private:
   /// Accepts `for (T i = lo; i < hi; ++i | i++ | i += step)`.
   void lowerFor(const ForStmt *FS) {
     const auto *Init = dyn_cast_or_null<DeclStmt>(FS->getInit());
-    const VarDecl *IV =
-        Init && Init->isSingleDecl() ? dyn_cast<VarDecl>(Init->getSingleDecl())
-                                     : nullptr;
+    const VarDecl *IV = Init && Init->isSingleDecl()
+                            ? dyn_cast<VarDecl>(Init->getSingleDecl())
+                            : nullptr;
     const auto *Cond = dyn_cast_or_null<BinaryOperator>(
         FS->getCond() ? FS->getCond()->IgnoreImplicit() : nullptr);
     auto RefersToIV = [&](const Expr *E) {
@@ -446,8 +446,8 @@ private:
                    "the induction variable must be an integer");
     Value *Lo = lowerExpr(IV->getInit());
     Value *Hi = Lo ? lowerExpr(Cond->getRHS()) : nullptr;
-    Value *Step = StepExpr ? lowerExpr(StepExpr)
-                           : B.intConst(1, IVType->Elem.Kind);
+    Value *Step =
+        StepExpr ? lowerExpr(StepExpr) : B.intConst(1, IVType->Elem.Kind);
     if (!Lo || !Hi || !Step)
       return;
     Lo = B.cast(Lo, IVType->Elem);
@@ -640,7 +640,7 @@ private:
       return nullptr;
     }
     if ((Ctor->isCopyOrMoveConstructor() || Ctor->isConvertingConstructor(
-                                                 /*AllowExplicit=*/true)) &&
+                                                /*AllowExplicit=*/true)) &&
         CC->getNumArgs() == 1) {
       Value *V = lowerExpr(CC->getArg(0));
       auto T = lowerType(CC->getType(), CC->getExprLoc());
@@ -745,8 +745,7 @@ private:
       auto CT = lowerType(CA->getComputationResultType(), BO->getExprLoc());
       if (!L || !R || !CT)
         return nullptr;
-      Value *V =
-          B.create(*K, *CT, {B.cast(L, CT->Elem), B.cast(R, CT->Elem)});
+      Value *V = B.create(*K, *CT, {B.cast(L, CT->Elem), B.cast(R, CT->Elem)});
       return assign(BO->getLHS(), V);
     }
     Value *L = lowerExpr(BO->getLHS());
@@ -823,7 +822,8 @@ private:
                               "kernel");
       return nullptr;
     }
-    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee); MD && MD->isVirtual()) {
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+        MD && MD->isVirtual()) {
       error(CE->getExprLoc(), "virtual calls are not supported in a tile "
                               "kernel");
       return nullptr;
@@ -832,7 +832,8 @@ private:
     if (!OpName.empty())
       return lowerTileOp(OpName, CE);
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
-        MD && (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))
+        MD &&
+        (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))
       return assign(CE->getArg(0), lowerExpr(CE->getArg(1)));
     return inlineCall(CE, Callee);
   }
@@ -877,15 +878,16 @@ private:
     for (unsigned I = 0; I < Args.size(); ++I)
       Env[Def->getParamDecl(I)] = Args[I];
     SourceLocation SavedCallSite = CallSite;
-    if (CallSite.isInvalid() || isUserFile(SM.getExpansionLoc(CE->getExprLoc())))
+    if (CallSite.isInvalid() ||
+        isUserFile(SM.getExpansionLoc(CE->getExprLoc())))
       CallSite = SM.getExpansionLoc(CE->getExprLoc());
     InlineStack.push_back(Def->getCanonicalDecl());
     Value *R = lowerBody(cast<CompoundStmt>(Def->getBody()), false);
     InlineStack.pop_back();
     CallSite = SavedCallSite;
     if (!R && !Def->getReturnType()->isVoidType() && !Failed)
-      error(CE->getExprLoc(), "'" + Callee->getNameAsString() +
-                                  "' must end with a 'return'");
+      error(CE->getExprLoc(),
+            "'" + Callee->getNameAsString() + "' must end with a 'return'");
     if (R && !Def->getReturnType()->isVoidType())
       if (auto RT = lowerType(Def->getReturnType(), CE->getExprLoc()))
         R = RT->isScalar() ? B.cast(R, RT->Elem) : R;
@@ -947,8 +949,7 @@ private:
     }
 
     llvm::SmallVector<Value *, 4> Args;
-    if (Name != "zeros" && *K != OpKind::ProgramId &&
-        *K != OpKind::NumPrograms)
+    if (Name != "zeros" && *K != OpKind::ProgramId && *K != OpKind::NumPrograms)
       for (const Expr *A : ArgEs) {
         Value *V = lowerExpr(A);
         if (!V)
@@ -965,9 +966,9 @@ private:
       if (!Axis)
         return nullptr;
       if (*Axis < 0 || *Axis > 2) {
-        error(ArgEs[0]->getExprLoc(),
-              Name.str() + " axis must be 0, 1, or 2 but got " +
-                  std::to_string(*Axis));
+        error(ArgEs[0]->getExprLoc(), Name.str() +
+                                          " axis must be 0, 1, or 2 but got " +
+                                          std::to_string(*Axis));
         return nullptr;
       }
       Result = B.create(*K, Type::scalar(ScalarKind::I32), {});
@@ -1012,9 +1013,9 @@ private:
       }
       if (Name == "subptr")
         Off = B.create(OpKind::Neg, Off->type(), {Off});
-      Result = B.create(OpKind::AddPtr, *RT,
-                        {B.broadcastTo(Args[P], RT->Shape),
-                         B.broadcastTo(Off, RT->Shape)});
+      Result = B.create(
+          OpKind::AddPtr, *RT,
+          {B.broadcastTo(Args[P], RT->Shape), B.broadcastTo(Off, RT->Shape)});
       break;
     }
     case OpKind::Load:
@@ -1066,8 +1067,8 @@ private:
       return EA;
     bool SA = A->type().isScalar(), SB = Bv->type().isScalar();
     if (SA != SB)
-      return ElemType{promoteWithScalar(SA ? EB.Kind : EA.Kind,
-                                        SA ? EA.Kind : EB.Kind)};
+      return ElemType{
+          promoteWithScalar(SA ? EB.Kind : EA.Kind, SA ? EA.Kind : EB.Kind)};
     return ElemType{promote(EA.Kind, EB.Kind)};
   }
 

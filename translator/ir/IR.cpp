@@ -31,9 +31,7 @@ std::optional<OpKind> opKindFromSpelling(llvm::StringRef S) {
       .Default(std::nullopt);
 }
 
-bool isComparison(OpKind K) {
-  return K >= OpKind::CmpEQ && K <= OpKind::CmpGE;
-}
+bool isComparison(OpKind K) { return K >= OpKind::CmpEQ && K <= OpKind::CmpGE; }
 
 bool isElementwise(OpKind K) {
   OpCategory C = categoryOf(K);
@@ -47,7 +45,9 @@ Value *Block::addArgument(std::unique_ptr<Value> V) {
   return Args.back().get();
 }
 
-Op *Block::append(std::unique_ptr<Op> O) { return insert(Ops.size(), std::move(O)); }
+Op *Block::append(std::unique_ptr<Op> O) {
+  return insert(Ops.size(), std::move(O));
+}
 
 Op *Block::insert(size_t Pos, std::unique_ptr<Op> O) {
   O->Parent = this;

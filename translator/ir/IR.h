@@ -158,9 +158,9 @@ struct Param {
 /// Properties the launch wrapper checks at run time before picking a variant
 /// (Triton's specialization): per parameter, one of these.
 enum class ParamSpec : uint8_t {
-  None,       // nothing known
-  Aligned16,  // pointer: 16-byte aligned; integer: divisible by 16
-  EqualsOne,  // integer == 1
+  None,      // nothing known
+  Aligned16, // pointer: 16-byte aligned; integer: divisible by 16
+  EqualsOne, // integer == 1
 };
 
 class Function {

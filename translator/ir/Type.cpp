@@ -46,8 +46,8 @@ unsigned storageBytes(ScalarKind K) {
 }
 
 llvm::StringRef spell(ScalarKind K) {
-  static const char *const Names[] = {"i1",  "i8",  "i16", "i32", "i64",
-                                      "u8",  "u16", "u32", "u64", "f16",
+  static const char *const Names[] = {"i1",   "i8",  "i16", "i32", "i64",
+                                      "u8",   "u16", "u32", "u64", "f16",
                                       "bf16", "f32", "f64", "ptr"};
   return Names[static_cast<unsigned>(K)];
 }
