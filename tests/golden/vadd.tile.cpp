@@ -58,14 +58,14 @@ tile::grid vadd_grid(const float *, const float *, float *, int n) {
 // LAUNCH: static tile::grid grid_0(const float *, const float *, float *, {{\[\[}}maybe_unused{{\]\]}} int n) {
 // LAUNCH-NEXT: return {tile::cdiv(n, 1024)};
 // LAUNCH: if (config == -1)
-// LAUNCH: if (g.x <= 0 || g.y <= 0 || g.z <= 0)
+// LAUNCH: if (tilecc_grid.x <= 0 || tilecc_grid.y <= 0 || tilecc_grid.z <= 0)
 // LAUNCH-NEXT: return cudaSuccess;
-// LAUNCH: const bool aligned16 = reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
+// LAUNCH: const bool tilecc_aligned16 = reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
 // LAUNCH: n % 16 == 0;
 // LAUNCH: case 0:
-// LAUNCH-NEXT: if (aligned16)
-// LAUNCH-NEXT: return gen::launch_vadd_c0_aligned16(grid, stream, x, y, out, n);
-// LAUNCH-NEXT: return gen::launch_vadd_c0_generic(grid, stream, x, y, out, n);
+// LAUNCH-NEXT: if (tilecc_aligned16)
+// LAUNCH-NEXT: return tilecc_gen::vadd::launch_vadd_c0_aligned16(tilecc_dims, stream, x, y, out, n);
+// LAUNCH-NEXT: return tilecc_gen::vadd::launch_vadd_c0_generic(tilecc_dims, stream, x, y, out, n);
 
 // HDR: cudaError_t vadd(const float *x, const float *y, float *out, int n, cudaStream_t stream = nullptr, int config = -1);
 // HDR: inline constexpr int vadd_num_configs = 2;

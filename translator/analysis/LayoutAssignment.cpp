@@ -60,6 +60,7 @@ private:
           Candidate &C = ByRank[R->type().rank()];
           if (C.Shape.empty()) {
             C.Shape = R->type().Shape;
+            C.Numel = R->type().numel();
             C.Contiguity.assign(C.Shape.size(), 1);
           }
         }
@@ -75,6 +76,9 @@ private:
       unsigned Vec = 16 / std::max(1u, C.MinBytes);
       if (C.Contiguity[Order[0]] < Vec) // strided: one element per access
         Vec = C.Contiguity[Order[0]] > 1 ? C.Contiguity[Order[0]] : 1;
+      // Every thread gets data before any gets more than one vector.
+      int64_t Threads = int64_t(NumWarps) * Target.WarpSize;
+      Vec = std::max<int64_t>(1, std::min<int64_t>(Vec, C.Numel / Threads));
       Anchors[Rank] =
           Layout{defaultBlocked(C.Shape, Vec, NumWarps, Target.WarpSize, Order),
                  std::nullopt};

@@ -115,12 +115,31 @@ private:
 
   //===--- Names ----------------------------------------------------------===//
 
+  /// Names the generated code uses itself: the element index, the runtime
+  /// namespace, CUDA/HIP built-ins, and the shapes of temporaries (t12) and
+  /// layout aliases (L3).
+  static bool isReserved(llvm::StringRef N) {
+    static const char *const Words[] = {
+        "e",        "rt",       "threadIdx", "blockIdx", "blockDim",  "gridDim",
+        "warpSize", "INFINITY", "NAN",       "int8_t",   "int16_t",   "int64_t",
+        "uint8_t",  "uint16_t", "uint64_t",  "tile",     "tilecc_gen"};
+    if (llvm::is_contained(Words, N))
+      return true;
+    auto Numbered = [&](char C) {
+      return N.size() > 1 && N[0] == C &&
+             N.drop_front().find_first_not_of("0123456789") ==
+                 llvm::StringRef::npos;
+    };
+    return Numbered('t') || Numbered('L');
+  }
+
   std::string nameOf(const Value *V) {
     auto It = Names.find(V);
     if (It != Names.end())
       return It->second;
-    std::string Base =
-        V->name().empty() ? "t" + std::to_string(V->id()) : V->name().str();
+    std::string Base = "t" + std::to_string(V->id());
+    if (!V->name().empty())
+      Base = isReserved(V->name()) ? V->name().str() + "_" : V->name().str();
     std::string N = Base;
     for (unsigned I = 1; Taken.count(N); ++I)
       N = Base + "_" + std::to_string(I);

@@ -24,7 +24,8 @@ namespace {
 
 /// One specialization the wrapper can check at run time.
 struct Specialization {
-  std::string Name; // variant suffix and wrapper flag
+  std::string Suffix; // of the variant's name
+  std::string Flag;   // the wrapper's bool for it; empty for generic
   std::string Description;
   std::vector<ParamSpec> Specs;
 };
@@ -45,10 +46,10 @@ std::vector<Specialization> specializations(const Function &F) {
     Any |= Applies;
   }
   if (Any)
-    Out.push_back({"aligned16",
+    Out.push_back({"aligned16", "tilecc_aligned16",
                    "pointers 16-byte aligned, integers divisible by 16",
                    Aligned});
-  Out.push_back({"generic", "none",
+  Out.push_back({"generic", "", "none",
                  std::vector<ParamSpec>(F.Params.size(), ParamSpec::None)});
   return Out;
 }
@@ -223,7 +224,7 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
             return Layouts.name(L, Shape);
           },
           Opts.SourcePath);
-      std::string Name = K.Name + "_c" + std::to_string(C) + "_" + S.Name;
+      std::string Name = K.Name + "_c" + std::to_string(C) + "_" + S.Suffix;
       json Tiles = json::array(), Accesses = json::array();
       for (const std::string &T : E.TileComments)
         Tiles.push_back({{"line", T}});
@@ -241,7 +242,7 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
                           {"host_params", hostParams(F, true)},
                           {"launch_args", launchArgs(F)}});
       ConfigVariants.push_back({{"name", Name},
-                                {"guard", S.Name == "generic" ? "" : S.Name},
+                                {"guard", S.Flag},
                                 {"call_args", argNames(F, true)}});
       json Spec = json::object();
       for (unsigned I = 0; I < F.Params.size(); ++I)
@@ -275,8 +276,8 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
 
   json SpecFlags = json::array();
   for (const Specialization &S : Specs)
-    if (S.Name != "generic")
-      SpecFlags.push_back({{"name", S.Name},
+    if (!S.Flag.empty())
+      SpecFlags.push_back({{"name", S.Flag},
                            {"description", S.Description},
                            {"condition", condition(F0, S)}});
 

@@ -99,6 +99,17 @@ public:
 
   bool lowerKernel(const FunctionDecl &K) {
     for (const ParmVarDecl *P : K.parameters()) {
+      // The launch wrapper appends these parameters to the kernel's.
+      if (P->getName() == "stream" || P->getName() == "config") {
+        error(P->getLocation(), "the parameter name '" + P->getName().str() +
+                                    "' is reserved by the launch wrapper");
+        return false;
+      }
+      if (P->getName().empty()) {
+        error(P->getLocation(), "kernel parameters must be named: the launch "
+                                "wrapper passes them by name");
+        return false;
+      }
       auto T = lowerType(P->getType(), P->getLocation());
       if (!T)
         return false;
