@@ -7,7 +7,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 # lit matches the last extension: .tile.cpp files are ".cpp".
 config.suffixes = [".cpp", ".test"]
 config.test_source_root = config.tests_src_dir
-config.test_exec_root = os.path.join(os.path.dirname(__file__), "lit-out")
+# test_exec_root is set by lit.site.cfg.py, in the build tree.
 config.excludes = ["unit", "consumer", "Inputs", "CMakeLists.txt"]
 
 config.substitutions.append(("%tilecc", config.tilecc))
