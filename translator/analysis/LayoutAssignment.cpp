@@ -24,7 +24,7 @@ public:
   LayoutMap run() {
     chooseAnchors();
     assignBlock(F.body());
-    insertConversions(F.body());
+    insertConversions();
     return std::move(Map);
   }
 
@@ -142,46 +142,126 @@ private:
     if (V->type().isScalar() || Map.has(V))
       return;
     Layout Anchor = anchor(V->type().rank());
+    const Op *Def = V->definingOp();
     auto It = Users.find(V);
-    if (It == Users.end() || It->second.empty()) {
+    // Loop-carried values and results keep the anchor.
+    if (It == Users.end() || It->second.empty() || !Def ||
+        Def->kind() == OpKind::For || Def->kind() == OpKind::If) {
       Map.set(V, Anchor);
       return;
     }
+    // The layout most users want (the anchor on ties), so that the fewest
+    // conversions are needed.
     const auto &Ws = It->second;
-    bool AllSame =
-        llvm::all_of(Ws, [&](const Layout &L) { return L == Ws[0]; });
-    // Loop-carried values and results keep the anchor; so do values whose
-    // users disagree, unless none of them wants the anchor.
-    const Op *Def = V->definingOp();
-    bool Carried =
-        !Def || Def->kind() == OpKind::For || Def->kind() == OpKind::If;
-    if (Carried)
-      Map.set(V, Anchor);
-    else if (AllSame || !llvm::is_contained(Ws, Anchor))
-      Map.set(V, Ws[0]);
-    else
-      Map.set(V, Anchor);
+    Layout Best = Anchor;
+    size_t BestVotes = llvm::count(Ws, Anchor);
+    for (const Layout &W : Ws)
+      if (size_t Votes = llvm::count(Ws, W); Votes > BestVotes) {
+        Best = W;
+        BestVotes = Votes;
+      }
+    Map.set(V, Best);
   }
 
-  void insertConversions(Block &B) {
-    for (size_t Pos = 0; Pos < B.ops().size(); ++Pos) {
-      Op &O = *B.ops()[Pos];
-      for (auto &R : O.regions())
-        insertConversions(*R);
-      for (unsigned I = 0; I < O.numOperands(); ++I) {
-        auto W = wanted(O, I);
-        Value *V = O.operand(I);
-        if (!W || Map.get(V) == *W)
-          continue;
-        auto Conv = std::make_unique<Op>(OpKind::ConvertLayout, O.loc());
-        Conv->addOperand(V);
-        Value *C = Conv->addResult(F.newValue(V->type()));
-        Map.set(C, *W);
-        B.insert(Pos, std::move(Conv));
-        ++Pos;
-        O.setOperand(I, C);
-      }
+  void insertConversions() {
+    struct Use {
+      Op *User;
+      unsigned Index;
+      Layout Want;
+    };
+    llvm::SmallVector<Use, 8> Mismatched;
+    walk(F.body(), [&](Op &O) {
+      for (unsigned I = 0; I < O.numOperands(); ++I)
+        if (auto W = wanted(O, I); W && Map.get(O.operand(I)) != *W)
+          Mismatched.push_back({&O, I, *W});
+    });
+    for (const Use &U : Mismatched)
+      U.User->setOperand(U.Index, inLayout(U.User->operand(U.Index), U.Want));
+  }
+
+  /// V in layout W: V itself, a copy made earlier, a recomputation of V's
+  /// index arithmetic in W, or a convert_layout through shared memory. New
+  /// ops go right after V's definition, so they serve every use of V.
+  Value *inLayout(Value *V, const Layout &W) {
+    // A copy in some layout stands for its original.
+    if (auto It = OriginOf.find(V); It != OriginOf.end())
+      V = It->second;
+    if (Map.get(V) == W)
+      return V;
+    auto Key = std::make_pair(V, W.str());
+    if (auto It = Copies.find(Key); It != Copies.end())
+      return It->second;
+    Value *C = rematerializable(V, W, 0) ? rematerialize(V, W) : convert(V, W);
+    Copies[Key] = C;
+    OriginOf[C] = V;
+    return C;
+  }
+
+  /// Index arithmetic from arange and scalars costs a few instructions to
+  /// recompute in another layout, and a round trip through shared memory and
+  /// two barriers to convert.
+  bool rematerializable(const Value *V, const Layout &W, unsigned Depth) {
+    const Op *D = V->definingOp();
+    if (!D || Depth > 8)
+      return false;
+    OpKind K = D->kind();
+    if (K == OpKind::ExpandDims && W.SliceDim)
+      return false;
+    if (K != OpKind::Arange && K != OpKind::Splat && K != OpKind::Broadcast &&
+        K != OpKind::ExpandDims && !isElementwise(K))
+      return false;
+    for (unsigned I = 0; I < D->numOperands(); ++I) {
+      const Value *O = D->operand(I);
+      if (!O->type().isScalar() &&
+          !rematerializable(O, operandLayout(*D, W), Depth + 1))
+        return false;
     }
+    return true;
+  }
+
+  /// The layout an operand of D needs for D's result to have layout W.
+  static Layout operandLayout(const Op &D, const Layout &W) {
+    if (D.kind() == OpKind::ExpandDims)
+      return Layout{W.Parent, static_cast<unsigned>(D.intAttr())};
+    return W;
+  }
+
+  Value *rematerialize(Value *V, const Layout &W) {
+    Op *D = V->definingOp();
+    auto Clone = std::make_unique<Op>(D->kind(), D->loc());
+    for (Value *O : D->operands())
+      Clone->addOperand(
+          O->type().isScalar() ? O : inLayout(O, operandLayout(*D, W)));
+    Clone->setIntAttr(D->intAttr());
+    Clone->setFloatAttr(D->floatAttr());
+    Value *R = Clone->addResult(F.newValue(V->type()));
+    R->setName(V->name());
+    Map.set(R, W);
+    insertAfterDefinition(V, std::move(Clone));
+    return R;
+  }
+
+  Value *convert(Value *V, const Layout &W) {
+    Op *D = V->definingOp();
+    auto Conv =
+        std::make_unique<Op>(OpKind::ConvertLayout, D ? D->loc() : SourceLoc{});
+    Conv->addOperand(V);
+    Value *R = Conv->addResult(F.newValue(V->type()));
+    Map.set(R, W);
+    insertAfterDefinition(V, std::move(Conv));
+    return R;
+  }
+
+  static void insertAfterDefinition(Value *V, std::unique_ptr<Op> O) {
+    Op *D = V->definingOp();
+    if (!D) {
+      V->ownerBlock()->insert(0, std::move(O));
+      return;
+    }
+    Block *B = D->parentBlock();
+    auto It =
+        llvm::find_if(B->ops(), [&](const auto &P) { return P.get() == D; });
+    B->insert(It - B->ops().begin() + 1, std::move(O));
   }
 
   Function &F;
@@ -190,6 +270,8 @@ private:
   TargetInfo Target;
   std::map<unsigned, Layout> Anchors;
   llvm::DenseMap<const Value *, llvm::SmallVector<Layout, 2>> Users;
+  std::map<std::pair<const Value *, std::string>, Value *> Copies;
+  llvm::DenseMap<Value *, Value *> OriginOf;
   LayoutMap Map;
 };
 

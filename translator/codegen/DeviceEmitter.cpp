@@ -335,6 +335,14 @@ private:
            (Step == 1 ? "++e" : "e += " + std::to_string(Step)) + ")";
   }
 
+  /// `const int n` or, for pointers, `float *const p`.
+  std::string constDecl(const Value *V, const std::string &Name = "") {
+    std::string T = deviceType(V->type().Elem);
+    std::string N = Name.empty() ? nameOf(V) : Name;
+    return V->type().Elem.isPointer() ? T + "const " + N
+                                      : "const " + T + " " + N;
+  }
+
   void declareTile(const Value *V, unsigned Indent) {
     line(Indent, deviceType(V->type().Elem) + " " + nameOf(V) + "[" +
                      std::to_string(elems(V)) + "];");
@@ -388,8 +396,7 @@ private:
       return;
     lineDirective(O);
     if (R->type().isScalar()) {
-      line(Indent, "const " + deviceType(R->type().Elem) + " " + nameOf(R) +
-                       " = " + compute(O, "0") + ";");
+      line(Indent, constDecl(R) + " = " + compute(O, "0") + ";");
       return;
     }
     declareTile(R, Indent);
@@ -434,8 +441,7 @@ private:
       if (O.mask())
         Load = scalar(O.mask()) + " ? " + Load + " : " +
                (O.other() ? scalar(O.other()) : deviceType(E) + "(0)");
-      line(Indent,
-           "const " + deviceType(E) + " " + nameOf(R) + " = " + Load + ";");
+      line(Indent, constDecl(R) + " = " + Load + ";");
       return;
     }
     unsigned W = accessWidth(O);
@@ -493,8 +499,7 @@ private:
       const Value *R = Parent.result(I);
       std::string Tmp = nameOf(R) + "_next";
       if (R->type().isScalar()) {
-        line(Indent, "const " + deviceType(R->type().Elem) + " " + Tmp + " = " +
-                         scalar(Y->operand(I)) + ";");
+        line(Indent, constDecl(R, Tmp) + " = " + scalar(Y->operand(I)) + ";");
         continue;
       }
       line(Indent, deviceType(R->type().Elem) + " " + Tmp + "[" +

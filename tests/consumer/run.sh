@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Usage: tests/consumer/run.sh BUILD_DIR
+#
+# Checks tilecc as a user gets it: installs BUILD_DIR into a temporary
+# prefix, then builds this folder's project against that prefix with
+# find_package(tilecc):
+#   CUDA  built and run (the app exits 77 where there is no GPU; that counts
+#         as a pass), then the depfile is checked: a no-op rebuild does
+#         nothing, touching the kernel or a runtime header it includes
+#         re-runs tilecc;
+#   HIP   the kernel library compiled for gfx90a (nothing to run it on).
+# Exit: 0 pass, 1 fail, 77 when neither nvcc nor hipcc is present.
+set -euo pipefail
+
+if (($# != 1)); then
+  echo "usage: $0 BUILD_DIR" >&2
+  exit 2
+fi
+build_dir=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
+nvcc=${CUDACXX:-/usr/local/cuda/bin/nvcc}
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tilecc-consumer.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+# A copy of the project: the checks touch its kernel source.
+src=$work/src
+mkdir -p "$src"
+cp "$here/CMakeLists.txt" "$here/main.cpp" "$here/saxpy.tile.cpp" "$src/"
+
+fail() {
+  echo "consumer: FAIL: $*" >&2
+  exit 1
+}
+
+# Runs a command with its output in a log, printed only if it fails.
+quiet() {
+  local log=$1
+  shift
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    fail "$*"
+  fi
+}
+
+expect_no_work() {
+  local out
+  out=$(ninja -C "$1" -n)
+  grep -q "no work to do" <<<"$out" || fail "$2: a rebuild with nothing changed would run: $out"
+}
+
+expect_tilecc_reruns() {
+  quiet "$work/rebuild.log" cmake --build "$1"
+  grep -q "tilecc saxpy.tile.cpp" "$work/rebuild.log" ||
+    fail "touching $2 did not re-run tilecc: $(cat "$work/rebuild.log")"
+}
+
+quiet "$work/install.log" cmake --install "$build_dir" --prefix "$prefix"
+echo "consumer: installed $build_dir into a temporary prefix"
+
+ran=0
+if [[ -x "$nvcc" ]]; then
+  b=$work/cuda
+  quiet "$work/cuda-configure.log" cmake -S "$src" -B "$b" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$nvcc"
+  quiet "$work/cuda-build.log" cmake --build "$b"
+  rc=0
+  "$b/consumer" || rc=$?
+  case $rc in
+  0) echo "consumer: CUDA build OK, ran on the GPU: PASS" ;;
+  77) echo "consumer: CUDA build OK, run skipped (no GPU)" ;;
+  *) fail "the consumer app exited $rc" ;;
+  esac
+  expect_no_work "$b" "CUDA"
+  touch "$src/saxpy.tile.cpp"
+  expect_tilecc_reruns "$b" "saxpy.tile.cpp"
+  # Only the depfile tells the build about the headers tilecc read.
+  touch "$prefix/include/tile/tile.hpp"
+  expect_tilecc_reruns "$b" "tile/tile.hpp"
+  expect_no_work "$b" "CUDA, after the rebuilds"
+  echo "consumer: CUDA depfile OK (no-op rebuild idle; kernel and header edits re-run tilecc)"
+  ran=1
+else
+  echo "consumer: CUDA skipped (no $nvcc)"
+fi
+
+if command -v hipcc >/dev/null; then
+  b=$work/hip
+  quiet "$work/hip-configure.log" cmake -S "$src" -B "$b" -G Ninja \
+    -DCMAKE_PREFIX_PATH="$prefix" -DTILECC_CONSUMER_BACKEND=HIP
+  quiet "$work/hip-build.log" cmake --build "$b" --target saxpy_kernels
+  expect_no_work "$b" "HIP"
+  echo "consumer: HIP build for gfx90a OK"
+  ran=1
+else
+  echo "consumer: HIP skipped (no hipcc)"
+fi
+
+if ((ran == 0)); then
+  exit 77
+fi
+echo "consumer: PASS"

@@ -1,0 +1,231 @@
+// Runs every kernel of ops.tile.cpp on the GPU through its generated launch
+// wrapper, for every configuration and both the aligned and the generic
+// variant, and compares with the same kernel run in emulation. Exits 77 when
+// no GPU is present.
+#include "ops.tile.cpp"
+#include "ops.tile.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace {
+
+int Failures = 0;
+
+#define CUDA_OK(expr)                                                          \
+  do {                                                                         \
+    cudaError_t err_ = (expr);                                                 \
+    if (err_ != cudaSuccess) {                                                 \
+      std::printf("FAIL: %s: %s (%s:%d)\n", #expr, cudaGetErrorString(err_),   \
+                  __FILE__, __LINE__);                                         \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+/// A device copy of a host vector, with `Shift` spare elements in front so
+/// that the kernel can be given a pointer that is not 16-byte aligned.
+template <class T> class DeviceArray {
+public:
+  DeviceArray(const std::vector<T> &Host, size_t Shift) : Shift(Shift) {
+    CUDA_OK(cudaMalloc(&Base, (Host.size() + Shift + 1) * sizeof(T)));
+    CUDA_OK(cudaMemcpy(Base + Shift, Host.data(), Host.size() * sizeof(T),
+                       cudaMemcpyHostToDevice));
+    Size = Host.size();
+  }
+  DeviceArray(size_t N, size_t Shift) : Shift(Shift), Size(N) {
+    CUDA_OK(cudaMalloc(&Base, (N + Shift + 1) * sizeof(T)));
+    // Poison: every element the kernel should write is checked afterwards.
+    CUDA_OK(cudaMemset(Base, 0xff, (N + Shift + 1) * sizeof(T)));
+  }
+  ~DeviceArray() { cudaFree(Base); }
+  DeviceArray(const DeviceArray &) = delete;
+  T *get() const { return Base + Shift; }
+  std::vector<T> toHost() const {
+    std::vector<T> H(Size);
+    CUDA_OK(
+        cudaMemcpy(H.data(), get(), Size * sizeof(T), cudaMemcpyDeviceToHost));
+    return H;
+  }
+
+private:
+  T *Base = nullptr;
+  size_t Shift;
+  size_t Size = 0;
+};
+
+double asDouble(float V) { return V; }
+double asDouble(double V) { return V; }
+double asDouble(tile::half V) { return float(V); }
+double asDouble(tile::bfloat16 V) { return float(V); }
+template <class T> double asDouble(T V) { return double(V); }
+
+/// Compares element by element; RelTol 0 demands exact equality.
+template <class T>
+void compare(const std::string &What, const std::vector<T> &Got,
+             const std::vector<T> &Want, double RelTol) {
+  size_t Bad = 0, First = 0;
+  for (size_t I = 0; I < Got.size(); ++I) {
+    double G = asDouble(Got[I]), W = asDouble(Want[I]);
+    bool Ok = RelTol == 0 ? std::memcmp(&Got[I], &Want[I], sizeof(T)) == 0
+                          : std::fabs(G - W) <= RelTol * (1 + std::fabs(W));
+    if (!Ok && Bad++ == 0)
+      First = I;
+  }
+  if (Bad) {
+    ++Failures;
+    std::printf("FAIL: %s: %zu of %zu differ; first at %zu: got %.9g, want "
+                "%.9g\n",
+                What.c_str(), Bad, Got.size(), First, asDouble(Got[First]),
+                asDouble(Want[First]));
+  } else {
+    std::printf("ok: %s (%zu elements)\n", What.c_str(), Got.size());
+  }
+}
+
+std::mt19937 Rng(2026);
+
+std::vector<float> randomFloats(size_t N, float Lo, float Hi) {
+  std::uniform_real_distribution<float> D(Lo, Hi);
+  std::vector<float> V(N);
+  for (float &X : V)
+    X = D(Rng);
+  return V;
+}
+
+std::vector<int> randomInts(size_t N, int Lo, int Hi) {
+  std::uniform_int_distribution<int> D(Lo, Hi);
+  std::vector<int> V(N);
+  for (int &X : V)
+    X = D(Rng);
+  return V;
+}
+
+std::string label(const char *Kernel, int Config, size_t Shift) {
+  return std::string(Kernel) + " config " + std::to_string(Config) +
+         (Shift ? " (generic variant)" : " (aligned variant)");
+}
+
+void checkFloatOps(int Config, size_t Shift) {
+  const int N = 5000 + int(Shift); // odd sizes hit the generic variant too
+  auto X = randomFloats(N, -4, 4), Y = randomFloats(N, -4, 4);
+  std::vector<float> Want(11 * size_t(N));
+  if (Config == 0)
+    tile::emulate::launch(tile::grid{tile::cdiv(N, 512)}, float_ops<512>,
+                          X.data(), Y.data(), Want.data(), N);
+  else
+    tile::emulate::launch(tile::grid{tile::cdiv(N, 128)}, float_ops<128>,
+                          X.data(), Y.data(), Want.data(), N);
+  DeviceArray<float> DX(X, Shift), DY(Y, Shift), DOut(Want.size(), Shift);
+  CUDA_OK(
+      tilecc::float_ops(DX.get(), DY.get(), DOut.get(), N, nullptr, Config));
+  CUDA_OK(cudaDeviceSynchronize());
+  // exp, log, sin and cos are the fast approximations on the GPU.
+  compare(label("float_ops", Config, Shift), DOut.toHost(), Want, 2e-5);
+}
+
+void checkIntOps(size_t Shift) {
+  const int N = 3001 + int(Shift);
+  auto X = randomInts(N, -100000, 100000), Y = randomInts(N, -300, 300);
+  std::vector<int> Want(5 * size_t(N));
+  std::vector<int8_t> Want8(N);
+  std::vector<int64_t> Want64(N);
+  tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, int_ops<256>, X.data(),
+                        Y.data(), Want.data(), Want8.data(), Want64.data(), N);
+  DeviceArray<int> DX(X, Shift), DY(Y, Shift), DOut(Want.size(), Shift);
+  DeviceArray<int8_t> D8(N, Shift);
+  DeviceArray<int64_t> D64(N, Shift);
+  CUDA_OK(
+      tilecc::int_ops(DX.get(), DY.get(), DOut.get(), D8.get(), D64.get(), N));
+  CUDA_OK(cudaDeviceSynchronize());
+  compare(label("int_ops", 0, Shift), DOut.toHost(), Want, 0);
+  compare(label("int_ops int8", 0, Shift), D8.toHost(), Want8, 0);
+  compare(label("int_ops int64", 0, Shift), D64.toHost(), Want64, 0);
+}
+
+void checkMatrix(int Config, size_t Shift) {
+  const int M = 100, N = 100, Lda = 100 + int(Shift);
+  auto A = randomFloats(size_t(Lda) * Lda, -1, 1);
+  auto ColV = randomFloats(N, -1, 1);
+  std::vector<float> Want(2 * size_t(M) * N), WantCol(N);
+  tile::grid G = Config == 0 ? tile::grid{tile::cdiv(M, 32), tile::cdiv(N, 32)}
+                             : tile::grid{tile::cdiv(M, 16), tile::cdiv(N, 64)};
+  if (Config == 0)
+    tile::emulate::launch(G, matrix<32, 32>, A.data(), ColV.data(), Want.data(),
+                          WantCol.data(), M, N, Lda);
+  else
+    tile::emulate::launch(G, matrix<16, 64>, A.data(), ColV.data(), Want.data(),
+                          WantCol.data(), M, N, Lda);
+  DeviceArray<float> DA(A, Shift), DC(ColV, Shift), DOut(Want.size(), Shift),
+      DCol(N, Shift);
+  CUDA_OK(tilecc::matrix(DA.get(), DC.get(), DOut.get(), DCol.get(), M, N, Lda,
+                         nullptr, Config));
+  CUDA_OK(cudaDeviceSynchronize());
+  compare(label("matrix", Config, Shift), DOut.toHost(), Want, 1e-6);
+  compare(label("matrix 1-D", Config, Shift), DCol.toHost(), WantCol, 1e-6);
+}
+
+void checkLoops(size_t Shift) {
+  const int N = 4000 + int(Shift), Steps = 7;
+  auto X = randomFloats(N, -2, 2);
+  std::vector<float> Want(N);
+  tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, loops<256>, X.data(),
+                        Want.data(), N, Steps);
+  DeviceArray<float> DX(X, Shift), DOut(N, Shift);
+  CUDA_OK(tilecc::loops(DX.get(), DOut.get(), N, Steps));
+  CUDA_OK(cudaDeviceSynchronize());
+  compare(label("loops", 0, Shift), DOut.toHost(), Want, 1e-6);
+}
+
+void checkHalves(size_t Shift) {
+  const int N = 2500 + int(Shift);
+  auto XF = randomFloats(N, -3, 3), YF = randomFloats(N, -3, 3);
+  std::vector<tile::half> X(XF.begin(), XF.end());
+  std::vector<tile::bfloat16> Y(YF.begin(), YF.end());
+  std::vector<tile::half> Want(N);
+  std::vector<tile::bfloat16> WantBf(N);
+  std::vector<float> WantF(N);
+  tile::emulate::launch(tile::grid{tile::cdiv(N, 1024)}, halves<1024>, X.data(),
+                        Y.data(), Want.data(), WantBf.data(), WantF.data(), N);
+  DeviceArray<tile::half> DX(X, Shift), DOut(N, Shift);
+  DeviceArray<tile::bfloat16> DY(Y, Shift), DBf(N, Shift);
+  DeviceArray<float> DF(N, Shift);
+  CUDA_OK(
+      tilecc::halves(DX.get(), DY.get(), DOut.get(), DBf.get(), DF.get(), N));
+  CUDA_OK(cudaDeviceSynchronize());
+  // a * a + a may be one fused rounding on the GPU and two in emulation.
+  compare(label("halves f16", 0, Shift), DOut.toHost(), Want, 2e-3);
+  compare(label("halves bf16", 0, Shift), DBf.toHost(), WantBf, 0);
+  compare(label("halves f32", 0, Shift), DF.toHost(), WantF, 0);
+}
+
+} // namespace
+
+int main() {
+  int Devices = 0;
+  if (cudaGetDeviceCount(&Devices) != cudaSuccess || Devices == 0) {
+    std::printf("SKIP: no GPU\n");
+    return 77;
+  }
+  for (size_t Shift : {0, 1}) {
+    for (int C = 0; C < tilecc::float_ops_num_configs; ++C)
+      checkFloatOps(C, Shift);
+    checkIntOps(Shift);
+    for (int C = 0; C < tilecc::matrix_num_configs; ++C)
+      checkMatrix(C, Shift);
+    checkLoops(Shift);
+    checkHalves(Shift);
+  }
+  // An empty grid launches nothing and succeeds; a bad config is refused.
+  CUDA_OK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
+  if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=
+      cudaErrorInvalidValue) {
+    std::printf("FAIL: config 7 was not refused\n");
+    ++Failures;
+  }
+  std::printf("%d failed\n", Failures);
+  return Failures ? 1 : 0;
+}
