@@ -11,6 +11,7 @@
 #include "codegen/Generate.h"
 #include "frontend/Frontend.h"
 #include "ir/Verifier.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -87,6 +88,10 @@ int main(int Argc, const char **Argv) {
       Argc = I;
       break;
     }
+  cl::SetVersionPrinter([](raw_ostream &OS) {
+    OS << "tilecc " << TILECC_VERSION << " (LLVM " << LLVM_VERSION_STRING
+       << ")\n";
+  });
   cl::HideUnrelatedOptions(Category);
   cl::ParseCommandLineOptions(
       Argc, Argv,

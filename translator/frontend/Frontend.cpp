@@ -14,6 +14,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include <functional>
 
 using namespace clang;
 
@@ -255,134 +256,115 @@ void printGrid(const FunctionDecl &G, KernelInstance &Out) {
     Out.GridBody.pop_back();
 }
 
-//===--- Actions
-//-------------------------------------------------------------===//
+//===--- The two passes ---------------------------------------------------===//
 
-class DiscoveryAction : public ASTFrontendAction {
+/// Runs a function on the AST once Clang has parsed (and instantiated) the
+/// whole translation unit.
+class CallbackAction : public ASTFrontendAction {
 public:
-  DiscoveryAction(const FrontendOptions &Opts, std::vector<KernelSpelling> &Out,
-                  bool &Ok)
-      : Opts(Opts), Out(Out), Ok(Ok) {}
+  explicit CallbackAction(std::function<void(ASTContext &)> Fn)
+      : Fn(std::move(Fn)) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  StringRef) override {
     struct Consumer : ASTConsumer {
-      DiscoveryAction &A;
-      explicit Consumer(DiscoveryAction &A) : A(A) {}
-      void HandleTranslationUnit(ASTContext &Ctx) override { A.run(Ctx); }
+      std::function<void(ASTContext &)> &Fn;
+      explicit Consumer(std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
+      void HandleTranslationUnit(ASTContext &Ctx) override { Fn(Ctx); }
     };
-    return std::make_unique<Consumer>(*this);
-  }
-
-  void run(ASTContext &Ctx) {
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return;
-    Discovery D(Ctx);
-    D.TraverseDecl(Ctx.getTranslationUnitDecl());
-    if (!D.resolve())
-      return;
-    SourceLocation Start = Ctx.getSourceManager().getLocForStartOfFile(
-        Ctx.getSourceManager().getMainFileID());
-    for (const std::string &Name : Opts.OnlyKernels)
-      if (!D.Kernels.count(Name)) {
-        report(Ctx.getDiagnostics(), Start,
-               "no TILE_KERNEL named '" + Name + "' in this file");
-        return;
-      }
-    if (D.Order.empty()) {
-      report(Ctx.getDiagnostics(), Start, "no TILE_KERNEL in this file");
-      return;
-    }
-    for (const std::string &Name : D.Order) {
-      if (!Opts.OnlyKernels.empty() &&
-          !llvm::is_contained(Opts.OnlyKernels, Name))
-        continue;
-      const Found &F = D.Kernels[Name];
-      KernelSpelling KS{
-          F.Kernel->getQualifiedNameAsString(), F.GridName, {}, {}, F.Configs};
-      if (F.Template)
-        for (const NamedDecl *P : *F.Template->getTemplateParameters()) {
-          KS.MetaNames.push_back(P->getNameAsString());
-          KS.MetaIsBool.push_back(
-              cast<NonTypeTemplateParmDecl>(P)->getType()->isBooleanType());
-        }
-      Out.push_back(std::move(KS));
-    }
-    Ok = true;
+    return std::make_unique<Consumer>(Fn);
   }
 
 private:
-  const FrontendOptions &Opts;
-  std::vector<KernelSpelling> &Out;
-  bool &Ok;
+  std::function<void(ASTContext &)> Fn;
 };
 
-class InstanceAction : public ASTFrontendAction {
-public:
-  InstanceAction(std::vector<Kernel> &Kernels,
-                 std::vector<std::string> *Dependencies, bool &Ok)
-      : Kernels(Kernels), Dependencies(Dependencies), Ok(Ok) {}
-
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
-                                                 StringRef) override {
-    struct Consumer : ASTConsumer {
-      InstanceAction &A;
-      explicit Consumer(InstanceAction &A) : A(A) {}
-      void HandleTranslationUnit(ASTContext &Ctx) override { A.run(Ctx); }
-    };
-    return std::make_unique<Consumer>(*this);
-  }
-
-  void run(ASTContext &Ctx) {
-    if (Ctx.getDiagnostics().hasErrorOccurred())
-      return;
-    bool Failed = false;
-    for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-      const auto *VD = dyn_cast<VarDecl>(D);
-      if (!VD || !VD->getName().starts_with("tilecc_"))
-        continue;
-      llvm::SmallVector<llvm::StringRef, 4> Parts;
-      VD->getName().split(Parts, '_');
-      unsigned K = std::stoi(Parts[2].str()), C = std::stoi(Parts[3].str());
-      const FunctionDecl *FD = pointee(VD);
-      if (!FD || !FD->hasBody()) {
-        report(Ctx.getDiagnostics(), VD->getLocation(),
-               "could not instantiate '" + VD->getName() + "'");
-        Failed = true;
-        continue;
-      }
-      KernelInstance &I = Kernels[K].Instances[C];
-      if (Parts[1] == "grid") {
-        printGrid(*FD, I);
-        continue;
-      }
-      I.Fn = lowerKernel(Ctx, *FD);
-      Failed |= !I.Fn;
+/// Pass 1: the kernels, their configurations and grid rules.
+bool discover(ASTContext &Ctx, const FrontendOptions &Opts,
+              std::vector<KernelSpelling> &Out) {
+  if (Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  Discovery D(Ctx);
+  D.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (!D.resolve())
+    return false;
+  SourceLocation Start = Ctx.getSourceManager().getLocForStartOfFile(
+      Ctx.getSourceManager().getMainFileID());
+  for (const std::string &Name : Opts.OnlyKernels)
+    if (!D.Kernels.count(Name)) {
+      report(Ctx.getDiagnostics(), Start,
+             "no TILE_KERNEL named '" + Name + "' in this file");
+      return false;
     }
-    Ok = !Failed && !Ctx.getDiagnostics().hasErrorOccurred();
-    if (Dependencies)
-      collectDependencies(Ctx.getSourceManager());
+  if (D.Order.empty()) {
+    report(Ctx.getDiagnostics(), Start, "no TILE_KERNEL in this file");
+    return false;
   }
+  for (const std::string &Name : D.Order) {
+    if (!Opts.OnlyKernels.empty() &&
+        !llvm::is_contained(Opts.OnlyKernels, Name))
+      continue;
+    const Found &F = D.Kernels[Name];
+    KernelSpelling KS{
+        F.Kernel->getQualifiedNameAsString(), F.GridName, {}, {}, F.Configs};
+    if (F.Template)
+      for (const NamedDecl *P : *F.Template->getTemplateParameters()) {
+        KS.MetaNames.push_back(P->getNameAsString());
+        KS.MetaIsBool.push_back(
+            cast<NonTypeTemplateParmDecl>(P)->getType()->isBooleanType());
+      }
+    Out.push_back(std::move(KS));
+  }
+  return true;
+}
 
-private:
-  /// The user's file (whose contents Clang saw as an in-memory buffer) and
-  /// every header it read.
-  void collectDependencies(const SourceManager &SM) {
-    for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
-      llvm::SmallString<256> Real;
-      if (llvm::sys::fs::real_path(It->first.getName(), Real))
-        Real = It->first.getName();
-      Dependencies->push_back(Real.str().str());
+/// The user's file (whose contents Clang saw as an in-memory buffer) and
+/// every header it read.
+void collectDependencies(const SourceManager &SM,
+                         std::vector<std::string> &Dependencies) {
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(It->first.getName(), Real))
+      Real = It->first.getName();
+    Dependencies.push_back(Real.str().str());
+  }
+  llvm::sort(Dependencies);
+  Dependencies.erase(std::unique(Dependencies.begin(), Dependencies.end()),
+                     Dependencies.end());
+}
+
+/// Pass 2: lowers each instantiated kernel and prints each grid rule.
+bool instantiate(ASTContext &Ctx, std::vector<Kernel> &Kernels,
+                 std::vector<std::string> *Dependencies) {
+  if (Ctx.getDiagnostics().hasErrorOccurred())
+    return false;
+  bool Failed = false;
+  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
+    const auto *VD = dyn_cast<VarDecl>(D);
+    if (!VD || !VD->getName().starts_with("tilecc_"))
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    VD->getName().split(Parts, '_');
+    unsigned K = std::stoi(Parts[2].str()), C = std::stoi(Parts[3].str());
+    const FunctionDecl *FD = pointee(VD);
+    if (!FD || !FD->hasBody()) {
+      report(Ctx.getDiagnostics(), VD->getLocation(),
+             "could not instantiate '" + VD->getName() + "'");
+      Failed = true;
+      continue;
     }
-    llvm::sort(*Dependencies);
-    Dependencies->erase(std::unique(Dependencies->begin(), Dependencies->end()),
-                        Dependencies->end());
+    KernelInstance &I = Kernels[K].Instances[C];
+    if (Parts[1] == "grid") {
+      printGrid(*FD, I);
+      continue;
+    }
+    I.Fn = lowerKernel(Ctx, *FD);
+    Failed |= !I.Fn;
   }
-
-  std::vector<Kernel> &Kernels;
-  std::vector<std::string> *Dependencies;
-  bool &Ok;
-};
+  if (Dependencies)
+    collectDependencies(Ctx.getSourceManager(), *Dependencies);
+  return !Failed && !Ctx.getDiagnostics().hasErrorOccurred();
+}
 
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   std::vector<std::string> Args = {
@@ -403,9 +385,10 @@ std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
   }
   std::vector<KernelSpelling> Spellings;
   bool Ok = false;
+  auto Discover = [&](ASTContext &Ctx) { Ok = discover(Ctx, Opts, Spellings); };
   if (!tooling::runToolOnCodeWithArgs(
-          std::make_unique<DiscoveryAction>(Opts, Spellings, Ok),
-          (*Buf)->getBuffer(), clangArgs(Opts), Opts.SourcePath, "tilecc") ||
+          std::make_unique<CallbackAction>(Discover), (*Buf)->getBuffer(),
+          clangArgs(Opts), Opts.SourcePath, "tilecc") ||
       !Ok)
     return std::nullopt;
 
@@ -423,7 +406,9 @@ std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
   std::string Source = instancesSource((*Buf)->getBuffer(), Spellings);
   Ok = false;
   if (!tooling::runToolOnCodeWithArgs(
-          std::make_unique<InstanceAction>(Kernels, Opts.Dependencies, Ok),
+          std::make_unique<CallbackAction>([&](ASTContext &Ctx) {
+            Ok = instantiate(Ctx, Kernels, Opts.Dependencies);
+          }),
           Source, clangArgs(Opts), Opts.SourcePath, "tilecc") ||
       !Ok)
     return std::nullopt;

@@ -684,36 +684,28 @@ private:
   }
 
   static std::optional<OpKind> binaryOpKind(BinaryOperatorKind K) {
+    if (BinaryOperator::isCompoundAssignmentOp(K))
+      K = BinaryOperator::getOpForCompoundAssignment(K);
     switch (K) {
     case BO_Add:
-    case BO_AddAssign:
       return OpKind::Add;
     case BO_Sub:
-    case BO_SubAssign:
       return OpKind::Sub;
     case BO_Mul:
-    case BO_MulAssign:
       return OpKind::Mul;
     case BO_Div:
-    case BO_DivAssign:
       return OpKind::Div;
     case BO_Rem:
-    case BO_RemAssign:
       return OpKind::Rem;
     case BO_And:
-    case BO_AndAssign:
       return OpKind::And;
     case BO_Or:
-    case BO_OrAssign:
       return OpKind::Or;
     case BO_Xor:
-    case BO_XorAssign:
       return OpKind::Xor;
     case BO_Shl:
-    case BO_ShlAssign:
       return OpKind::Shl;
     case BO_Shr:
-    case BO_ShrAssign:
       return OpKind::Shr;
     case BO_EQ:
       return OpKind::CmpEQ;
