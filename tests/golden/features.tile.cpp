@@ -51,9 +51,12 @@ tile::grid features_grid(const tile::half *, tile::half *, float *, int m,
 // expand_dims and broadcasting need no data movement.
 // CHECK: L0 = #slice<dim=1, #blocked<spt=[1, 8], tpw=[4, 8], wpc=[4, 1], order=[1, 0]>> over [32]
 // CHECK: L2 = #blocked<spt=[1, 8], tpw=[4, 8], wpc=[4, 1], order=[1, 0]> over [32, 64]
-// CHECK-LABEL: features_c0_aligned16(const rt::f16 * x, rt::f16 * y, float * stats, int m, int n, int stride, int reps, float alpha) {
+// CHECK-LABEL: features_c0_aligned16(const rt::f16 *x, rt::f16 *y, float *stats,
 // CHECK: int rows[2];
-// CHECK: offs[e] = ((rows[rt::expand_dims_index<L0, 1, L{{[0-9]}}>(rt::broadcast_index<L{{[0-9]}}, L2>(e))] * stride) + cols[
+// CHECK: offs[e] =
+// CHECK-NEXT: ((rows[rt::broadcast_index<L0, L3>(rt::broadcast_index<L3, L2>(e))] *
+// CHECK: mask[e] = ((rows[rt::broadcast_index<L0, L2>(e)] < m) &&
+// CHECK-NEXT: (cols[rt::broadcast_index<L1, L2>(e)] < n));
 // CHECK: rt::ld_global_v8(&t{{[0-9]+}}[e], (x + offs[e]), mask[e], rt::f16(0.0f));
 // A loop carrying a tile, with a runtime bound.
 // CHECK: for (int r = 0; r < reps; r += 1) {

@@ -36,7 +36,8 @@ tile::grid vadd_grid(const float *, const float *, float *, int n) {
 // time where they are not; each thread holds 4 contiguous floats.
 // CU: L0 = #blocked<spt=[4], tpw=[32], wpc=[4], order=[0]> over [1024]
 // CU: L1 = #blocked<spt=[4], tpw=[32], wpc=[2], order=[0]> over [256]
-// CU-LABEL: __global__ void __launch_bounds__(128) vadd_c0_aligned16(const float * x, const float * y, float * out, int n) {
+// CU: __global__ void __launch_bounds__(128)
+// CU-NEXT: vadd_c0_aligned16(const float *x, const float *y, float *out, int n) {
 // CU: #line 18 "{{.*}}vadd.tile.cpp"
 // CU-NEXT: const int pid = static_cast<int>(blockIdx.x);
 // CU: int offs[8];
@@ -49,25 +50,31 @@ tile::grid vadd_grid(const float *, const float *, float *, int n) {
 // CU: #line {{[0-9]+}} "vadd.cu"
 // CU-LABEL: vadd_c0_generic(
 // CU: rt::ld_global_v1(&a[e], (x + offs[e]), mask[e], 0.0f);
-// CU-LABEL: __global__ void __launch_bounds__(64) vadd_c1_aligned16(
+// CU: __global__ void __launch_bounds__(64)
+// CU-NEXT: vadd_c1_aligned16(
 // CU: float a[4];
 // CU: rt::ld_global_v4(
 // CU-LABEL: vadd_c1_generic(
 
 // The wrapper checks the specialization at run time, most specialized first.
-// LAUNCH: static tile::grid grid_0(const float *, const float *, float *, {{\[\[}}maybe_unused{{\]\]}} int n) {
+// LAUNCH: static tile::grid grid_0(const float *, const float *, float *,
+// LAUNCH-NEXT: {{\[\[}}maybe_unused{{\]\]}} int n) {
 // LAUNCH-NEXT: return {tile::cdiv(n, 1024)};
 // LAUNCH: if (config == -1)
 // LAUNCH: if (tilecc_grid.x <= 0 || tilecc_grid.y <= 0 || tilecc_grid.z <= 0)
 // LAUNCH-NEXT: return cudaSuccess;
-// LAUNCH: const bool tilecc_aligned16 = reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
+// LAUNCH: const bool tilecc_aligned16 =
+// LAUNCH-NEXT: reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
 // LAUNCH: n % 16 == 0;
 // LAUNCH: case 0:
 // LAUNCH-NEXT: if (tilecc_aligned16)
-// LAUNCH-NEXT: return tilecc_gen::vadd::launch_vadd_c0_aligned16(tilecc_dims, stream, x, y, out, n);
-// LAUNCH-NEXT: return tilecc_gen::vadd::launch_vadd_c0_generic(tilecc_dims, stream, x, y, out, n);
+// LAUNCH-NEXT: return tilecc_gen::vadd::launch_vadd_c0_aligned16(tilecc_dims, stream, x,
+// LAUNCH-NEXT: y, out, n);
+// LAUNCH-NEXT: return tilecc_gen::vadd::launch_vadd_c0_generic(tilecc_dims, stream, x, y,
+// LAUNCH-NEXT: out, n);
 
-// HDR: cudaError_t vadd(const float *x, const float *y, float *out, int n, cudaStream_t stream = nullptr, int config = -1);
+// HDR: cudaError_t vadd(const float *x, const float *y, float *out, int n,
+// HDR-NEXT: cudaStream_t stream = nullptr, int config = -1);
 // HDR: inline constexpr int vadd_num_configs = 2;
 
 // JSON: "name": "vadd_c0_aligned16"

@@ -233,16 +233,19 @@ private:
     case OpKind::Splat:
       return scalar(O.operand(0));
     case OpKind::Broadcast:
-      return elem(O.operand(0), "rt::broadcast_index<" +
-                                    layoutOf(O.operand(0)) + ", " +
-                                    layoutOf(O.result()) + ">(" + Idx + ")");
-    case OpKind::ExpandDims:
-      if (O.operand(0)->type().isScalar())
-        return scalar(O.operand(0));
-      return elem(O.operand(0), "rt::expand_dims_index<" +
-                                    layoutOf(O.operand(0)) + ", " +
-                                    std::to_string(O.intAttr()) + ", " +
-                                    layoutOf(O.result()) + ">(" + Idx + ")");
+    case OpKind::ExpandDims: {
+      // A chain of expand_dims and broadcast is one index mapping from the
+      // tile at its start.
+      const Value *Src = O.operand(0);
+      while (!Src->type().isScalar() && !materialized(Src) &&
+             (Src->definingOp()->kind() == OpKind::Broadcast ||
+              Src->definingOp()->kind() == OpKind::ExpandDims))
+        Src = Src->definingOp()->operand(0);
+      if (Src->type().isScalar())
+        return scalar(Src);
+      return elem(Src, "rt::broadcast_index<" + layoutOf(Src) + ", " +
+                           layoutOf(O.result()) + ">(" + Idx + ")");
+    }
     case OpKind::Cast:
       return "rt::convert<" + deviceType(RT.Elem) + ">(" + A(0) + ")";
     default:

@@ -157,6 +157,8 @@ std::string launchArgs(const Function &F) {
   return S;
 }
 
+} // namespace
+
 /// Replaces each `#line __TILECC_RESET__` with a directive naming the
 /// generated file's own next line.
 std::string resetLineDirectives(const std::string &Text,
@@ -179,8 +181,6 @@ std::string resetLineDirectives(const std::string &Text,
   }
   return Out;
 }
-
-} // namespace
 
 std::optional<std::vector<GeneratedFile>>
 generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
@@ -299,8 +299,6 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
     Files.push_back({Name, Text});
   };
   Render(templates::KernelCu, KernelFile);
-  Files.back().Contents =
-      resetLineDirectives(Files.back().Contents, KernelFile);
   Render(templates::LaunchH, K.Name + ".launch.h");
   Render(templates::LaunchCpp, K.Name + ".launch.cpp");
   json Meta = {

@@ -40,6 +40,12 @@ struct GenerateOptions {
 std::optional<std::vector<GeneratedFile>>
 generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error);
 
+/// Kernel files mark with `#line __TILECC_RESET__` where the user's `#line`
+/// mapping ends; this replaces each mark with the generated file's own next
+/// line. Run it on the final text (after formatting).
+std::string resetLineDirectives(const std::string &Text,
+                                const std::string &FileName);
+
 /// --emit=ir: the TileIR of every configuration, before layout assignment.
 std::string dumpIR(const frontend::Kernel &K);
 /// --emit=layouts: the TileIR of every configuration with each tile's layout.

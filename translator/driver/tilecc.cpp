@@ -8,6 +8,7 @@
 // translated: errors leave no partial output.
 //
 //===----------------------------------------------------------------------===//
+#include "codegen/FormatCode.h"
 #include "codegen/Generate.h"
 #include "frontend/Frontend.h"
 #include "ir/Verifier.h"
@@ -187,7 +188,11 @@ int main(int Argc, const char **Argv) {
   for (const codegen::GeneratedFile &F : Files) {
     SmallString<256> Path(OutDir);
     sys::path::append(Path, F.Name);
-    if (!writeFile(Path.str().str(), F.Contents))
+    std::string Text = F.Contents;
+    if (!StringRef(F.Name).ends_with(".json"))
+      Text = codegen::resetLineDirectives(
+          codegen::formatCode(Text, F.Name), F.Name);
+    if (!writeFile(Path.str().str(), Text))
       return 1;
   }
   if (!DepFile.empty()) {

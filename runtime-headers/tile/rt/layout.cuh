@@ -39,6 +39,7 @@ template <dims Shape, dims SizePerThread, dims ThreadsPerWarp,
           dims WarpsPerCTA, dims Order>
 struct blocked {
   static constexpr int rank = Shape.rank;
+  static constexpr int slice_dim = -1;
 
   TILE_RT_HD static constexpr int shape(int d) { return Shape[d]; }
   /// Elements one pass of the whole program covers along d.
@@ -128,6 +129,7 @@ struct blocked {
 
 template <int Dim, class Parent> struct sliced {
   static constexpr int rank = Parent::rank - 1;
+  static constexpr int slice_dim = Dim;
   /// Parent dimension of this layout's dimension d.
   TILE_RT_HD static constexpr int pdim(int d) { return d < Dim ? d : d + 1; }
   TILE_RT_HD static constexpr int shape(int d) { return Parent::shape(pdim(d)); }
@@ -154,24 +156,18 @@ template <int Dim, class Parent> struct sliced {
   }
 };
 
-/// Element of Src (a tile with size-1 dimensions) that element e of Dst
-/// (the broadcast result, same layout parameters) copies.
+/// The element of Src that element e of Dst copies, where Dst is Src
+/// broadcast: Src has Dst's layout parameters, with size-1 dimensions where
+/// Dst is larger, and may lack one dimension altogether (a slice of Dst's
+/// layout, for expand_dims). Covers any chain of expand_dims and broadcast.
 template <class Src, class Dst> TILE_RT_HD constexpr int broadcast_index(int e) {
-  digits g = Dst::decompose(e);
-  for (int d = 0; d < Dst::rank; ++d)
-    if (Src::shape(d) == 1)
-      g.r[d] = 0;
-  return Src::compose(g);
-}
-
-/// Element of Src = sliced<Dim, Dst> that element e of Dst (the expand_dims
-/// result) copies.
-template <class Src, int Dim, class Dst>
-TILE_RT_HD constexpr int expand_dims_index(int e) {
   digits p = Dst::decompose(e), g;
-  for (int d = 0; d < Src::rank; ++d) {
-    g.s[d] = p.s[Src::pdim(d)];
-    g.r[d] = p.r[Src::pdim(d)];
+  for (int d = 0, s = 0; d < Dst::rank; ++d) {
+    if (d == Src::slice_dim)
+      continue;
+    g.s[s] = p.s[d];
+    g.r[s] = Src::shape(s) == 1 ? 0 : p.r[d];
+    ++s;
   }
   return Src::compose(g);
 }
