@@ -9,12 +9,33 @@
 # declares its launch wrappers (namespace tilecc). tilecc runs at build time
 # with a depfile, so editing the kernel or a header it includes regenerates.
 #
+# CUDA: native code for every arch plus PTX for the oldest, so newer GPUs can
+# JIT it. The CUDA runtime is linked statically, as nvcc does by default,
+# unless CMAKE_CUDA_RUNTIME_LIBRARY is Shared: binaries then run on machines
+# that have a driver but another toolkit or none.
+#
+# HIP: compiled with hipcc (CMake's HIP language does not work with Debian's
+# ROCm 5.2); consumers get libamdhip64 and __HIP_PLATFORM_AMD__.
+#
 # With TILECC_PREGENERATED_DIR set, tilecc is not run: the generated files
 # are taken from <dir>/<target>/<name>/ (for machines without LLVM).
+#
+# Needs TILECC_INCLUDE_DIR (the folder holding tile/tile.hpp) and the
+# executable target tilecc::tilecc, both set by tilecc-config.cmake or by
+# tilecc's own build.
 
-set(_TILECC_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+# A macro, so that it can enable CUDA in the caller's directory scope:
+# enable_language() inside a function leaves the compile rules unset
+# ("Missing variable is: CMAKE_CUDA_COMPILE_OBJECT"). Call it at file scope,
+# or enable CUDA yourself first.
+macro(add_tile_kernel target)
+  if(NOT CMAKE_CUDA_COMPILER_LOADED AND NOT "${ARGN}" MATCHES "(^|;)BACKEND;HIP(;|$)")
+    enable_language(CUDA)
+  endif()
+  _tilecc_add_tile_kernel(${target} ${ARGN})
+endmacro()
 
-function(add_tile_kernel target)
+function(_tilecc_add_tile_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BACKEND" "SOURCES;ARCHS;TILECC_ARGS")
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "add_tile_kernel(${target}): no SOURCES")
@@ -49,16 +70,17 @@ function(add_tile_kernel target)
     get_filename_component(src_abs ${src} ABSOLUTE)
     get_filename_component(name ${src} NAME)
     string(REGEX REPLACE "\\..*$" "" stem ${name})
-    set(outdir ${CMAKE_CURRENT_BINARY_DIR}/${target}.tile/${stem})
-    set(outputs ${outdir}/${stem}.tile.h ${outdir}/${stem}.tile.${kernel_ext}
-                ${outdir}/${stem}.tile.launch.cpp)
     if(TILECC_PREGENERATED_DIR)
       set(outdir ${TILECC_PREGENERATED_DIR}/${target}/${stem})
-      set(outputs ${outdir}/${stem}.tile.h ${outdir}/${stem}.tile.${kernel_ext}
-                  ${outdir}/${stem}.tile.launch.cpp)
+      if(NOT EXISTS ${outdir}/${stem}.tile.${kernel_ext})
+        message(FATAL_ERROR "add_tile_kernel(${target}): TILECC_PREGENERATED_DIR "
+                "has no ${outdir}/${stem}.tile.${kernel_ext}")
+      endif()
     else()
+      set(outdir ${CMAKE_CURRENT_BINARY_DIR}/${target}.tile/${stem})
       add_custom_command(
-        OUTPUT ${outputs}
+        OUTPUT ${outdir}/${stem}.tile.h ${outdir}/${stem}.tile.${kernel_ext}
+               ${outdir}/${stem}.tile.launch.cpp
         COMMAND tilecc::tilecc ${src_abs} -o ${outdir} --target ${tilecc_target}
                 --depfile ${outdir}/${stem}.d ${ARG_TILECC_ARGS}
         DEPENDS ${src_abs} tilecc::tilecc
@@ -72,48 +94,66 @@ function(add_tile_kernel target)
   endforeach()
 
   if(ARG_BACKEND STREQUAL "CUDA")
-    enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
+    # The oldest arch is the one with the smallest number (90a -> 90).
     set(cuda_archs)
+    set(oldest)
     foreach(arch IN LISTS ARG_ARCHS)
-      # Native code for each arch; PTX as well for the oldest, so newer
-      # GPUs can run it through the driver's JIT.
       list(APPEND cuda_archs ${arch}-real)
+      string(REGEX MATCH "^[0-9]+" num ${arch})
+      if(NOT oldest OR num LESS oldest_num)
+        set(oldest ${arch})
+        set(oldest_num ${num})
+      endif()
     endforeach()
-    list(GET ARG_ARCHS -1 oldest)
     list(APPEND cuda_archs ${oldest}-virtual)
     add_library(${target} STATIC ${kernel_sources} ${launch_sources})
     set_source_files_properties(${launch_sources} PROPERTIES LANGUAGE CXX)
     set_target_properties(${target} PROPERTIES
       CUDA_ARCHITECTURES "${cuda_archs}"
-      CUDA_STANDARD 20 CUDA_STANDARD_REQUIRED ON
-      CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON
       POSITION_INDEPENDENT_CODE ON)
-    target_link_libraries(${target} PUBLIC CUDA::cudart)
+    # CMake 3.25 knows nvcc's standard flags only up to C++17, and a
+    # CXX_STANDARD property would also be applied to the CUDA sources (a
+    # configure error there): ask for C++20 by compile feature and flag.
+    target_compile_features(${target} PUBLIC cxx_std_20)
+    target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20>)
+    # The executable that links this library is usually plain C++, which
+    # CMake does not give a CUDA runtime: name it here.
+    if(CMAKE_CUDA_RUNTIME_LIBRARY STREQUAL "Shared")
+      target_link_libraries(${target} PUBLIC CUDA::cudart)
+    else()
+      target_link_libraries(${target} PUBLIC CUDA::cudart_static)
+    endif()
   else()
-    # CMake's HIP language does not work with Debian's ROCm 5.2: compile with
-    # hipcc directly.
     find_program(TILECC_HIPCC hipcc REQUIRED)
-    set(objects)
+    find_library(TILECC_AMDHIP64 amdhip64 HINTS /opt/rocm/lib REQUIRED)
     set(offload)
     foreach(arch IN LISTS ARG_ARCHS)
       list(APPEND offload --offload-arch=${arch})
     endforeach()
+    set(objects)
     foreach(file IN LISTS kernel_sources launch_sources)
       get_filename_component(fname ${file} NAME)
-      set(obj ${CMAKE_CURRENT_BINARY_DIR}/${target}.tile/${fname}.o)
       get_filename_component(fdir ${file} DIRECTORY)
+      set(obj ${CMAKE_CURRENT_BINARY_DIR}/${target}.tile/${fname}.o)
+      # hipcc puts -std=c++11 first: ours, later, wins. The depfile covers
+      # the per-kernel files the umbrella includes and tile/rt/*.
       add_custom_command(
         OUTPUT ${obj}
         COMMAND ${TILECC_HIPCC} ${offload} -std=c++20 -O3 -fPIC
-                -I${TILECC_INCLUDE_DIR} -I${fdir} -c ${file} -o ${obj}
+                -I${TILECC_INCLUDE_DIR} -I${fdir} -MD -MF ${obj}.d
+                -c ${file} -o ${obj}
         DEPENDS ${file}
+        DEPFILE ${obj}.d
         COMMENT "hipcc ${fname}"
         VERBATIM)
       list(APPEND objects ${obj})
     endforeach()
     add_library(${target} STATIC ${objects})
     set_target_properties(${target} PROPERTIES LINKER_LANGUAGE CXX)
+    # Host code including the launch headers needs HIP's platform macro.
+    target_compile_definitions(${target} INTERFACE __HIP_PLATFORM_AMD__)
+    target_link_libraries(${target} INTERFACE ${TILECC_AMDHIP64})
   endif()
   target_include_directories(${target} PUBLIC ${include_dirs} ${TILECC_INCLUDE_DIR})
 endfunction()

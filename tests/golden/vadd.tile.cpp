@@ -80,7 +80,7 @@ tile::grid vadd_grid(const float *, const float *, float *, int n) {
 // JSON: "name": "vadd_c0_aligned16"
 // JSON: "load a: v4"
 
-// DEP: vadd.cu {{.*}}: \
+// DEP: vadd.tile.h {{.*}}vadd.tile.cu {{.*}}vadd.tile.launch.cpp: \
 // DEP: tile/tile.hpp
 // DEP: vadd.tile.cpp
 

@@ -196,8 +196,12 @@ int main(int Argc, const char **Argv) {
       return 1;
   }
   if (!DepFile.empty()) {
+    // Targets are the umbrella files only, header first: Ninja wants every
+    // target of a depfile to be a declared output of the build step, the
+    // first one first, and a build system can only declare the files whose
+    // names it knows in advance.
     std::string D;
-    for (const codegen::GeneratedFile &F : Files) {
+    for (const codegen::GeneratedFile &F : ArrayRef(Files).take_back(3)) {
       SmallString<256> Path(OutDir);
       sys::path::append(Path, F.Name);
       D += (D.empty() ? "" : " ") + Path.str().str();

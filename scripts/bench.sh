@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Usage: scripts/bench.sh DIR
+#
+# On the GPU machine: runs every benchmark binary DIR/*_bench (built
+# elsewhere, e.g. gathered by scripts/gpu-check.sh --prepare into DIR/bin;
+# they need only a driver), then scripts/bench_peers.py (Triton and PyTorch
+# on the same workloads), and prints one table:
+#   workload | size | tilecc GB/s (best config) | triton GB/s | torch GB/s |
+#   tilecc/triton | tilecc/torch
+# All JSON result lines are kept in DIR/bench.jsonl. Exit 0 when every
+# binary ran and every result was right.
+set -euo pipefail
+
+(($# == 1)) || {
+  echo "usage: $0 DIR" >&2
+  exit 2
+}
+dir=$1
+here=$(cd "$(dirname "$0")" && pwd)
+results=$dir/bench.jsonl
+: >"$results"
+status=0
+
+shopt -s nullglob
+bins=("$dir"/*_bench)
+if ((${#bins[@]} == 0)); then
+  echo "bench: no *_bench binaries in $dir" >&2
+  exit 1
+fi
+for bin in "${bins[@]}"; do
+  echo "== $(basename "$bin")"
+  rc=0
+  "$bin" | tee -a "$results" || rc=$?
+  if ((rc != 0)); then
+    echo "bench: $(basename "$bin") exited with $rc" >&2
+    status=1
+  fi
+done
+
+echo "== Triton and PyTorch"
+python3 "$here/bench_peers.py" | tee -a "$results" || status=1
+
+echo
+echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)"
+python3 "$here/bench_peers.py" --table "$results" || status=1
+exit $status
