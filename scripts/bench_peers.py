@@ -195,8 +195,9 @@ def table(path):
             status = 1
         size = "x".join(str(d) for d in e["shape"])
         best = f" ({e['tilecc']['config']})" if "tilecc" in e else ""
-        print(f"| {workload} | {size} | {fmt(ours, '.1f')}{best} | {fmt(tri, '.1f')} | "
-              f"{fmt(tor, '.1f')} | {fmt(ratio(ours, tri), '.3f')} | {fmt(ratio(ours, tor), '.3f')} |")
+        cells = (workload, size, fmt(ours, ".1f") + best, fmt(tri, ".1f"), fmt(tor, ".1f"),
+                 fmt(ratio(ours, tri), ".3f"), fmt(ratio(ours, tor), ".3f"))
+        print("| " + " | ".join(cells) + " |")
     return status
 
 

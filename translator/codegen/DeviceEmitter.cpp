@@ -175,8 +175,8 @@ private:
         OS << (D < 0 ? "-" : "") << "INFINITY";
       else if (std::isnan(D))
         OS << "NAN";
-      else
-        OS << llvm::format("%.17g", D);
+      else // the shortest digit counts that round-trip each type
+        OS << llvm::format(E.Kind == ScalarKind::F64 ? "%.17g" : "%.9g", D);
       std::string Num = S;
       if (Num.find_first_of(".eEIN") == std::string::npos)
         Num += ".0";

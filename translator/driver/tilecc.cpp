@@ -190,8 +190,8 @@ int main(int Argc, const char **Argv) {
     sys::path::append(Path, F.Name);
     std::string Text = F.Contents;
     if (!StringRef(F.Name).ends_with(".json"))
-      Text = codegen::resetLineDirectives(
-          codegen::formatCode(Text, F.Name), F.Name);
+      Text = codegen::resetLineDirectives(codegen::formatCode(Text, F.Name),
+                                          F.Name);
     if (!writeFile(Path.str().str(), Text))
       return 1;
   }

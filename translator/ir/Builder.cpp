@@ -24,7 +24,9 @@ Value *Builder::intConst(int64_t V, ScalarKind K) {
 
 Value *Builder::floatConst(double V, ScalarKind K) {
   Value *R = create(OpKind::Const, Type::scalar(K), {});
-  R->definingOp()->setFloatAttr(V);
+  // An fp32 constant holds exactly the float the conversion gives, as in
+  // emulation; printing it then needs no second rounding.
+  R->definingOp()->setFloatAttr(K == ScalarKind::F32 ? double(float(V)) : V);
   return R;
 }
 

@@ -1,0 +1,102 @@
+//===- samples/common/bench.hpp - Benchmark timing and output ---*- C++ -*-===//
+//
+// Times every configuration of a kernel the way triton.testing.do_bench does
+// (L2 flushed before each run, one pair of events per run, the median), so
+// that scripts/bench.sh can set the numbers beside Triton's and PyTorch's.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SAMPLES_COMMON_BENCH_HPP
+#define SAMPLES_COMMON_BENCH_HPP
+
+#include "cuda_check.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace sample {
+
+/// What is measured; bytes are those the kernel must read plus those it
+/// must write, each once.
+struct Workload {
+  std::string name;
+  std::vector<long long> shape;
+  double bytes;
+  Tolerance tol;
+};
+
+/// Median milliseconds of launch() over `reps` runs after `warmup` runs.
+/// Before each run a 256 MB buffer is cleared, as do_bench does, so that no
+/// run finds its inputs in L2 (50 MB on an H100).
+template <class Launch>
+double median_ms(Launch launch, int warmup = 10, int reps = 100) {
+  constexpr std::size_t flush_bytes = 256u << 20;
+  void *flush = nullptr;
+  CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
+  std::vector<cudaEvent_t> start(reps), stop(reps);
+  for (int i = 0; i < reps; ++i) {
+    CUDA_CHECK(cudaEventCreate(&start[i]));
+    CUDA_CHECK(cudaEventCreate(&stop[i]));
+  }
+  for (int i = 0; i < warmup; ++i)
+    CUDA_CHECK(launch());
+  for (int i = 0; i < reps; ++i) {
+    CUDA_CHECK(cudaMemsetAsync(flush, 0, flush_bytes));
+    CUDA_CHECK(cudaEventRecord(start[i]));
+    CUDA_CHECK(launch());
+    CUDA_CHECK(cudaEventRecord(stop[i]));
+  }
+  CUDA_CHECK(cudaDeviceSynchronize());
+  std::vector<double> ms(reps);
+  for (int i = 0; i < reps; ++i) {
+    float t;
+    CUDA_CHECK(cudaEventElapsedTime(&t, start[i], stop[i]));
+    ms[i] = t;
+    CUDA_CHECK(cudaEventDestroy(start[i]));
+    CUDA_CHECK(cudaEventDestroy(stop[i]));
+  }
+  CUDA_CHECK(cudaFree(flush));
+  std::sort(ms.begin(), ms.end());
+  return reps % 2 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
+}
+
+/// For each configuration: one launch into a poisoned output checked against
+/// the reference, then the timing. Prints one JSON line per configuration,
+/// the fastest marked "best": true. launch(config) returns the launch
+/// wrapper's error code. Returns whether every output was right.
+template <class Launch>
+bool bench_configs(const Workload &workload,
+                   std::span<const tile::config> configs,
+                   std::initializer_list<const char *> meta_names,
+                   DeviceArray &out, std::span<const float> want,
+                   Launch launch) {
+  std::vector<bool> right;
+  std::vector<double> ms;
+  for (int c = 0; c < static_cast<int>(configs.size()); ++c) {
+    std::string what = workload.name + " " + describe(configs[c], meta_names);
+    right.push_back(check_launch(
+        what, out, nullptr, [&] { return launch(c); }, want, workload.tol));
+    ms.push_back(median_ms([&] { return launch(c); }));
+  }
+  std::string shape;
+  for (long long d : workload.shape)
+    shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+  auto best = std::min_element(ms.begin(), ms.end()) - ms.begin();
+  for (int c = 0; c < static_cast<int>(configs.size()); ++c)
+    std::printf("{\"workload\": \"%s\", \"impl\": \"tilecc\", \"shape\": [%s], "
+                "\"dtype\": \"fp32\", \"config\": \"%s\", \"ms\": %.5f, "
+                "\"gbps\": %.1f, \"best\": %s, \"ok\": %s}\n",
+                workload.name.c_str(), shape.c_str(),
+                describe(configs[c], meta_names).c_str(), ms[c],
+                workload.bytes / ms[c] / 1e6, c == best ? "true" : "false",
+                right[c] ? "true" : "false");
+  return std::find(right.begin(), right.end(), false) == right.end();
+}
+
+} // namespace sample
+
+#endif // SAMPLES_COMMON_BENCH_HPP

@@ -1,0 +1,160 @@
+//===- samples/common/check.hpp - Inputs and comparisons --------*- C++ -*-===//
+//
+// What the emulation, GPU and benchmark programs of every sample share:
+// reproducible random inputs, comparison with a reference under a stated
+// tolerance, guard zones that catch writes outside an output, and names of
+// configurations. Needs no CUDA.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SAMPLES_COMMON_CHECK_HPP
+#define SAMPLES_COMMON_CHECK_HPP
+
+#include <tile/tile.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <initializer_list>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace sample {
+
+/// splitmix64: the same numbers on every platform and standard library
+/// (std::uniform_real_distribution's are not), and fast enough to fill
+/// gigabyte inputs.
+class Random {
+public:
+  explicit Random(std::uint64_t seed) : state(seed) {}
+
+  std::uint64_t next() {
+    std::uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+
+  /// Uniform in [lo, hi), on a grid of 2^-24 (hi - lo): sums of two such
+  /// values in [-1, 1) are exact in float, so no subnormals appear.
+  float uniform(float lo, float hi) {
+    return lo + (hi - lo) * static_cast<float>(next() >> 40) * 0x1p-24f;
+  }
+
+private:
+  std::uint64_t state;
+};
+
+inline std::vector<float> random_vector(std::size_t n, Random &rng, float lo,
+                                        float hi) {
+  std::vector<float> v(n);
+  for (float &e : v)
+    e = rng.uniform(lo, hi);
+  return v;
+}
+
+/// |got - want| <= abs + rel * |want| for every element. NaN never passes,
+/// so an element the kernel did not write (outputs are poisoned with NaN)
+/// is reported.
+struct Tolerance {
+  double abs = 0;
+  double rel = 0;
+};
+
+/// Compares element by element and prints the first mismatch and the count.
+inline bool compare(const std::string &what, std::span<const float> got,
+                    std::span<const float> want, Tolerance tol) {
+  if (got.size() != want.size()) {
+    std::printf("FAIL: %s: %zu elements, want %zu\n", what.c_str(), got.size(),
+                want.size());
+    return false;
+  }
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    double g = got[i], w = want[i];
+    if (!(std::fabs(g - w) <= tol.abs + tol.rel * std::fabs(w)) && bad++ == 0)
+      first = i;
+  }
+  if (bad)
+    std::printf("FAIL: %s: %zu of %zu differ; first at %zu: got %.9g, want "
+                "%.9g\n",
+                what.c_str(), bad, got.size(), first, double(got[first]),
+                double(want[first]));
+  return bad == 0;
+}
+
+/// Guard elements on each side of an output; 64 floats keep the output
+/// 16-byte aligned (256 bytes, like cudaMalloc's own alignment).
+inline constexpr std::size_t guard_elements = 64;
+
+/// The poison written around and into outputs: a NaN whose bits are all ones
+/// (what cudaMemset(0xff) writes).
+inline float poison() {
+  std::uint32_t bits = 0xffffffffu;
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+/// Checks that a guard zone still holds the poison everywhere. `offset` is
+/// the zone's position relative to the output's first element.
+inline bool guard_intact(const std::string &what, std::span<const float> zone,
+                         std::ptrdiff_t offset) {
+  for (std::size_t i = 0; i < zone.size(); ++i) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &zone[i], sizeof bits);
+    if (bits != 0xffffffffu) {
+      std::printf("FAIL: %s: wrote outside the output, at offset %td\n",
+                  what.c_str(), offset + static_cast<std::ptrdiff_t>(i));
+      return false;
+    }
+  }
+  return true;
+}
+
+/// A host output of n floats inside guard zones, poisoned throughout.
+class GuardedOutput {
+public:
+  explicit GuardedOutput(std::size_t n)
+      : n(n), all(n + 2 * guard_elements, poison()) {}
+  float *data() { return all.data() + guard_elements; }
+  std::span<const float> values() const {
+    return {all.data() + guard_elements, n};
+  }
+  bool guards_intact(const std::string &what) const {
+    std::span<const float> whole(all);
+    return guard_intact(what, whole.first(guard_elements),
+                        -std::ptrdiff_t(guard_elements)) &&
+           guard_intact(what, whole.last(guard_elements), std::ptrdiff_t(n));
+  }
+
+private:
+  std::size_t n;
+  std::vector<float> all;
+};
+
+/// Calls f(std::integral_constant<int, I>{}) for I in [0, N): lets a loop
+/// over a kernel's configurations instantiate the kernel for each.
+template <int N, class F> void for_each_index(F &&f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) {
+    (f(std::integral_constant<int, I>{}), ...);
+  }(std::make_integer_sequence<int, N>{});
+}
+
+/// "BLOCK=1024,num_warps=4" from a configuration and the names of the
+/// kernel's template parameters.
+inline std::string describe(const tile::config &c,
+                            std::initializer_list<const char *> names) {
+  std::string s;
+  int i = 0;
+  for (const char *name : names)
+    s += std::string(name) + "=" + std::to_string(c.meta[i++]) + ",";
+  return s + "num_warps=" + std::to_string(c.num_warps);
+}
+
+} // namespace sample
+
+#endif // SAMPLES_COMMON_CHECK_HPP
