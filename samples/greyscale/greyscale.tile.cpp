@@ -22,13 +22,14 @@ TILE_KERNEL void greyscale(const float *rgb, float *grey, int h, int w) {
   tile::store(grey + offs, 0.2989f * r + 0.5870f * g + 0.1140f * b, mask);
 }
 
-// Tiles of 1024 elements in three shapes, from square to a few long rows
-// (longer rows mean fewer, larger contiguous pieces per warp), and one of
-// 4096 elements to give each thread more loads in flight.
-TILE_CONFIGS(greyscale, tile::config{.meta = {32, 32}, .num_warps = 4},
-             tile::config{.meta = {16, 64}, .num_warps = 4},
+// The default (first) configuration is the fastest measured on an H100
+// (BENCHMARKS.md): 4096-element tiles of long rows give each thread several
+// 16-byte loads in flight. The others are tiles of 1024 elements from long
+// rows to square.
+TILE_CONFIGS(greyscale, tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {8, 128}, .num_warps = 4},
-             tile::config{.meta = {16, 256}, .num_warps = 8});
+             tile::config{.meta = {16, 64}, .num_warps = 4},
+             tile::config{.meta = {32, 32}, .num_warps = 4});
 
 template <int BLOCK_H, int BLOCK_W>
 TILE_GRID(greyscale)
