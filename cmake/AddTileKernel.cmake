@@ -24,6 +24,9 @@
 # executable target tilecc::tilecc, both set by tilecc-config.cmake or by
 # tilecc's own build.
 
+# Where this file (and TileccResources.cmake beside it) was included from.
+set(_TILECC_CMAKE_DIR ${CMAKE_CURRENT_LIST_DIR})
+
 # A macro, so that it can enable CUDA in the caller's directory scope:
 # enable_language() inside a function leaves the compile rules unset
 # ("Missing variable is: CMAKE_CUDA_COMPILE_OBJECT"). Call it at file scope,
@@ -123,6 +126,26 @@ function(_tilecc_add_tile_kernel target)
       target_link_libraries(${target} PUBLIC CUDA::cudart)
     else()
       target_link_libraries(${target} PUBLIC CUDA::cudart_static)
+    endif()
+    # ptxas's resource report (registers, spills, shared memory) per kernel
+    # and arch, added to the metadata JSON tilecc wrote.
+    if(NOT TILECC_PREGENERATED_DIR)
+      set(stamps)
+      foreach(kernel_file IN LISTS kernel_sources)
+        get_filename_component(kdir ${kernel_file} DIRECTORY)
+        set(stamp ${kernel_file}.resources.stamp)
+        add_custom_command(
+          OUTPUT ${stamp}
+          COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER}
+                  "-DARCHS=${ARG_ARCHS}" "-DINCLUDES=${kdir};${TILECC_INCLUDE_DIR}"
+                  -DSOURCE=${kernel_file} -DDIR=${kdir} -DSTAMP=${stamp}
+                  -P ${_TILECC_CMAKE_DIR}/TileccResources.cmake
+          DEPENDS ${kernel_file} ${_TILECC_CMAKE_DIR}/TileccResources.cmake
+          COMMENT "ptxas resource report for ${kernel_file}"
+          VERBATIM)
+        list(APPEND stamps ${stamp})
+      endforeach()
+      add_custom_target(${target}_resources ALL DEPENDS ${stamps})
     endif()
   else()
     find_program(TILECC_HIPCC hipcc REQUIRED)

@@ -3,7 +3,7 @@
 #   <prefix>/bin/tilecc
 #   <prefix>/include/tile/...                  tile.hpp, types.hpp, rt/*.cuh
 #   <prefix>/lib/cmake/tilecc/tilecc-config.cmake, -config-version.cmake,
-#                              AddTileKernel.cmake
+#                              AddTileKernel.cmake, TileccResources.cmake
 #
 # bin/ and include/ are fixed (not CMAKE_INSTALL_BINDIR/INCLUDEDIR): an
 # installed tilecc finds its headers at <exe>/../include/tile/tile.hpp, so the
@@ -33,4 +33,5 @@ install(FILES
   ${CMAKE_CURRENT_BINARY_DIR}/tilecc-config.cmake
   ${CMAKE_CURRENT_BINARY_DIR}/tilecc-config-version.cmake
   ${CMAKE_CURRENT_LIST_DIR}/AddTileKernel.cmake
+  ${CMAKE_CURRENT_LIST_DIR}/TileccResources.cmake
   DESTINATION ${TILECC_INSTALL_CMAKEDIR})

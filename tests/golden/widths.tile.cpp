@@ -1,4 +1,5 @@
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/widths.cu
+// RUN: %FileCheck %s --check-prefix=LAUNCH < %t/widths.launch.cpp
 // RUN: %if nvcc %{ %nvcc-sm90a %t/widths.cu -o %t/k.o %}
 //
 // Access width follows the element size (16 bytes when contiguity and
@@ -32,6 +33,10 @@ tile::grid widths_grid(const int8_t *, int8_t *, const double *, double *,
 // 16 bytes, but 1024 elements over 128 threads give each thread 8, and
 // Triton's rule keeps every thread busy before widening.
 // CHECK: L0 = #blocked<spt=[8], tpw=[32], wpc=[4], order=[0]> over [1024]
+// With stride == 1 (the `unit` variant, tried first) the strided access is
+// contiguous too.
+// CHECK-LABEL: widths_c0_unit(
+// CHECK: rt::ld_global_v4(&{{.*}}(g + (offs[e] * stride))
 // CHECK-LABEL: widths_c0_aligned16(
 // CHECK: rt::ld_global_v8(&{{.*}}(a + offs[e])
 // CHECK: rt::st_global_v8((b + offs[e])
@@ -47,3 +52,10 @@ tile::grid widths_grid(const int8_t *, int8_t *, const double *, double *,
 // CHECK-LABEL: widths_c0_generic(
 // CHECK-NOT: ld_global_v{{[2-9]}}
 // CHECK-LABEL: launch_widths_c0_generic(
+
+// LAUNCH: const bool tilecc_unit =
+// LAUNCH: stride == 1;
+// LAUNCH: if (tilecc_unit)
+// LAUNCH-NEXT: return tilecc_gen::widths::launch_widths_c0_unit(
+// LAUNCH: if (tilecc_aligned16)
+// LAUNCH-NEXT: return tilecc_gen::widths::launch_widths_c0_aligned16(

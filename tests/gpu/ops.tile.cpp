@@ -21,9 +21,14 @@ TILE_KERNEL void float_ops(const float *x, const float *y, float *out, int n) {
   tile::store(base + 5 * n, tile::fma(a, b, 0.5f), mask);
   tile::store(base + 6 * n, tile::clamp(a, -0.5f, 0.5f), mask);
   tile::store(base + 7 * n, tile::rsqrt(tile::abs(a) + 1.0f), mask);
-  tile::store(base + 8 * n, tile::log(tile::abs(a) + 1.0f) - tile::log2(b * b + 1.0f), mask);
-  tile::store(base + 9 * n, tile::exp2(a * 0.25f) + tile::sin(a) * tile::cos(b), mask);
-  tile::store(base + 10 * n, tile::minimum(-a, b) + tile::where(a < 0.0f && b > 0.0f, 1.0f, 0.0f), mask);
+  tile::store(base + 8 * n,
+              tile::log(tile::abs(a) + 1.0f) - tile::log2(b * b + 1.0f), mask);
+  tile::store(base + 9 * n, tile::exp2(a * 0.25f) + tile::sin(a) * tile::cos(b),
+              mask);
+  tile::store(base + 10 * n,
+              tile::minimum(-a, b) +
+                  tile::where(a < 0.0f && b > 0.0f, 1.0f, 0.0f),
+              mask);
 }
 
 template <int BLOCK>
@@ -38,7 +43,8 @@ TILE_KERNEL void int_ops(const int *x, const int *y, int *out, int8_t *out8,
   tile::store(base + n, (a << 3) + (b >> 2), mask);
   tile::store(base + 2 * n, a % (tile::abs(b) + 1), mask);
   tile::store(base + 3 * n, tile::where(a >= b, a, -b) + (~a), mask);
-  tile::store(base + 4 * n, tile::cast<int>(tile::cast<unsigned>(a) >> 28), mask);
+  tile::store(base + 4 * n, tile::cast<int>(tile::cast<unsigned>(a) >> 28),
+              mask);
   auto small = tile::cast<int8_t>(a);
   tile::store(out8 + offs, small + small * tile::cast<int8_t>(b), mask);
   tile::store(out64 + offs, tile::cast<int64_t>(a) * 65536 * 65536 + b, mask);
@@ -53,21 +59,21 @@ TILE_KERNEL void matrix(const float *a, const float *colv, float *out,
   auto rows = tile::program_id(0) * BM + tile::arange<BM>();
   auto cols = tile::program_id(1) * BN + tile::arange<BN>();
   auto mask = tile::expand_dims<1>(rows < m) && tile::expand_dims<0>(cols < n);
-  auto row_major = tile::load(
-      a + tile::expand_dims<1>(rows) * lda + tile::expand_dims<0>(cols), mask,
-      0.0f);
-  auto transposed = tile::load(
-      a + tile::expand_dims<1>(rows) + tile::expand_dims<0>(cols) * lda, mask,
-      0.0f);
+  auto row_major = tile::load(a + tile::expand_dims<1>(rows) * lda +
+                                  tile::expand_dims<0>(cols),
+                              mask, 0.0f);
+  auto transposed = tile::load(a + tile::expand_dims<1>(rows) +
+                                   tile::expand_dims<0>(cols) * lda,
+                               mask, 0.0f);
   auto out_offs = tile::expand_dims<1>(rows) * n + tile::expand_dims<0>(cols);
   tile::store(out + out_offs, row_major * 2.0f + transposed, mask);
   auto scale = tile::cast<float>(cols) * 0.5f;
   auto cv = tile::load(colv + cols, cols < n, 0.0f);
   if (tile::program_id(0) == 0)
     tile::store(colout + cols, scale + cv, cols < n);
-  tile::store(out + m * n + out_offs,
-              row_major * tile::expand_dims<0>(scale) - tile::expand_dims<0>(cv),
-              mask);
+  tile::store(
+      out + m * n + out_offs,
+      row_major * tile::expand_dims<0>(scale) - tile::expand_dims<0>(cv), mask);
 }
 
 template <int BLOCK>
@@ -98,8 +104,18 @@ TILE_KERNEL void halves(const tile::half *x, const tile::bfloat16 *y,
   auto a = tile::load(x + offs, mask, 0.0f);
   auto b = tile::load(y + offs, mask, 0.0f);
   tile::store(out + offs, a * a + a, mask);
-  tile::store(out_bf + offs, tile::cast<tile::bfloat16>(tile::cast<float>(b) * 3.0f), mask);
+  tile::store(out_bf + offs,
+              tile::cast<tile::bfloat16>(tile::cast<float>(b) * 3.0f), mask);
   tile::store(out_f + offs, tile::cast<float>(a) + tile::cast<float>(b), mask);
+}
+
+// A strided gather: with stride == 1 the wrapper picks the `unit` variant,
+// whose reads are 16 bytes wide.
+template <int BLOCK>
+TILE_KERNEL void strided(const float *x, float *out, int n, int stride) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  tile::store(out + offs, tile::load(x + offs * stride, mask) + 1.0f, mask);
 }
 
 TILE_CONFIGS(float_ops, tile::config{.meta = {512}, .num_warps = 4},
@@ -109,6 +125,7 @@ TILE_CONFIGS(matrix, tile::config{.meta = {32, 32}, .num_warps = 4},
              tile::config{.meta = {16, 64}, .num_warps = 2});
 TILE_CONFIGS(loops, tile::config{.meta = {256}, .num_warps = 4});
 TILE_CONFIGS(halves, tile::config{.meta = {1024}, .num_warps = 4});
+TILE_CONFIGS(strided, tile::config{.meta = {512}, .num_warps = 4});
 
 template <int BLOCK>
 TILE_GRID(float_ops)
@@ -117,8 +134,8 @@ tile::grid float_ops_grid(const float *, const float *, float *, int n) {
 }
 template <int BLOCK>
 TILE_GRID(int_ops)
-tile::grid int_ops_grid(const int *, const int *, int *, int8_t *, int64_t *,
-                        int n) {
+tile::grid
+    int_ops_grid(const int *, const int *, int *, int8_t *, int64_t *, int n) {
   return {tile::cdiv(n, BLOCK)};
 }
 template <int BM, int BN>
@@ -136,5 +153,10 @@ template <int BLOCK>
 TILE_GRID(halves)
 tile::grid halves_grid(const tile::half *, const tile::bfloat16 *, tile::half *,
                        tile::bfloat16 *, float *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK>
+TILE_GRID(strided)
+tile::grid strided_grid(const float *, float *, int n, int) {
   return {tile::cdiv(n, BLOCK)};
 }

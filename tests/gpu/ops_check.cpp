@@ -104,8 +104,8 @@ std::vector<int> randomInts(size_t N, int Lo, int Hi) {
   return V;
 }
 
-std::string label(const char *Kernel, int Config, size_t Shift) {
-  return std::string(Kernel) + " config " + std::to_string(Config) +
+std::string label(const std::string &Kernel, int Config, size_t Shift) {
+  return Kernel + " config " + std::to_string(Config) +
          (Shift ? " (generic variant)" : " (aligned variant)");
 }
 
@@ -202,6 +202,19 @@ void checkHalves(size_t Shift) {
   compare(label("halves f32", 0, Shift), DF.toHost(), WantF, 0);
 }
 
+void checkStrided(int Stride, size_t Shift) {
+  const int N = 4096 + 16 * int(Shift);
+  auto X = randomFloats(size_t(N) * Stride, -1, 1);
+  std::vector<float> Want(N);
+  tile::emulate::launch(tile::grid{tile::cdiv(N, 512)}, strided<512>, X.data(),
+                        Want.data(), N, Stride);
+  DeviceArray<float> DX(X, Shift), DOut(N, Shift);
+  CUDA_OK(tilecc::strided(DX.get(), DOut.get(), N, Stride));
+  CUDA_OK(cudaDeviceSynchronize());
+  compare(label("strided, stride " + std::to_string(Stride), 0, Shift),
+          DOut.toHost(), Want, 0);
+}
+
 } // namespace
 
 int main() {
@@ -218,6 +231,8 @@ int main() {
       checkMatrix(C, Shift);
     checkLoops(Shift);
     checkHalves(Shift);
+    for (int Stride : {1, 3})
+      checkStrided(Stride, Shift);
   }
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_OK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));

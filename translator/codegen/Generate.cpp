@@ -1,5 +1,6 @@
 //===- Generate.cpp -------------------------------------------------------===//
 #include "codegen/Generate.h"
+#include "analysis/Specializations.h"
 #include "codegen/Renderer.h"
 #include "codegen/Templates.h"
 #include "ir/Printer.h"
@@ -22,51 +23,29 @@ std::optional<TargetDesc> parseTarget(llvm::StringRef Name) {
 
 namespace {
 
-/// One specialization the wrapper can check at run time.
-struct Specialization {
-  std::string Suffix; // of the variant's name
-  std::string Flag;   // the wrapper's bool for it; empty for generic
-  std::string Description;
-  std::vector<ParamSpec> Specs;
-};
-
-bool isIntegerParam(const Param &P) {
-  const ElemType &E = P.Arg->type().Elem;
-  return !E.isPointer() && isInteger(E.Kind) && E.Kind != ScalarKind::I1;
-}
-
-/// Most specialized first; the generic variant always exists.
-std::vector<Specialization> specializations(const Function &F) {
-  std::vector<Specialization> Out;
-  std::vector<ParamSpec> Aligned;
-  bool Any = false;
-  for (const Param &P : F.Params) {
-    bool Applies = P.Arg->type().Elem.isPointer() || isIntegerParam(P);
-    Aligned.push_back(Applies ? ParamSpec::Aligned16 : ParamSpec::None);
-    Any |= Applies;
-  }
-  if (Any)
-    Out.push_back({"aligned16", "tilecc_aligned16",
-                   "pointers 16-byte aligned, integers divisible by 16",
-                   Aligned});
-  Out.push_back({"generic", "", "none",
-                 std::vector<ParamSpec>(F.Params.size(), ParamSpec::None)});
-  return Out;
-}
-
+/// The wrapper's run-time test for specialization S.
 std::string condition(const Function &F, const Specialization &S) {
   std::string C;
   for (unsigned I = 0; I < F.Params.size(); ++I) {
-    if (S.Specs[I] != ParamSpec::Aligned16)
-      continue;
     const Param &P = F.Params[I];
-    C += C.empty() ? "" : " &&\n      ";
-    if (P.Arg->type().Elem.isPointer())
-      C += "reinterpret_cast<std::uintptr_t>(" + P.Name + ") % 16 == 0";
+    std::string Test;
+    if (S.Specs[I] == ParamSpec::EqualsOne)
+      Test = P.Name + " == 1";
+    else if (S.Specs[I] == ParamSpec::Aligned16 &&
+             P.Arg->type().Elem.isPointer())
+      Test = "reinterpret_cast<std::uintptr_t>(" + P.Name + ") % 16 == 0";
+    else if (S.Specs[I] == ParamSpec::Aligned16)
+      Test = P.Name + " % 16 == 0";
     else
-      C += P.Name + " % 16 == 0";
+      continue;
+    C += (C.empty() ? "" : " &&\n      ") + Test;
   }
   return C.empty() ? "true" : C;
+}
+
+/// The name of the wrapper's bool for S; empty for the generic variant.
+std::string flagName(const Specialization &S) {
+  return S.isGeneric() ? "" : "tilecc_" + S.Suffix;
 }
 
 std::string dimsList(llvm::ArrayRef<unsigned> V) {
@@ -210,11 +189,12 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
     frontend::KernelInstance &Inst = K.Instances[C];
     Function &F = *Inst.Fn;
     unsigned Threads = Inst.Cfg.NumWarps * Opts.Target.WarpSize;
-    // Layouts depend on contiguity, which no specialization changes; access
-    // widths depend on divisibility, which they do.
-    AxisInfoAnalysis Generic(F, Specs.back().Specs);
+    // One set of layouts serves all variants (they share the function), made
+    // for the most specialized one, which is the fast path; each variant's
+    // access widths follow its own axis info.
+    AxisInfoAnalysis Best(F, Specs.front().Specs);
     LayoutMap LM =
-        assignLayouts(F, Generic, Inst.Cfg.NumWarps, {Opts.Target.WarpSize});
+        assignLayouts(F, Best, Inst.Cfg.NumWarps, {Opts.Target.WarpSize});
     json ConfigVariants = json::array();
     for (const Specialization &S : Specs) {
       AxisInfoAnalysis AI(F, S.Specs);
@@ -242,12 +222,14 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
                           {"host_params", hostParams(F, true)},
                           {"launch_args", launchArgs(F)}});
       ConfigVariants.push_back({{"name", Name},
-                                {"guard", S.Flag},
+                                {"guard", flagName(S)},
                                 {"call_args", argNames(F, true)}});
       json Spec = json::object();
       for (unsigned I = 0; I < F.Params.size(); ++I)
         Spec[F.Params[I].Name] =
-            S.Specs[I] == ParamSpec::Aligned16 ? "aligned16" : "none";
+            S.Specs[I] == ParamSpec::Aligned16   ? "aligned16"
+            : S.Specs[I] == ParamSpec::EqualsOne ? "equals1"
+                                                 : "none";
       json Access = json::array();
       for (const std::string &A : E.Accesses)
         Access.push_back(A);
@@ -276,8 +258,8 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
 
   json SpecFlags = json::array();
   for (const Specialization &S : Specs)
-    if (!S.Flag.empty())
-      SpecFlags.push_back({{"name", S.Flag},
+    if (!S.isGeneric())
+      SpecFlags.push_back({{"name", flagName(S)},
                            {"description", S.Description},
                            {"condition", condition(F0, S)}});
 
