@@ -4,7 +4,7 @@
     python3 scripts/bench_peers.py                 # run, print JSON lines
     python3 scripts/bench_peers.py --table FILE    # table from JSON lines in FILE
 
-For each sample workload (vector_add, add_relu_mul, greyscale) this runs a Triton
+For each sample workload (vector_add, add_relu_mul, greyscale, softmax) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use. Each output is poisoned with NaN, computed once and checked against a
@@ -74,6 +74,18 @@ def peers():
         g = tl.load(rgb_ptr + plane + offs, mask=mask)
         b = tl.load(rgb_ptr + 2 * plane + offs, mask=mask)
         tl.store(grey_ptr + offs, 0.2989 * r + 0.5870 * g + 0.1140 * b, mask=mask)
+
+    # Triton's tutorial 02: one program per row, the block the next power of
+    # two of the row length, num_warps by block size.
+    @triton.jit
+    def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
+        z = x - tl.max(x, axis=0)
+        num = tl.exp(z)
+        tl.store(out_ptr + row * out_stride + cols, num / tl.sum(num, axis=0), mask=mask)
 
     def best_config(kernel):
         c = getattr(kernel, "best_config", None)
@@ -154,6 +166,24 @@ def peers():
     r, g, b = rgb[0], rgb[1], rgb[2]
     report("greyscale", "torch", [3, h, w], lambda: "0.2989 * r + 0.5870 * g + 0.1140 * b",
            lambda: 0.2989 * r + 0.5870 * g + 0.1140 * b, ref, 16 * h * w, 3 * FLT_EPSILON)
+    del rgb, grey, ref, r, g, b
+
+    # softmax: fp32 rows; the fast exp and a different summation order give a
+    # few 1e-6 relative error (the sample's tolerance). Bytes: read once,
+    # written once.
+    for rows, cols in ((32768, 4096), (16384, 8192)):
+        x = torch.rand(rows, cols, device=dev) * 16 - 8
+        y = torch.empty_like(x)
+        ref = torch.softmax(x.double(), dim=1)
+        block = triton.next_power_of_2(cols)
+        warps = 16 if block >= 4096 else 8 if block >= 2048 else 4
+        report("softmax", "triton", [rows, cols], lambda: f"BLOCK={block},num_warps={warps}",
+               lambda: softmax_kernel[(rows,)](y, x, x.stride(0), y.stride(0), cols,
+                                               BLOCK=block, num_warps=warps),
+               ref, 8 * rows * cols, 2e-5, out=y)
+        report("softmax", "torch", [rows, cols], lambda: "torch.softmax(x, dim=1)",
+               lambda: torch.softmax(x, dim=1), ref, 8 * rows * cols, 2e-5)
+        del x, y, ref
 
 
 def table(path):
@@ -170,7 +200,9 @@ def table(path):
             if not r.get("ok", False):
                 status = 1
                 print(f"WRONG RESULT: {text.strip()}")
-            entry = rows.setdefault(r["workload"], {"shape": r["shape"]})
+            # One row per workload and shape.
+            entry = rows.setdefault((r["workload"], tuple(r["shape"])),
+                                    {"shape": r["shape"]})
             impl = r["impl"]
             if impl == "tilecc" and not r.get("best"):
                 continue
@@ -189,7 +221,7 @@ def table(path):
               "tilecc/triton", "tilecc/torch")
     print("| " + " | ".join(header) + " |")
     print("|" + "|".join("---" for _ in header) + "|")
-    for workload, e in rows.items():
+    for (workload, _), e in rows.items():
         ours, tri, tor = gbps(e, "tilecc"), gbps(e, "triton"), gbps(e, "torch")
         if ours is None or tri is None or tor is None:
             status = 1

@@ -12,6 +12,7 @@
 
 #include "detail/convert.hpp"
 #include "detail/promote.hpp"
+#include "detail/reduce.hpp"
 #include "detail/shape.hpp"
 #include "types.hpp"
 
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -28,11 +30,13 @@
 #define TILE_OP(name) [[clang::annotate("tile.op", name)]]
 #define TILE_KERNEL [[clang::annotate("tile.kernel")]]
 #define TILE_GRID(kernel) [[clang::annotate("tile.grid", #kernel)]]
+#define TILE_SELECT(kernel) [[clang::annotate("tile.select", #kernel)]]
 #define TILE_CONFIGS_ATTR(kernel) [[clang::annotate("tile.configs", #kernel)]]
 #else
 #define TILE_OP(name)
 #define TILE_KERNEL
 #define TILE_GRID(kernel)
+#define TILE_SELECT(kernel)
 #define TILE_CONFIGS_ATTR(kernel)
 #endif
 
@@ -198,18 +202,6 @@ concept numeric_operands = (is_tensor_v<A> || is_tensor_v<B>) &&
 template <class X>
 concept offset_operand = numeric_operand<X>;
 
-template <class T, auto Shape,
-          class Seq = std::make_index_sequence<Shape.size()>>
-struct tensor_with_shape;
-
-template <class T, auto Shape, std::size_t... I>
-struct tensor_with_shape<T, Shape, std::index_sequence<I...>> {
-  using type = tensor<T, Shape[I]...>;
-};
-
-template <class T, auto Shape>
-using tensor_with_shape_t = typename tensor_with_shape<T, Shape>::type;
-
 template <class... X>
 inline constexpr auto broadcast_of =
     broadcast_all(operand_traits<std::remove_cvref_t<X>>::shape...);
@@ -299,6 +291,7 @@ enum class binop {
   mul,
   div,
   rem,
+  floordiv,
   bit_and,
   bit_or,
   bit_xor,
@@ -353,6 +346,13 @@ template <binop Op, class R> auto apply(R x, R y) {
       return y == -1 ? R(0) : static_cast<R>(x % y);
     else
       return static_cast<R>(x % y);
+  } else if constexpr (Op == binop::floordiv) {
+    if constexpr (std::is_signed_v<R>)
+      // INT_MIN / -1 would trap; it wraps to INT_MIN.
+      return y == -1 ? unwrap<R>(wrap_t<R>(0) - static_cast<wrap_t<R>>(x))
+                     : static_cast<R>(x / y);
+    else
+      return static_cast<R>(x / y);
   } else if constexpr (Op == binop::bit_and || Op == binop::bit_or ||
                        Op == binop::bit_xor) {
     using U = wrap_t<R>;
@@ -413,7 +413,10 @@ template <binop Op, class A, class B> auto binary(const A &a, const B &b) {
   static_assert(!is_bitwise(Op) || integers,
                 "bitwise operators need integer tiles");
   static_assert(!is_logical(Op) || bools, "logical operators need bool tiles");
-  if constexpr ((!is_bitwise(Op) || integers) && (!is_logical(Op) || bools)) {
+  static_assert(Op != binop::floordiv || integers,
+                "floordiv needs integer operands");
+  if constexpr ((!is_bitwise(Op) || integers) && (!is_logical(Op) || bools) &&
+                (Op != binop::floordiv || integers)) {
     using R =
         typename decltype(operation_type<Op, common_element_t<A, B>>())::type;
     using Result = decltype(apply<Op>(R{}, R{}));
@@ -694,6 +697,16 @@ template <class A, class B>
 TILE_OP("rem")
 auto operator%(const A &a, const B &b) {
   return detail::binary<detail::binop::rem>(a, b);
+}
+
+/// Triton's `//` on integers: C division, truncating toward zero despite the
+/// name. Takes scalars too, since `/` on integers divides in fp32. Division by
+/// zero is undefined, as in Triton.
+template <class A, class B>
+  requires detail::numeric_operand<A> && detail::numeric_operand<B>
+TILE_OP("floordiv")
+auto floordiv(const A &a, const B &b) {
+  return detail::binary<detail::binop::floordiv>(a, b);
 }
 
 template <class A, class B>
@@ -1054,6 +1067,327 @@ TILE_OP("broadcast_to")
 tensor<T, NewDims...> broadcast_to(T v) {
   return full<NewDims...>(v);
 }
+
+//===----------------------------------------------------------------------===//
+// Reductions and scans
+//===----------------------------------------------------------------------===//
+
+// Axis counts from the end when negative. Reducing removes the axis (or keeps
+// it with size 1 under KeepDims); a 1-D tile reduced without KeepDims, and
+// every tile reduced without an axis, gives a plain value. The emulation
+// combines in index order; the GPU's tree only matches it for associative
+// combines, so float sums differ in rounding.
+
+namespace detail {
+
+/// (value, index) pairs: the larger value for Max (else the smaller), the lower
+/// index on ties. NaN values lose to any number. The tie and NaN rules make
+/// the combine associative and commutative, so any combining order gives the
+/// same index.
+template <bool Max, class V>
+std::tuple<V, std::int32_t> arg_combine(const std::tuple<V, std::int32_t> &a,
+                                        const std::tuple<V, std::int32_t> &b) {
+  auto [va, ia] = a;
+  auto [vb, ib] = b;
+  if constexpr (is_floating_v<V>) {
+    if (std::isnan(vb))
+      return a;
+    if (std::isnan(va))
+      return b;
+  }
+  bool better = Max ? va < vb : vb < va;
+  return better || (va == vb && ib < ia) ? b : a;
+}
+
+/// A built-in reduction of x, seen with shape Shape, along Axis.
+template <reduce_op Op, int Axis, bool KeepDims, auto Shape, class T, int... D>
+auto builtin_reduce(const tensor<T, D...> &x) {
+  static_assert(is_element_v<T>, "reductions need numeric tiles");
+  static_assert(Op != reduce_op::xor_sum || std::is_integral_v<T>,
+                "xor_sum needs integer tiles");
+  using R = reduce_result_t<Op, T>;
+  constexpr bool largest = Op == reduce_op::max || Op == reduce_op::argmax;
+  if constexpr (Op == reduce_op::sum) {
+    return reduce_values<Axis, KeepDims, Shape, R>(x, apply<binop::add, R>);
+  } else if constexpr (Op == reduce_op::max || Op == reduce_op::min) {
+    return reduce_values<Axis, KeepDims, Shape, R>(x, min_max<largest, R>);
+  } else if constexpr (Op == reduce_op::xor_sum) {
+    if constexpr (std::is_integral_v<T>)
+      return reduce_values<Axis, KeepDims, Shape, R>(x,
+                                                     apply<binop::bit_xor, R>);
+  } else {
+    // Values compare in the type max/min would use; indices count along the
+    // axis (through the whole tile, row-major, without one).
+    using V = reduce_result_t<reduce_op::max, T>;
+    auto load = [&x](int k, int i) {
+      return std::tuple<V, std::int32_t>(convert<V>(x.data()[k]), i);
+    };
+    return std::get<1>(
+        fold_axis<Axis, KeepDims, Shape>(load, arg_combine<largest, V>));
+  }
+}
+
+template <class T, int... D>
+inline constexpr std::array<int, 1> flat_shape = {tensor<T, D...>::numel};
+
+} // namespace detail
+
+// Each reduction has an axis form, NAME<Axis, KeepDims>(x), and a whole-tile
+// form, NAME(x), which reduces the row-major flattening of x to one value.
+#define TILE_DETAIL_REDUCTION(NAME)                                            \
+  template <int Axis, bool KeepDims = false, class T, int... D>                \
+  TILE_OP(#NAME)                                                               \
+  auto NAME(const tensor<T, D...> &x) {                                        \
+    return detail::builtin_reduce<reduce_op::NAME, Axis, KeepDims,             \
+                                  tensor<T, D...>::shape>(x);                  \
+  }                                                                            \
+  template <class T, int... D>                                                 \
+  TILE_OP(#NAME)                                                               \
+  auto NAME(const tensor<T, D...> &x) {                                        \
+    return detail::builtin_reduce<reduce_op::NAME, 0, false,                   \
+                                  detail::flat_shape<T, D...>>(x);             \
+  }
+
+/// Sum in tile::reduce_result_t<reduce_op::sum, T>: integers and bool narrower
+/// than 32 bits give (u)int32, half and bfloat16 give float. Integers wrap.
+TILE_DETAIL_REDUCTION(sum)
+/// Maximum; narrow types widen as for sum. A NaN is ignored unless every
+/// value is NaN (IEEE maxNum, like tile::maximum).
+TILE_DETAIL_REDUCTION(max)
+/// Minimum; as max.
+TILE_DETAIL_REDUCTION(min)
+/// Exclusive or of integer tiles, in their own type.
+TILE_DETAIL_REDUCTION(xor_sum)
+/// int32 index of the maximum, the lowest index on ties. NaN is ignored
+/// unless every value is NaN, which gives index 0.
+TILE_DETAIL_REDUCTION(argmax)
+/// int32 index of the minimum; as argmax.
+TILE_DETAIL_REDUCTION(argmin)
+
+#undef TILE_DETAIL_REDUCTION
+
+/// Reduces with combine(a, b), a left fold in index order: combine takes two
+/// values of T and returns one, which converts back to T as a C++ return
+/// would. The result keeps the element type T.
+template <int Axis, bool KeepDims = false, class Combine, class T, int... D>
+TILE_OP("reduce")
+auto reduce(const tensor<T, D...> &x, Combine combine) {
+  constexpr bool combines = detail::scalar_combine<Combine, T>;
+  static_assert(combines, "combine must take two values of the tile's element "
+                          "type and return one");
+  if constexpr (combines)
+    return detail::reduce_values<Axis, KeepDims, tensor<T, D...>::shape, T>(
+        x, combine);
+}
+
+/// Reduces several tiles of one shape together, as Triton's tuple form:
+/// combine(a0, b0, ..., a1, b1, ...) takes the values of the accumulated and
+/// the next element and returns a std::tuple of one value per tile. Returns a
+/// std::tuple of result tiles (of values for a fully reduced 1-D tile).
+template <int Axis, bool KeepDims = false, class Combine, class... X>
+  requires(sizeof...(X) >= 1 && (detail::is_tensor_v<X> && ...))
+TILE_OP("reduce")
+auto reduce(const std::tuple<X...> &xs, Combine combine) {
+  return detail::tuple_operation(xs, combine, [](auto load, auto on_tuples) {
+    return detail::fold_axis<Axis, KeepDims, detail::first_shape<X...>>(
+        load, on_tuples);
+  });
+}
+
+/// Inclusive prefix sum along Axis (suffix sum with Reverse), in the type of
+/// tile::sum.
+template <int Axis, bool Reverse = false, class T, int... D>
+TILE_OP("cumsum")
+auto cumsum(const tensor<T, D...> &x) {
+  static_assert(detail::is_element_v<T>, "scans need numeric tiles");
+  using R = reduce_result_t<reduce_op::cumsum, T>;
+  return detail::scan_values<Axis, Reverse, R>(
+      x, detail::apply<detail::binop::add, R>);
+}
+
+/// Inclusive prefix product along Axis (suffix product with Reverse), in the
+/// type of tile::sum.
+template <int Axis, bool Reverse = false, class T, int... D>
+TILE_OP("cumprod")
+auto cumprod(const tensor<T, D...> &x) {
+  static_assert(detail::is_element_v<T>, "scans need numeric tiles");
+  using R = reduce_result_t<reduce_op::cumprod, T>;
+  return detail::scan_values<Axis, Reverse, R>(
+      x, detail::apply<detail::binop::mul, R>);
+}
+
+/// Inclusive scan with combine(a, b), where a is the result so far and b the
+/// next element (the following one with Reverse); combine need not be
+/// commutative. Keeps the element type T.
+template <int Axis, bool Reverse = false, class Combine, class T, int... D>
+TILE_OP("associative_scan")
+auto associative_scan(const tensor<T, D...> &x, Combine combine) {
+  constexpr bool combines = detail::scalar_combine<Combine, T>;
+  static_assert(combines, "combine must take two values of the tile's element "
+                          "type and return one");
+  if constexpr (combines)
+    return detail::scan_values<Axis, Reverse, T>(x, combine);
+}
+
+/// Scans several tiles of one shape together; combine as for the tuple form
+/// of tile::reduce. Returns a std::tuple of tiles.
+template <int Axis, bool Reverse = false, class Combine, class... X>
+  requires(sizeof...(X) >= 1 && (detail::is_tensor_v<X> && ...))
+TILE_OP("associative_scan")
+auto associative_scan(const std::tuple<X...> &xs, Combine combine) {
+  return detail::tuple_operation(xs, combine, [](auto load, auto on_tuples) {
+    return detail::scan_axis<Axis, Reverse, detail::first_shape<X...>>(
+        load, on_tuples);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// Atomics
+//===----------------------------------------------------------------------===//
+
+// Atomics update global memory through a pointer tile (or one pointer) and
+// return the values they replaced. The value (and the mask) broadcast to the
+// pointers' shape and convert to the pointee type; lanes whose mask is false
+// are left alone and return zero. Programs run one after another in
+// emulation, and lanes in row-major order, so a plain read-modify-write is
+// atomic there and duplicate addresses all take effect.
+
+/// Memory ordering of an atomic (Triton's `sem`).
+enum class mem_order { relaxed, acquire, release, acq_rel };
+
+/// The threads an atomic's ordering is guaranteed to (Triton's `scope`).
+enum class mem_scope { gpu, cta, sys };
+
+namespace detail {
+
+enum class atomic_op { add, max, min, bit_and, bit_or, bit_xor, xchg };
+
+/// The element types each atomic takes on the GPU (inventory section 1.14).
+template <atomic_op Op, class T> constexpr bool atomic_supports() {
+  constexpr bool word = std::is_integral_v<T> && !std::is_same_v<T, bool> &&
+                        (sizeof(T) == 4 || sizeof(T) == 8);
+  if constexpr (Op == atomic_op::add)
+    return word || std::is_same_v<T, half> || std::is_floating_point_v<T>;
+  else if constexpr (Op == atomic_op::max || Op == atomic_op::min ||
+                     Op == atomic_op::xchg)
+    return word || std::is_floating_point_v<T>;
+  else
+    return word;
+}
+
+/// The new value of an atomic read-modify-write. Float max and min follow
+/// tile::maximum (NaN ignored); the GPU's integer-compare emulation of them
+/// may differ for NaN and -0.0.
+template <atomic_op Op, class T> T atomic_update(T old, T value) {
+  if constexpr (Op == atomic_op::add)
+    return apply<binop::add>(old, value);
+  else if constexpr (Op == atomic_op::max)
+    return min_max<true>(old, value);
+  else if constexpr (Op == atomic_op::min)
+    return min_max<false>(old, value);
+  else if constexpr (Op == atomic_op::bit_and)
+    return apply<binop::bit_and>(old, value);
+  else if constexpr (Op == atomic_op::bit_or)
+    return apply<binop::bit_or>(old, value);
+  else if constexpr (Op == atomic_op::bit_xor)
+    return apply<binop::bit_xor>(old, value);
+  else
+    return value;
+}
+
+template <class P> using pointee_t = std::remove_pointer_t<element_t<P>>;
+
+template <class P>
+concept pointer_operand = std::is_pointer_v<element_t<P>>;
+
+/// Runs *p = update(*p, values...) for each lane whose mask holds, with the
+/// values converted to the pointee type, and returns the old values.
+template <class P, class M, class Update, class... V>
+auto atomic_rmw(const P &ptrs, const M &mask, Update update,
+                const V &...values) {
+  using T = pointee_t<P>;
+  static_assert(!std::is_const_v<T>, "atomics need a pointer to non-const");
+  static_assert(std::is_same_v<element_t<M>, bool>,
+                "atomic masks must be bool tiles or bool values");
+  constexpr auto shape = operand_traits<std::remove_cvref_t<P>>::shape;
+  static_assert((broadcasts_to(operand_traits<M>::shape, shape) && ... &&
+                 broadcasts_to(operand_traits<V>::shape, shape)),
+                "cannot broadcast tile shapes");
+  if constexpr (!std::is_const_v<T>) {
+    return elementwise<T>(
+        [update](T *p, bool m, element_t<V>... v) {
+          if (!m)
+            return T{};
+          T old = *p;
+          *p = update(old, convert<T>(v)...);
+          return old;
+        },
+        ptrs, mask, values...);
+  }
+}
+
+} // namespace detail
+
+#define TILE_DETAIL_ATOMIC(NAME, OP)                                           \
+  template <class P, class V, class M = bool>                                  \
+    requires detail::pointer_operand<P>                                        \
+  TILE_OP(#NAME)                                                               \
+  auto NAME(const P &ptrs, const V &value, const M &mask = true,               \
+            [[maybe_unused]] mem_order order = mem_order::acq_rel,             \
+            [[maybe_unused]] mem_scope scope = mem_scope::gpu) {               \
+    using T = std::remove_const_t<detail::pointee_t<P>>;                       \
+    constexpr bool supported =                                                 \
+        detail::atomic_supports<detail::atomic_op::OP, T>();                   \
+    static_assert(supported, #NAME " does not support this element type");     \
+    if constexpr (supported)                                                   \
+      return detail::atomic_rmw(                                               \
+          ptrs, mask, detail::atomic_update<detail::atomic_op::OP, T>, value); \
+  }
+
+/// int32, uint32, int64, uint64, half, float, double.
+TILE_DETAIL_ATOMIC(atomic_add, add)
+/// int32, uint32, int64, uint64, float, double.
+TILE_DETAIL_ATOMIC(atomic_max, max)
+TILE_DETAIL_ATOMIC(atomic_min, min)
+/// int32, uint32, int64, uint64.
+TILE_DETAIL_ATOMIC(atomic_and, bit_and)
+TILE_DETAIL_ATOMIC(atomic_or, bit_or)
+TILE_DETAIL_ATOMIC(atomic_xor, bit_xor)
+/// Stores the value; int32, uint32, int64, uint64, float, double.
+TILE_DETAIL_ATOMIC(atomic_xchg, xchg)
+
+#undef TILE_DETAIL_ATOMIC
+
+/// Stores val where the memory holds cmp and returns the old values, for any
+/// 16-, 32- or 64-bit element type. Values compare bit for bit, as the
+/// hardware does: -0.0 differs from 0.0 and a NaN can match itself.
+template <class P, class C, class V>
+  requires detail::pointer_operand<P>
+TILE_OP("atomic_cas")
+auto atomic_cas(const P &ptrs, const C &cmp, const V &value,
+                [[maybe_unused]] mem_order order = mem_order::acq_rel,
+                [[maybe_unused]] mem_scope scope = mem_scope::gpu) {
+  using T = std::remove_const_t<detail::pointee_t<P>>;
+  constexpr bool supported =
+      detail::is_element_v<T> && !std::is_same_v<T, bool> &&
+      (sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8);
+  static_assert(supported, "atomic_cas does not support this element type");
+  if constexpr (supported)
+    return detail::atomic_rmw(
+        ptrs, true,
+        [](T old, T expected, T desired) {
+          return std::memcmp(&old, &expected, sizeof(T)) == 0 ? desired : old;
+        },
+        cmp, value);
+}
+
+//===----------------------------------------------------------------------===//
+// Synchronization
+//===----------------------------------------------------------------------===//
+
+/// Barrier among the threads of a program (__syncthreads); programs have no
+/// threads in emulation.
+TILE_OP("debug_barrier") inline void debug_barrier() {}
 
 //===----------------------------------------------------------------------===//
 // Emulation

@@ -118,6 +118,30 @@ TILE_KERNEL void strided(const float *x, float *out, int n, int stride) {
   tile::store(out + offs, tile::load(x + offs * stride, mask) + 1.0f, mask);
 }
 
+// Reductions along each axis of a 2-D tile and of whole tiles, including a
+// tile smaller than the program's threads (whose copies must not be counted
+// twice).
+template <int ROWS, int COLS>
+TILE_KERNEL void reductions(const float *x, const int *k, float *out,
+                            float *sums, float *col_min, int *arg, int *bits,
+                            float *total, int n_rows, int n_cols) {
+  int pid = tile::program_id(0);
+  auto r = pid * ROWS + tile::arange<ROWS>();
+  auto c = tile::arange<COLS>();
+  auto offs = tile::expand_dims<1>(r) * n_cols + tile::expand_dims<0>(c);
+  auto mask =
+      tile::expand_dims<1>(r < n_rows) && tile::expand_dims<0>(c < n_cols);
+  auto v = tile::load(x + offs, mask, -INFINITY);
+  auto z = tile::load(x + offs, mask, 0.0f);
+  tile::store(out + offs, v - tile::max<1, true>(v), mask);
+  auto row_sums = tile::sum<1>(z);
+  tile::store(sums + r, row_sums, r < n_rows);
+  tile::store(col_min + pid * COLS + c, tile::min<0>(z), c < n_cols);
+  tile::store(arg + r, tile::argmax<1>(v), r < n_rows);
+  tile::store(bits + pid, tile::xor_sum(tile::load(k + offs, mask, 0)));
+  tile::store(total + pid, tile::sum(row_sums));
+}
+
 TILE_CONFIGS(float_ops, tile::config{.meta = {512}, .num_warps = 4},
              tile::config{.meta = {128}, .num_warps = 1});
 TILE_CONFIGS(int_ops, tile::config{.meta = {256}, .num_warps = 2});
@@ -126,6 +150,9 @@ TILE_CONFIGS(matrix, tile::config{.meta = {32, 32}, .num_warps = 4},
 TILE_CONFIGS(loops, tile::config{.meta = {256}, .num_warps = 4});
 TILE_CONFIGS(halves, tile::config{.meta = {1024}, .num_warps = 4});
 TILE_CONFIGS(strided, tile::config{.meta = {512}, .num_warps = 4});
+TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
+             tile::config{.meta = {16, 256}, .num_warps = 8},
+             tile::config{.meta = {2, 16}, .num_warps = 4});
 
 template <int BLOCK>
 TILE_GRID(float_ops)
@@ -159,4 +186,10 @@ template <int BLOCK>
 TILE_GRID(strided)
 tile::grid strided_grid(const float *, float *, int n, int) {
   return {tile::cdiv(n, BLOCK)};
+}
+template <int ROWS, int COLS>
+TILE_GRID(reductions)
+tile::grid reductions_grid(const float *, const int *, float *, float *,
+                           float *, int *, int *, float *, int n_rows, int) {
+  return {tile::cdiv(n_rows, ROWS)};
 }

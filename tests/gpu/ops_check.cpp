@@ -215,6 +215,60 @@ void checkStrided(int Stride, size_t Shift) {
           DOut.toHost(), Want, 0);
 }
 
+template <int Rows, int Cols> void checkReductionsWith(int Config) {
+  const int NRows = 37, NCols = Cols - 3 > 0 ? Cols - 3 : 1;
+  const int Programs = tile::cdiv(NRows, Rows);
+  auto X = randomFloats(size_t(Programs) * Rows * NCols, -1, 1);
+  auto K = randomInts(X.size(), 0, 1 << 30);
+  std::vector<float> Out(X.size()), Sums(size_t(Programs) * Rows),
+      ColMin(size_t(Programs) * Cols), Total(Programs);
+  std::vector<int> Arg(Sums.size()), Bits(Programs);
+  tile::emulate::launch(tile::grid{Programs}, reductions<Rows, Cols>, X.data(),
+                        K.data(), Out.data(), Sums.data(), ColMin.data(),
+                        Arg.data(), Bits.data(), Total.data(), NRows, NCols);
+  DeviceArray<float> DX(X, 0), DOut(Out.size(), 0), DSums(Sums.size(), 0),
+      DColMin(ColMin.size(), 0), DTotal(Total.size(), 0);
+  DeviceArray<int> DK(K, 0), DArg(Arg.size(), 0), DBits(Bits.size(), 0);
+  CUDA_OK(tilecc::reductions(DX.get(), DK.get(), DOut.get(), DSums.get(),
+                             DColMin.get(), DArg.get(), DBits.get(),
+                             DTotal.get(), NRows, NCols, nullptr, Config));
+  CUDA_OK(cudaDeviceSynchronize());
+  // Only what the kernel writes is compared: rows < NRows, columns < NCols.
+  auto Rows_ = [&](std::vector<float> V) {
+    V.resize(size_t(NRows) * NCols);
+    return V;
+  };
+  std::string L =
+      "reductions " + std::to_string(Rows) + "x" + std::to_string(Cols);
+  compare(L + " x - max", Rows_(DOut.toHost()), Rows_(Out), 0);
+  auto First = [](std::vector<float> V, size_t N) {
+    V.resize(N);
+    return V;
+  };
+  compare(L + " row sums", First(DSums.toHost(), NRows), First(Sums, NRows),
+          1e-5);
+  auto ColGot = DColMin.toHost();
+  std::vector<float> ColG, ColW;
+  for (int P = 0; P < Programs; ++P)
+    for (int C = 0; C < NCols; ++C) {
+      ColG.push_back(ColGot[size_t(P) * Cols + C]);
+      ColW.push_back(ColMin[size_t(P) * Cols + C]);
+    }
+  compare(L + " column minima", ColG, ColW, 0);
+  auto ArgGot = DArg.toHost();
+  ArgGot.resize(NRows);
+  Arg.resize(NRows);
+  compare(L + " argmax", ArgGot, Arg, 0);
+  compare(L + " xor_sum", DBits.toHost(), Bits, 0);
+  compare(L + " total", DTotal.toHost(), Total, 1e-5);
+}
+
+void checkReductions() {
+  checkReductionsWith<4, 64>(0);
+  checkReductionsWith<16, 256>(1);
+  checkReductionsWith<2, 16>(2);
+}
+
 } // namespace
 
 int main() {
@@ -234,6 +288,7 @@ int main() {
     for (int Stride : {1, 3})
       checkStrided(Stride, Shift);
   }
+  checkReductions();
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_OK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=

@@ -110,6 +110,13 @@ private:
     case OpKind::If:
       return std::nullopt;
     default:
+      if (categoryOf(O.kind()) == OpCategory::Reduce) {
+        // A tile reduced along an axis lands in the slice of its layout
+        // along that axis; a whole 1-D tile reduces from any layout.
+        if (O.result()->type().isScalar())
+          return std::nullopt;
+        return Layout{Map.get(O.result()).Parent, std::nullopt};
+      }
       return Map.get(O.result());
     }
   }
@@ -143,6 +150,12 @@ private:
       return;
     Layout Anchor = anchor(V->type().rank());
     const Op *Def = V->definingOp();
+    if (Def && categoryOf(Def->kind()) == OpCategory::Reduce) {
+      // The reduction's own layout; users that want another get a copy.
+      Map.set(V, Layout{anchor(V->type().rank() + 1).Parent,
+                        static_cast<unsigned>(Def->intAttr())});
+      return;
+    }
     auto It = Users.find(V);
     // Loop-carried values and results keep the anchor.
     if (It == Users.end() || It->second.empty() || !Def ||

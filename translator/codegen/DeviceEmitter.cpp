@@ -72,7 +72,9 @@ public:
     llvm::raw_string_ostream PS(K.Params);
     for (unsigned I = 0; I < F.Params.size(); ++I) {
       const Value *A = F.Params[I].Arg;
-      PS << (I ? ", " : "") << deviceType(A->type().Elem) << " " << nameOf(A);
+      // A parameter only the grid rule uses would warn in device code.
+      PS << (I ? ", " : "") << (Uses.lookup(A) ? "" : "[[maybe_unused]] ")
+         << deviceType(A->type().Elem) << " " << nameOf(A);
     }
     emitBlock(F.body(), 1);
     K.Body = std::move(Body);
@@ -90,8 +92,10 @@ private:
         ++Uses[V];
         if (V->definingOp() && V->definingOp()->parentBlock() != &B)
           UsedInOtherBlock.insert(V);
-        // Stores read their value through a pointer to its registers.
-        if (O->kind() == OpKind::Store && V == O->operand(1))
+        // Stores read their value through a pointer to its registers, and
+        // reductions take whole register arrays.
+        if ((O->kind() == OpKind::Store && V == O->operand(1)) ||
+            categoryOf(O->kind()) == OpCategory::Reduce)
           NeedsArray.insert(V);
       }
       for (const auto &R : O->regions())
@@ -105,7 +109,8 @@ private:
       return true;
     const Op *D = V->definingOp();
     if (!D || D->kind() == OpKind::Load || D->kind() == OpKind::For ||
-        D->kind() == OpKind::If || D->kind() == OpKind::ConvertLayout)
+        D->kind() == OpKind::If || D->kind() == OpKind::ConvertLayout ||
+        categoryOf(D->kind()) == OpCategory::Reduce)
       return true;
     if (D->kind() == OpKind::Const)
       return false;
@@ -171,14 +176,17 @@ private:
     case ScalarKind::F16:
     case ScalarKind::BF16: {
       double D = O.floatAttr();
-      if (std::isinf(D))
-        OS << (D < 0 ? "-" : "") << "INFINITY";
-      else if (std::isnan(D))
-        OS << "NAN";
-      else // the shortest digit counts that round-trip each type
-        OS << llvm::format(E.Kind == ScalarKind::F64 ? "%.17g" : "%.9g", D);
-      std::string Num = S;
-      if (Num.find_first_of(".eEIN") == std::string::npos)
+      std::string Num;
+      if (std::isinf(D) || std::isnan(D)) {
+        // CUDA's INFINITY and NAN are floats.
+        Num = std::isnan(D) ? "NAN" : D < 0 ? "-INFINITY" : "INFINITY";
+        return E.Kind == ScalarKind::F32 ? Num
+                                         : deviceType(E) + "(" + Num + ")";
+      }
+      // The shortest digit counts that round-trip each type.
+      OS << llvm::format(E.Kind == ScalarKind::F64 ? "%.17g" : "%.9g", D);
+      Num = S;
+      if (Num.find_first_of(".e") == std::string::npos)
         Num += ".0";
       if (E.Kind == ScalarKind::F64)
         return Num;
@@ -392,6 +400,10 @@ private:
       lineDirective(O);
       return emitConvert(O, Indent);
     default:
+      if (categoryOf(O.kind()) == OpCategory::Reduce) {
+        lineDirective(O);
+        return emitReduce(O, Indent);
+      }
       break;
     }
     const Value *R = O.result();
@@ -553,6 +565,44 @@ private:
       emitYield(O, Else, Indent + 1);
     }
     line(Indent, "}");
+  }
+
+  /// Reductions are one tile::rt call each: per thread, then across the
+  /// warp's lanes with shuffles, then across warps through shared memory.
+  void emitReduce(const Op &O, unsigned Indent) {
+    const Value *In = O.operand(0), *R = O.result();
+    bool IsArg = O.kind() == OpKind::ArgMax || O.kind() == OpKind::ArgMin;
+    std::string Op;
+    switch (O.kind()) {
+    case OpKind::ReduceSum:
+      Op = "rt::op_sum";
+      break;
+    case OpKind::ReduceMax:
+      Op = "rt::op_max";
+      break;
+    case OpKind::ReduceMin:
+      Op = "rt::op_min";
+      break;
+    case OpKind::ReduceXor:
+      Op = "rt::op_xor";
+      break;
+    case OpKind::ArgMax:
+      Op = "rt::op_argmax";
+      break;
+    default:
+      Op = "rt::op_argmin";
+      break;
+    }
+    std::string Fn = IsArg ? "rt::arg_reduce" : "rt::reduce";
+    if (R->type().isScalar()) {
+      line(Indent, constDecl(R) + " = " + Fn + "_all<" + Op + ", " +
+                       layoutOf(In) + ">(" + nameOf(In) + ");");
+      return;
+    }
+    declareTile(R, Indent);
+    line(Indent, Fn + "<" + Op + ", " + std::to_string(O.intAttr()) + ", " +
+                     layoutOf(In) + ", " + layoutOf(R) + ">(" + nameOf(In) +
+                     ", " + nameOf(R) + ");");
   }
 
   /// Moves a tile between layouts through shared memory: every thread

@@ -252,6 +252,8 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
                        {"num_stages", Inst.Cfg.NumStages},
                        {"grid_params", Inst.GridParams},
                        {"grid_body", Inst.GridBody},
+                       {"select_params", Inst.SelectParams},
+                       {"select_body", Inst.SelectBody},
                        {"args", argNames(F, false)},
                        {"variants", ConfigVariants}});
   }
@@ -270,6 +272,8 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
   Data["num_configs"] = K.Instances.size();
   Data["specializations"] = SpecFlags;
   Data["params"] = hostParams(F0, false);
+  Data["has_select"] = !K.Instances.front().SelectBody.empty();
+  Data["args0"] = argNames(F0, false);
 
   std::string KernelFile = K.Name + "." + KernelExt;
   std::vector<GeneratedFile> Files;
@@ -292,8 +296,12 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
       {"configs", Configs},
       {"variants", Metadata},
       {"layouts", Layouts.entries()}};
-  for (auto &C : Meta["configs"])
-    C.erase("variants"), C.erase("args");
+  for (auto &C : Meta["configs"]) {
+    C.erase("variants");
+    C.erase("args");
+    C.erase("select_params");
+    C.erase("grid_params");
+  }
   Files.push_back({K.Name + ".json", Meta.dump(2) + "\n"});
   if (!Error.empty())
     return std::nullopt;

@@ -45,7 +45,8 @@ void report(DiagnosticsEngine &Diags, SourceLocation L, const llvm::Twine &M) {
 struct Found {
   const FunctionDecl *Kernel = nullptr;
   const FunctionTemplateDecl *Template = nullptr;
-  std::string GridName; // qualified name of the grid rule
+  std::string GridName;   // qualified name of the grid rule
+  std::string SelectName; // of the TILE_SELECT rule, if any
   std::vector<Config> Configs;
   bool HasConfigs = false;
 };
@@ -61,6 +62,7 @@ public:
   std::vector<std::string> Order; // declaration order, for stable output
   llvm::SmallVector<std::pair<std::string, const VarDecl *>, 4> ConfigVars;
   llvm::SmallVector<std::pair<std::string, const FunctionDecl *>, 4> Grids;
+  llvm::SmallVector<std::pair<std::string, const FunctionDecl *>, 4> Selects;
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->isTemplateInstantiation() || !FD->isThisDeclarationADefinition())
@@ -75,6 +77,8 @@ public:
     }
     if (auto G = annotation(FD, "tile.grid"))
       Grids.push_back({*G, FD});
+    if (auto S = annotation(FD, "tile.select"))
+      Selects.push_back({*S, FD});
     return true;
   }
 
@@ -106,6 +110,16 @@ public:
         continue;
       }
       It->second.GridName = FD->getQualifiedNameAsString();
+    }
+    for (auto &[Name, FD] : Selects) {
+      auto It = Kernels.find(Name);
+      if (It == Kernels.end()) {
+        report(Diags, FD->getLocation(),
+               "TILE_SELECT names '" + Name + "', which is not a TILE_KERNEL");
+        Ok = false;
+        continue;
+      }
+      It->second.SelectName = FD->getQualifiedNameAsString();
     }
     for (const std::string &Name : Order) {
       Found &K = Kernels[Name];
@@ -192,6 +206,7 @@ private:
 struct KernelSpelling {
   std::string QualifiedName;
   std::string GridName;
+  std::string SelectName;
   std::vector<std::string> MetaNames;
   std::vector<bool> MetaIsBool;
   std::vector<Config> Configs;
@@ -223,6 +238,9 @@ std::string instancesSource(llvm::StringRef UserSource,
          << " = &::" << F.QualifiedName << Args << ";\n";
       OS << "[[maybe_unused]] static auto const tilecc_grid_" << K << "_" << C
          << " = &::" << F.GridName << Args << ";\n";
+      if (!F.SelectName.empty())
+        OS << "[[maybe_unused]] static auto const tilecc_select_" << K << "_"
+           << C << " = &::" << F.SelectName << Args << ";\n";
     }
   }
   return S;
@@ -237,11 +255,14 @@ const FunctionDecl *pointee(const VarDecl *VD) {
   return DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
 }
 
-void printGrid(const FunctionDecl &G, KernelInstance &Out) {
+/// Prints an instantiated host-side rule (grid, select) for the launch
+/// wrapper: its parameter list and its body.
+void printHostFunction(const FunctionDecl &G, std::string &ParamsOut,
+                       std::string &BodyOut) {
   PrintingPolicy Policy(G.getASTContext().getLangOpts());
   Policy.SuppressTagKeyword = true;
   Policy.FullyQualifiedName = true;
-  llvm::raw_string_ostream Params(Out.GridParams);
+  llvm::raw_string_ostream Params(ParamsOut);
   for (unsigned I = 0; I < G.getNumParams(); ++I) {
     const ParmVarDecl *P = G.getParamDecl(I);
     Params << (I ? ", " : "")
@@ -250,10 +271,10 @@ void printGrid(const FunctionDecl &G, KernelInstance &Out) {
     if (!P->getName().empty())
       Params << " " << P->getName();
   }
-  llvm::raw_string_ostream Body(Out.GridBody);
+  llvm::raw_string_ostream Body(BodyOut);
   G.getBody()->printPretty(Body, nullptr, Policy, 0);
-  while (!Out.GridBody.empty() && Out.GridBody.back() == '\n')
-    Out.GridBody.pop_back();
+  while (!BodyOut.empty() && BodyOut.back() == '\n')
+    BodyOut.pop_back();
 }
 
 //===--- The two passes ---------------------------------------------------===//
@@ -305,8 +326,12 @@ bool discover(ASTContext &Ctx, const FrontendOptions &Opts,
         !llvm::is_contained(Opts.OnlyKernels, Name))
       continue;
     const Found &F = D.Kernels[Name];
-    KernelSpelling KS{
-        F.Kernel->getQualifiedNameAsString(), F.GridName, {}, {}, F.Configs};
+    KernelSpelling KS{F.Kernel->getQualifiedNameAsString(),
+                      F.GridName,
+                      F.SelectName,
+                      {},
+                      {},
+                      F.Configs};
     if (F.Template)
       for (const NamedDecl *P : *F.Template->getTemplateParameters()) {
         KS.MetaNames.push_back(P->getNameAsString());
@@ -355,7 +380,11 @@ bool instantiate(ASTContext &Ctx, std::vector<Kernel> &Kernels,
     }
     KernelInstance &I = Kernels[K].Instances[C];
     if (Parts[1] == "grid") {
-      printGrid(*FD, I);
+      printHostFunction(*FD, I.GridParams, I.GridBody);
+      continue;
+    }
+    if (Parts[1] == "select") {
+      printHostFunction(*FD, I.SelectParams, I.SelectBody);
       continue;
     }
     I.Fn = lowerKernel(Ctx, *FD);
@@ -400,7 +429,7 @@ std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
     K.Name = Q.contains("::") ? Q.rsplit("::").second.str() : Q.str();
     K.MetaNames = F.MetaNames;
     for (const Config &C : F.Configs)
-      K.Instances.push_back(KernelInstance{C, nullptr, "", ""});
+      K.Instances.push_back(KernelInstance{C, nullptr, "", "", "", ""});
     Kernels.push_back(std::move(K));
   }
   std::string Source = instancesSource((*Buf)->getBuffer(), Spellings);

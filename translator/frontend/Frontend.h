@@ -31,6 +31,10 @@ struct KernelInstance {
   /// parameter list and the body, printed by Clang.
   std::string GridParams;
   std::string GridBody;
+  /// The TILE_SELECT rule (does this configuration apply to the
+  /// arguments?), the same way; empty when the kernel has none.
+  std::string SelectParams;
+  std::string SelectBody;
 };
 
 struct Kernel {

@@ -1024,6 +1024,14 @@ private:
     case OpKind::Load:
       Result = lowerLoad(Args, *RT, L);
       break;
+    case OpKind::ReduceSum:
+    case OpKind::ReduceMax:
+    case OpKind::ReduceMin:
+    case OpKind::ReduceXor:
+    case OpKind::ArgMax:
+    case OpKind::ArgMin:
+      Result = lowerReduce(*K, Callee, Args[0], *RT, L);
+      break;
     case OpKind::Store:
       lowerStore(Args, L);
       return nullptr;
@@ -1034,6 +1042,53 @@ private:
     if (Compound && Result)
       return assign(ArgEs[0], Result);
     return Result;
+  }
+
+  /// sum<Axis, KeepDims>(x) and friends; without an axis, the whole tile.
+  /// The header gives the result's element type (the accumulation type:
+  /// sums of half accumulate in float); the input is converted to it first.
+  Value *lowerReduce(OpKind K, const FunctionDecl *Callee, Value *X,
+                     const Type &RT, SourceLocation L) {
+    if (X->type().isScalar()) {
+      error(L, "cannot reduce a scalar");
+      return nullptr;
+    }
+    bool IsArg = K == OpKind::ArgMax || K == OpKind::ArgMin;
+    if (!IsArg)
+      X = B.cast(X, RT.Elem);
+    int64_t Rank = X->type().rank();
+    auto Reduce = [&](Value *In, int64_t Axis) {
+      llvm::SmallVector<int64_t, 2> Shape(In->type().Shape);
+      Shape.erase(Shape.begin() + Axis);
+      Value *R = B.create(K, Type::tensor(RT.Elem, Shape), {In});
+      R->definingOp()->setIntAttr(Axis);
+      return R;
+    };
+    auto Axis = templateIntArg(Callee, 0);
+    if (!Axis) {
+      // The whole tile: innermost axis first, down to a scalar.
+      if (IsArg && Rank > 1) {
+        error(L, "argmax and argmin of a whole tile need a 1-D tile");
+        return nullptr;
+      }
+      for (int64_t A = Rank - 1; A >= 0; --A)
+        X = Reduce(X, A);
+      return X;
+    }
+    int64_t A = *Axis < 0 ? *Axis + Rank : *Axis;
+    if (A < 0 || A >= Rank) {
+      error(L, "reduction axis " + std::to_string(*Axis) +
+                   " is out of range for a rank-" + std::to_string(Rank) +
+                   " tile");
+      return nullptr;
+    }
+    Value *R = Reduce(X, A);
+    if (templateIntArg(Callee, 1).value_or(0)) { // KeepDims
+      Value *E = B.create(OpKind::ExpandDims, RT, {R});
+      E->definingOp()->setIntAttr(A);
+      return E;
+    }
+    return R;
   }
 
   Value *lowerLoad(llvm::ArrayRef<Value *> Args, const Type &RT,

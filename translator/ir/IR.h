@@ -29,6 +29,7 @@ enum class OpCategory : uint8_t {
   Binary,
   Ternary,
   Shape,
+  Reduce,
   Memory,
   Control
 };

@@ -47,6 +47,8 @@ private:
       OS << " {start = " << O.intAttr() << "}";
       break;
     default:
+      if (categoryOf(O.kind()) == OpCategory::Reduce)
+        OS << " {axis = " << O.intAttr() << "}";
       break;
     }
   }

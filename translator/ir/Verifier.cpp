@@ -20,6 +20,9 @@ public:
     case OpCategory::Memory:
       checkMemory(O);
       break;
+    case OpCategory::Reduce:
+      checkReduce(O);
+      break;
     case OpCategory::Control:
       checkControl(O);
       break;
@@ -44,6 +47,17 @@ private:
         return fail(O, "operand " + valueRef(*V) + " has shape of " +
                            V->type().str() + ", result is " +
                            O.result()->type().str());
+  }
+
+  void checkReduce(const Op &O) {
+    const Type &In = O.operand(0)->type(), &Out = O.result()->type();
+    int64_t Axis = O.intAttr();
+    if (In.isScalar() || Axis < 0 || Axis >= In.rank())
+      return fail(O, "axis out of range for " + In.str());
+    llvm::SmallVector<int64_t, 2> Want(In.Shape);
+    Want.erase(Want.begin() + Axis);
+    if (llvm::ArrayRef<int64_t>(Out.Shape) != llvm::ArrayRef<int64_t>(Want))
+      fail(O, "result shape does not drop the reduced axis");
   }
 
   void checkMemory(const Op &O) {

@@ -12,6 +12,7 @@
 
 #include "../types.hpp"
 
+#include <cstdint>
 #include <type_traits>
 
 namespace tile {
@@ -106,6 +107,42 @@ using remainder_t = typename decltype(remainder_type<T>())::type;
 
 } // namespace detail
 
+/// The reductions and scans whose element type follows a fixed rule.
+enum class reduce_op {
+  sum,
+  max,
+  min,
+  xor_sum,
+  argmax,
+  argmin,
+  cumsum,
+  cumprod
+};
+
+namespace detail {
+
+/// Narrow inputs widen before they are reduced or scanned (inventory section
+/// 2.4; docs/decisions.md says where this departs from Triton): 16-bit floats
+/// to fp32, integers and bool narrower than 32 bits to 32 bits of their
+/// signedness (bool counts as signed, as Triton's int1). Arg reductions give
+/// int32 indices; xor_sum keeps its type.
+template <reduce_op Op, class T> constexpr auto reduce_result() {
+  if constexpr (Op == reduce_op::argmax || Op == reduce_op::argmin)
+    return std::type_identity<std::int32_t>{};
+  else if constexpr (Op == reduce_op::xor_sum)
+    return std::type_identity<T>{};
+  else if constexpr (is_float16_v<T>)
+    return std::type_identity<float>{};
+  else if constexpr (std::is_integral_v<T> && sizeof(T) < 4)
+    return std::type_identity<
+        std::conditional_t<std::is_unsigned_v<T> && !std::is_same_v<T, bool>,
+                           std::uint32_t, std::int32_t>>{};
+  else
+    return std::type_identity<T>{};
+}
+
+} // namespace detail
+
 /// The element type of a binary operation between two tiles (or two scalars)
 /// with element types A and B.
 template <class A, class B>
@@ -128,6 +165,12 @@ using div_result_t = detail::true_div_t<promote_t<A, B>>;
 template <class A, class B>
   requires detail::is_element_v<A> && detail::is_element_v<B>
 using rem_result_t = detail::remainder_t<promote_t<A, B>>;
+
+/// The element type of reduction or scan Op over a tile of T; the emulation
+/// also accumulates in it.
+template <reduce_op Op, class T>
+  requires detail::is_element_v<T>
+using reduce_result_t = typename decltype(detail::reduce_result<Op, T>())::type;
 
 } // namespace tile
 

@@ -1,7 +1,8 @@
 //===- tile/detail/shape.hpp - Compile-time tile shapes --------*- C++ -*-===//
 //
 // Shape arithmetic on std::array<int, Rank>, evaluated at compile time:
-// numpy broadcasting and axis insertion.
+// numpy broadcasting, axis insertion and removal, and the tile type of a
+// shape.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,8 +11,12 @@
 
 #include <array>
 #include <cstddef>
+#include <utility>
 
 namespace tile {
+
+template <class T, int... Dims> class tensor;
+
 namespace detail {
 
 template <std::size_t Rank> struct shape_result {
@@ -81,6 +86,20 @@ insert_unit_axis(const std::array<int, Rank> &s, int axis) {
   return r;
 }
 
+/// The shape left when a reduction removes dimension `axis` (0 <= axis <
+/// Rank), or sets it to 1 with KeepDims.
+template <bool KeepDims, std::size_t Rank>
+constexpr auto reduced_shape(const std::array<int, Rank> &s, int axis) {
+  std::array<int, KeepDims ? Rank : Rank - 1> r{};
+  for (int i = 0, j = 0; i < static_cast<int>(Rank); ++i) {
+    if (i != axis)
+      r[j++] = s[i];
+    else if (KeepDims)
+      r[j++] = 1;
+  }
+  return r;
+}
+
 /// Maps the flat row-major index of an element of a tile of shape TO to the
 /// flat index of the element of a tile of shape FROM that broadcasts onto it.
 template <std::size_t RF, std::size_t RT>
@@ -100,6 +119,19 @@ constexpr int broadcast_source_index(const std::array<int, RF> &from,
   }
   return src;
 }
+
+template <class T, auto Shape,
+          class Seq = std::make_index_sequence<Shape.size()>>
+struct tensor_with_shape;
+
+template <class T, auto Shape, std::size_t... I>
+struct tensor_with_shape<T, Shape, std::index_sequence<I...>> {
+  using type = tensor<T, Shape[I]...>;
+};
+
+/// The tile of T with shape Shape (a std::array<int, Rank>, Rank >= 1).
+template <class T, auto Shape>
+using tensor_with_shape_t = typename tensor_with_shape<T, Shape>::type;
 
 } // namespace detail
 } // namespace tile

@@ -40,9 +40,30 @@ template <dims Shape, dims SizePerThread, dims ThreadsPerWarp,
 struct blocked {
   static constexpr int rank = Shape.rank;
   static constexpr int slice_dim = -1;
+  using parent = blocked;
 
   TILE_RT_HD static constexpr int shape(int d) { return Shape[d]; }
   /// Elements one pass of the whole program covers along d.
+  TILE_RT_HD static constexpr int numel() {
+    int n = 1;
+    for (int d = 0; d < rank; ++d)
+      n *= Shape[d];
+    return n;
+  }
+  TILE_RT_HD static constexpr int threads_per_warp(int d) {
+    return ThreadsPerWarp[d];
+  }
+  TILE_RT_HD static constexpr int warps_per_cta(int d) { return WarpsPerCTA[d]; }
+  TILE_RT_HD static constexpr int size_per_thread(int d) {
+    return SizePerThread[d];
+  }
+  /// How far apart, in lanes, neighbours along d are.
+  TILE_RT_HD static constexpr int lane_stride(int d) {
+    int stride = 1;
+    for (int i = 0; i < rank && Order[i] != d; ++i)
+      stride *= ThreadsPerWarp[Order[i]];
+    return stride;
+  }
   TILE_RT_HD static constexpr int tile(int d) {
     return SizePerThread[d] * ThreadsPerWarp[d] * WarpsPerCTA[d];
   }
@@ -78,6 +99,8 @@ struct blocked {
       }
     return g;
   }
+  /// Digits of element e in the parent's dimensions (here: its own).
+  TILE_RT_HD static constexpr digits parent_digits(int e) { return decompose(e); }
   TILE_RT_HD static constexpr int compose(const digits &g, int skip = -1) {
     int e = 0, scale = 1;
     for (int i = 0; i < rank; ++i)
@@ -130,10 +153,17 @@ struct blocked {
 template <int Dim, class Parent> struct sliced {
   static constexpr int rank = Parent::rank - 1;
   static constexpr int slice_dim = Dim;
+  using parent = Parent;
   /// Parent dimension of this layout's dimension d.
   TILE_RT_HD static constexpr int pdim(int d) { return d < Dim ? d : d + 1; }
   TILE_RT_HD static constexpr int shape(int d) { return Parent::shape(pdim(d)); }
   TILE_RT_HD static constexpr int elems() { return Parent::elems(Dim); }
+  TILE_RT_HD static constexpr int numel() {
+    int n = 1;
+    for (int d = 0; d < rank; ++d)
+      n *= shape(d);
+    return n;
+  }
   /// Digits in this layout's own dimensions.
   TILE_RT_HD static constexpr digits decompose(int e) {
     digits p = Parent::decompose(e, Dim), g;
@@ -142,6 +172,9 @@ template <int Dim, class Parent> struct sliced {
       g.r[d] = p.r[pdim(d)];
     }
     return g;
+  }
+  TILE_RT_HD static constexpr digits parent_digits(int e) {
+    return Parent::decompose(e, Dim);
   }
   TILE_RT_HD static constexpr int compose(const digits &g) {
     digits p;

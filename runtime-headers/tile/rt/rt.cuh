@@ -5,3 +5,4 @@
 #include "tile/rt/layout.cuh"
 #include "tile/rt/math.cuh"
 #include "tile/rt/memory.cuh"
+#include "tile/rt/reduce.cuh"

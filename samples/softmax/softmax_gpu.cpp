@@ -1,0 +1,67 @@
+// Runs softmax on the GPU through its launch wrapper: with the configuration
+// the wrapper picks (the smallest block holding a row) and with every
+// explicitly chosen one that holds a row; a configuration too small for the
+// rows must be refused. Exits 77 without a GPU.
+#include "softmax.tile.cpp"
+#include "softmax.tile.h"
+
+#include "cuda_check.hpp"
+#include "reference.hpp"
+
+#include <cstdio>
+#include <string>
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  struct Case {
+    int rows, cols, stride;
+    std::size_t shift;
+  };
+  // Strides that are multiples of 16 with aligned rows select the aligned
+  // variant; the others the generic one.
+  constexpr Case cases[] = {{1, 1, 1, 0},         {7, 200, 208, 0},
+                            {64, 781, 800, 0},    {33, 1000, 1001, 1},
+                            {128, 4096, 4096, 0}, {17, 8192, 8195, 2},
+                            {0, 100, 100, 0}};
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  sample::Random rng(12);
+  bool ok = true;
+  int runs = 0;
+  for (auto [rows, cols, stride, shift] : cases) {
+    auto x = sample::random_vector(std::size_t(rows) * stride, rng, -8, 8);
+    auto want = reference::softmax(x, rows, cols, stride);
+    sample::DeviceArray dx(x, shift), dy(want.size(), shift);
+    std::string shape = std::to_string(rows) + "x" + std::to_string(cols) +
+                        " stride=" + std::to_string(stride) +
+                        " shift=" + std::to_string(shift);
+    for (int config = -1; config < tilecc::softmax_num_configs; ++config) {
+      auto launch = [&] {
+        return tilecc::softmax(dx.get(), dy.get(), stride, cols, rows, cols,
+                               stream, config);
+      };
+      bool fits = config == -1 || cols <= softmax_tile_configs[config].meta[0];
+      std::string what =
+          "softmax " +
+          (config == -1
+               ? std::string("default config")
+               : sample::describe(softmax_tile_configs[config], {"BLOCK"})) +
+          " " + shape;
+      if (!fits) {
+        if (launch() != cudaErrorInvalidValue) {
+          std::printf("FAIL: %s: a block smaller than the row was accepted\n",
+                      what.c_str());
+          ok = false;
+        }
+        continue;
+      }
+      ok &= sample::check_launch(what, dy, stream, launch, want,
+                                 {0, reference::softmax_rel_tol});
+      ++runs;
+    }
+  }
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  std::printf("%s: softmax on the GPU, %d runs\n", ok ? "PASS" : "FAIL", runs);
+  return ok ? 0 : 1;
+}
