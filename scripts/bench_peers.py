@@ -83,9 +83,11 @@ def peers():
         cols = tl.arange(0, BLOCK)
         mask = cols < n_cols
         x = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
+        x = x.to(tl.float32)
         z = x - tl.max(x, axis=0)
         num = tl.exp(z)
-        tl.store(out_ptr + row * out_stride + cols, num / tl.sum(num, axis=0), mask=mask)
+        out = num / tl.sum(num, axis=0)
+        tl.store(out_ptr + row * out_stride + cols, out.to(out_ptr.dtype.element_ty), mask=mask)
 
     def best_config(kernel):
         c = getattr(kernel, "best_config", None)
@@ -94,19 +96,19 @@ def peers():
         meta = ",".join(f"{k}={v}" for k, v in c.kwargs.items())
         return f"{meta},num_warps={c.num_warps}"
 
-    def max_rel_err(out, ref):
+    def max_rel_err(out, ref, abs_tol=0.0):
         """Largest |out - ref| / |ref| (|out - ref| where ref is 0); NaN if any
         element of out is NaN, i.e. was not written. ref is computed in float64
         and rounded once to float32, as the samples' C++ references are, so the
         samples' tolerances apply."""
         ref = ref.float().double()
-        err = (out.double() - ref).abs()
+        err = ((out.double() - ref).abs() - abs_tol).clamp(min=0)
         scaled = torch.where(ref != 0, err / ref.abs(), err)
         if torch.isnan(out).any():
             return float("nan")
         return scaled.max().item()
 
-    def report(workload, impl, shape, config, run, ref, nbytes, rel_tol, out=None):
+    def report(workload, impl, shape, config, run, ref, nbytes, rel_tol, out=None, abs_tol=0.0):
         """Checks and times run(). A kernel writing into `out` is checked there,
         after poisoning it; otherwise run() returns the result. config() names
         the configuration once run() has picked it."""
@@ -114,9 +116,11 @@ def peers():
             out.fill_(float("nan"))
         result = run()
         torch.cuda.synchronize()
-        err = max_rel_err(out if out is not None else result, ref)
+        result = out if out is not None else result
+        err = max_rel_err(result, ref, abs_tol)
         ms = do_bench(run, warmup=25, rep=100, return_mode="median")
-        line = {"workload": workload, "impl": impl, "shape": list(shape), "dtype": "fp32",
+        dtype = {torch.float32: "fp32", torch.float16: "fp16"}[result.dtype]
+        line = {"workload": workload, "impl": impl, "shape": list(shape), "dtype": dtype,
                 "config": config(), "ms": round(ms, 5), "gbps": round(nbytes / ms / 1e6, 1),
                 "ok": err == err and err <= rel_tol, "max_rel_err": err}
         print(json.dumps(line), flush=True)
@@ -171,19 +175,24 @@ def peers():
     # softmax: fp32 rows; the fast exp and a different summation order give a
     # few 1e-6 relative error (the sample's tolerance). Bytes: read once,
     # written once.
-    for rows, cols in ((32768, 4096), (16384, 8192)):
-        x = torch.rand(rows, cols, device=dev) * 16 - 8
-        y = torch.empty_like(x)
-        ref = torch.softmax(x.double(), dim=1)
-        block = triton.next_power_of_2(cols)
-        warps = 16 if block >= 4096 else 8 if block >= 2048 else 4
-        report("softmax", "triton", [rows, cols], lambda: f"BLOCK={block},num_warps={warps}",
-               lambda: softmax_kernel[(rows,)](y, x, x.stride(0), y.stride(0), cols,
-                                               BLOCK=block, num_warps=warps),
-               ref, 8 * rows * cols, 2e-5, out=y)
-        report("softmax", "torch", [rows, cols], lambda: "torch.softmax(x, dim=1)",
-               lambda: torch.softmax(x, dim=1), ref, 8 * rows * cols, 2e-5)
-        del x, y, ref
+    # fp16 rows are computed in fp32 (Triton's tl.exp needs fp32) and rounded
+    # once to half: half an ulp relative, 2^-25 absolute where subnormal.
+    for workload, dtype, tol in (("softmax", torch.float32, 2e-5),
+                                 ("softmax_f16", torch.float16, 2.0**-11 + 2e-5)):
+        for rows, cols in ((32768, 4096), (16384, 8192)):
+            x = (torch.rand(rows, cols, device=dev) * 16 - 8).to(dtype)
+            y = torch.empty_like(x)
+            ref = torch.softmax(x.double(), dim=1)
+            nbytes = 2 * rows * cols * x.element_size()
+            block = triton.next_power_of_2(cols)
+            warps = 16 if block >= 4096 else 8 if block >= 2048 else 4
+            report(workload, "triton", [rows, cols], lambda: f"BLOCK={block},num_warps={warps}",
+                   lambda: softmax_kernel[(rows,)](y, x, x.stride(0), y.stride(0), cols,
+                                                   BLOCK=block, num_warps=warps),
+                   ref, nbytes, tol, out=y, abs_tol=2.0**-25)
+            report(workload, "torch", [rows, cols], lambda: "torch.softmax(x, dim=1)",
+                   lambda: torch.softmax(x, dim=1), ref, nbytes, tol, abs_tol=2.0**-25)
+            del x, y, ref
 
 
 def table(path):

@@ -27,6 +27,7 @@ struct Workload {
   std::vector<long long> shape;
   double bytes;
   Tolerance tol;
+  std::string dtype = "fp32";
 };
 
 /// Median milliseconds of launch() over `reps` runs after `warmup` runs.
@@ -68,11 +69,11 @@ double median_ms(Launch launch, int warmup = 10, int reps = 100) {
 /// the reference, then the timing. Prints one JSON line per configuration,
 /// the fastest marked "best": true. launch(config) returns the launch
 /// wrapper's error code. Returns whether every output was right.
-template <class Launch>
+template <class T, class Launch>
 bool bench_configs(const Workload &workload,
                    std::span<const tile::config> configs,
                    std::initializer_list<const char *> meta_names,
-                   DeviceArray &out, std::span<const float> want,
+                   DeviceArray<T> &out, std::span<const float> want,
                    Launch launch) {
   std::vector<bool> right;
   std::vector<double> ms;
@@ -88,9 +89,9 @@ bool bench_configs(const Workload &workload,
   auto best = std::min_element(ms.begin(), ms.end()) - ms.begin();
   for (int c = 0; c < static_cast<int>(configs.size()); ++c)
     std::printf("{\"workload\": \"%s\", \"impl\": \"tilecc\", \"shape\": [%s], "
-                "\"dtype\": \"fp32\", \"config\": \"%s\", \"ms\": %.5f, "
+                "\"dtype\": \"%s\", \"config\": \"%s\", \"ms\": %.5f, "
                 "\"gbps\": %.1f, \"best\": %s, \"ok\": %s}\n",
-                workload.name.c_str(), shape.c_str(),
+                workload.name.c_str(), shape.c_str(), workload.dtype.c_str(),
                 describe(configs[c], meta_names).c_str(), ms[c],
                 workload.bytes / ms[c] / 1e6, c == best ? "true" : "false",
                 right[c] ? "true" : "false");

@@ -99,19 +99,19 @@ inline float poison() {
   return f;
 }
 
-/// Checks that a guard zone still holds the poison everywhere. `offset` is
-/// the zone's position relative to the output's first element.
-inline bool guard_intact(const std::string &what, std::span<const float> zone,
+/// Checks that a guard zone of `count` elements of `size` bytes still holds
+/// the poison (all bits set) everywhere. `offset` is the zone's position, in
+/// elements, relative to the output's first element.
+inline bool guard_intact(const std::string &what, const void *zone,
+                         std::size_t count, std::size_t size,
                          std::ptrdiff_t offset) {
-  for (std::size_t i = 0; i < zone.size(); ++i) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &zone[i], sizeof bits);
-    if (bits != 0xffffffffu) {
+  const auto *bytes = static_cast<const unsigned char *>(zone);
+  for (std::size_t i = 0; i < count * size; ++i)
+    if (bytes[i] != 0xff) {
       std::printf("FAIL: %s: wrote outside the output, at offset %td\n",
-                  what.c_str(), offset + static_cast<std::ptrdiff_t>(i));
+                  what.c_str(), offset + std::ptrdiff_t(i / size));
       return false;
     }
-  }
   return true;
 }
 
@@ -126,9 +126,10 @@ public:
   }
   bool guards_intact(const std::string &what) const {
     std::span<const float> whole(all);
-    return guard_intact(what, whole.first(guard_elements),
+    return guard_intact(what, whole.data(), guard_elements, sizeof(float),
                         -std::ptrdiff_t(guard_elements)) &&
-           guard_intact(what, whole.last(guard_elements), std::ptrdiff_t(n));
+           guard_intact(what, whole.last(guard_elements).data(), guard_elements,
+                        sizeof(float), std::ptrdiff_t(n));
   }
 
 private:

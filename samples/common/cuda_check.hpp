@@ -47,16 +47,17 @@ inline bool have_gpu() {
   return true;
 }
 
-/// n floats on the device at `shift` elements past a 16-byte boundary (a
-/// shift that is not a multiple of 4 makes the pointer misaligned, so the
-/// launch wrapper must pick its generic variant), between guard zones.
-class DeviceArray {
+/// n elements (float by default; tile::half for fp16 samples) on the device
+/// at `shift` elements past a 16-byte boundary (a shift that breaks the
+/// alignment makes the launch wrapper pick its generic variant), between
+/// guard zones.
+template <class T = float> class DeviceArray {
 public:
   DeviceArray(std::size_t n, std::size_t shift)
       : n(n), shift(shift), total(n + shift + 2 * guard_elements) {
-    CUDA_CHECK(cudaMalloc(&base, total * sizeof(float)));
+    CUDA_CHECK(cudaMalloc(&base, total * sizeof(T)));
   }
-  DeviceArray(std::span<const float> host, std::size_t shift)
+  DeviceArray(std::span<const T> host, std::size_t shift)
       : DeviceArray(host.size(), shift) {
     upload(host);
   }
@@ -64,52 +65,62 @@ public:
   DeviceArray(const DeviceArray &) = delete;
   DeviceArray &operator=(const DeviceArray &) = delete;
 
-  float *get() const { return base + guard_elements + shift; }
+  T *get() const { return base + guard_elements + shift; }
   std::size_t size() const { return n; }
 
-  void upload(std::span<const float> host) {
-    CUDA_CHECK(cudaMemcpy(get(), host.data(), n * sizeof(float),
-                          cudaMemcpyHostToDevice));
+  void upload(std::span<const T> host) {
+    CUDA_CHECK(
+        cudaMemcpy(get(), host.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   }
 
-  /// Fills everything, guards included, with NaN (sample::poison()).
-  void poison() { CUDA_CHECK(cudaMemset(base, 0xff, total * sizeof(float))); }
+  /// Fills everything, guards included, with all-ones bits (a NaN).
+  void poison() { CUDA_CHECK(cudaMemset(base, 0xff, total * sizeof(T))); }
 
-  std::vector<float> download() const {
-    std::vector<float> host(n);
-    CUDA_CHECK(cudaMemcpy(host.data(), get(), n * sizeof(float),
-                          cudaMemcpyDeviceToHost));
+  std::vector<T> download() const {
+    std::vector<T> host(n);
+    CUDA_CHECK(
+        cudaMemcpy(host.data(), get(), n * sizeof(T), cudaMemcpyDeviceToHost));
     return host;
+  }
+
+  /// The output as floats, for comparison with a reference.
+  std::vector<float> download_floats() const {
+    std::vector<T> host = download();
+    return std::vector<float>(host.begin(), host.end());
   }
 
   /// Whether the guard zones still hold the poison.
   bool guards_intact(const std::string &what) const {
-    std::vector<float> front(guard_elements + shift), back(guard_elements);
-    CUDA_CHECK(cudaMemcpy(front.data(), base, front.size() * sizeof(float),
+    std::vector<T> front(guard_elements + shift), back(guard_elements);
+    CUDA_CHECK(cudaMemcpy(front.data(), base, front.size() * sizeof(T),
                           cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpy(back.data(), get() + n, back.size() * sizeof(float),
+    CUDA_CHECK(cudaMemcpy(back.data(), get() + n, back.size() * sizeof(T),
                           cudaMemcpyDeviceToHost));
-    return guard_intact(what, front, -std::ptrdiff_t(front.size())) &&
-           guard_intact(what, back, std::ptrdiff_t(n));
+    return guard_intact(what, front.data(), front.size(), sizeof(T),
+                        -std::ptrdiff_t(front.size())) &&
+           guard_intact(what, back.data(), back.size(), sizeof(T),
+                        std::ptrdiff_t(n));
   }
 
 private:
-  float *base = nullptr;
+  T *base = nullptr;
   std::size_t n, shift, total;
 };
+template <class T>
+DeviceArray(const std::vector<T> &, std::size_t) -> DeviceArray<T>;
 
 /// Launches into a poisoned output, waits, and compares the output with the
 /// reference and its guard zones with the poison. launch() returns the
 /// launch wrapper's error code.
-template <class Launch>
-bool check_launch(const std::string &what, DeviceArray &out,
+template <class T, class Launch>
+bool check_launch(const std::string &what, DeviceArray<T> &out,
                   cudaStream_t stream, Launch launch,
                   std::span<const float> want, Tolerance tol) {
   out.poison();
   CUDA_CHECK(launch());
   CUDA_CHECK(cudaStreamSynchronize(stream));
   bool ok = out.guards_intact(what);
-  ok &= compare(what, out.download(), want, tol);
+  ok &= compare(what, out.download_floats(), want, tol);
   return ok;
 }
 

@@ -32,6 +32,11 @@ inline std::vector<float> softmax(std::span<const float> x, int n_rows,
 /// sums in a different order: a relative error of a few 1e-6 per element.
 inline constexpr double softmax_rel_tol = 2e-5;
 
+/// fp16 outputs: computed in fp32 and rounded once to half: half an ulp,
+/// 2^-11 relative, or 2^-25 absolute where half is subnormal (below 2^-14).
+inline constexpr double softmax_f16_abs_tol = 0x1p-25;
+inline constexpr double softmax_f16_rel_tol = 0x1p-11 + softmax_rel_tol;
+
 } // namespace reference
 
 #endif // SAMPLES_SOFTMAX_REFERENCE_HPP

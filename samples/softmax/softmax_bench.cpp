@@ -1,15 +1,19 @@
-// Times softmax on the shapes of issue 3 (fp32 32768 x 4096 and 16384 x
-// 8192) with the configuration the wrapper picks, and prints JSON lines for
-// scripts/bench.sh. Exits 77 without a GPU.
+// Times softmax (fp32) and softmax_f16 on the shapes of issue 3 (32768 x
+// 4096 and 16384 x 8192) with every configuration that holds a row, and
+// prints JSON lines for scripts/bench.sh. Exits 77 without a GPU.
 #include "softmax.tile.cpp"
 #include "softmax.tile.h"
 
 #include "bench.hpp"
 #include "reference.hpp"
 
-int main() {
-  if (!sample::have_gpu())
-    return sample::exit_skip;
+#include <type_traits>
+
+namespace {
+
+template <class T>
+bool bench(const char *workload_name, const char *dtype,
+           sample::Tolerance tol) {
   struct Shape {
     int rows, cols;
   };
@@ -17,8 +21,10 @@ int main() {
   sample::Random rng(13);
   for (auto [rows, cols] : {Shape{32768, 4096}, Shape{16384, 8192}}) {
     std::size_t n = std::size_t(rows) * cols;
-    auto x = sample::random_vector(n, rng, -8, 8);
-    sample::DeviceArray dx(x, 0), dy(n, 0);
+    auto xf = sample::random_vector(n, rng, -8, 8);
+    std::vector<T> x(xf.begin(), xf.end());
+    std::vector<float> xr(x.begin(), x.end());
+    sample::DeviceArray<T> dx(x, 0), dy(n, 0);
     // Only the configurations whose block holds a row can run.
     std::vector<tile::config> fitting;
     std::vector<int> index;
@@ -28,14 +34,29 @@ int main() {
         index.push_back(c);
       }
     sample::Workload workload{
-        "softmax", {rows, cols}, 2.0 * n * sizeof(float), {}};
-    workload.tol = {0, reference::softmax_rel_tol};
+        workload_name, {rows, cols}, 2.0 * n * sizeof(T), tol, dtype};
     ok &= sample::bench_configs(
         workload, fitting, {"BLOCK"}, dy,
-        reference::softmax(x, rows, cols, cols), [&](int c) {
-          return tilecc::softmax(dx.get(), dy.get(), cols, cols, rows, cols,
-                                 nullptr, index[c]);
+        reference::softmax(xr, rows, cols, cols), [&](int c) {
+          if constexpr (std::is_same_v<T, float>)
+            return tilecc::softmax(dx.get(), dy.get(), cols, cols, rows, cols,
+                                   nullptr, index[c]);
+          else
+            return tilecc::softmax_f16(dx.get(), dy.get(), cols, cols, rows,
+                                       cols, nullptr, index[c]);
         });
   }
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  bool ok = bench<float>("softmax", "fp32", {0, reference::softmax_rel_tol});
+  ok &= bench<tile::half>(
+      "softmax_f16", "fp16",
+      {reference::softmax_f16_abs_tol, reference::softmax_f16_rel_tol});
   return ok ? 0 : 1;
 }

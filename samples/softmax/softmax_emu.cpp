@@ -1,6 +1,6 @@
-// Runs every configuration of softmax that holds a whole row in emulation,
-// on rows whose length is not a power of two, and compares with the
-// reference.
+// Runs every configuration of softmax (fp32) and softmax_f16 that holds a
+// whole row in emulation, on rows whose length is not a power of two, and
+// compares with the reference.
 #include "softmax.tile.cpp"
 
 #include "check.hpp"
@@ -8,9 +8,24 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
-int main() {
-  constexpr auto &configs = softmax_tile_configs;
+namespace {
+
+/// Runs the kernel for element type T (float: softmax, tile::half:
+/// softmax_f16) with configuration Block.
+template <class T, int Block>
+void run(const T *x, T *y, int stride, int rows, int cols) {
+  if constexpr (std::is_same_v<T, float>)
+    tile::emulate::launch(softmax_grid<Block>(x, y, stride, cols, rows, cols),
+                          softmax<Block>, x, y, stride, cols, rows, cols);
+  else
+    tile::emulate::launch(
+        softmax_f16_grid<Block>(x, y, stride, cols, rows, cols),
+        softmax_f16<Block>, x, y, stride, cols, rows, cols);
+}
+
+template <class T> bool check(const char *name, sample::Tolerance tol) {
   struct Case {
     int rows, cols;
   };
@@ -20,25 +35,35 @@ int main() {
   int runs = 0;
   for (auto [rows, cols] : cases) {
     const int stride = cols + 3; // rows not packed: the stride is honoured
-    auto x = sample::random_vector(std::size_t(rows) * stride, rng, -8, 8);
-    auto want = reference::softmax(x, rows, cols, stride);
-    sample::for_each_index<std::size(configs)>([&](auto index) {
-      constexpr tile::config c = configs[decltype(index)::value];
+    auto xf = sample::random_vector(std::size_t(rows) * stride, rng, -8, 8);
+    std::vector<T> x(xf.begin(), xf.end());
+    // The reference sees the inputs the kernel sees (rounded to T).
+    std::vector<float> xr(x.begin(), x.end());
+    auto want = reference::softmax(xr, rows, cols, stride);
+    sample::for_each_index<std::size(softmax_tile_configs)>([&](auto index) {
+      constexpr tile::config c = softmax_tile_configs[decltype(index)::value];
       constexpr int block = c.meta[0];
-      if (!softmax_fits<block>(x.data(), nullptr, stride, cols, rows, cols))
+      if (cols > block)
         return;
-      std::string what = "softmax " + sample::describe(c, {"BLOCK"}) + " " +
+      std::string what = std::string(name) + " " +
+                         sample::describe(c, {"BLOCK"}) + " " +
                          std::to_string(rows) + "x" + std::to_string(cols);
-      sample::GuardedOutput out(want.size());
-      tile::emulate::launch(
-          softmax_grid<block>(x.data(), out.data(), stride, cols, rows, cols),
-          softmax<block>, x.data(), out.data(), stride, cols, rows, cols);
-      ok &= out.guards_intact(what);
-      ok &= sample::compare(what, out.values(), want,
-                            {0, reference::softmax_rel_tol});
+      std::vector<T> y(want.size());
+      run<T, block>(x.data(), y.data(), stride, rows, cols);
+      ok &= sample::compare(what, std::vector<float>(y.begin(), y.end()), want,
+                            tol);
       ++runs;
     });
   }
-  std::printf("%s: softmax emulation, %d runs\n", ok ? "PASS" : "FAIL", runs);
+  std::printf("%s: %s emulation, %d runs\n", ok ? "PASS" : "FAIL", name, runs);
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  bool ok = check<float>("softmax", {0, reference::softmax_rel_tol});
+  ok &= check<tile::half>("softmax_f16", {reference::softmax_f16_abs_tol,
+                                          reference::softmax_f16_rel_tol});
   return ok ? 0 : 1;
 }

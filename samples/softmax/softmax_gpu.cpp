@@ -1,7 +1,8 @@
-// Runs softmax on the GPU through its launch wrapper: with the configuration
-// the wrapper picks (the smallest block holding a row) and with every
-// explicitly chosen one that holds a row; a configuration too small for the
-// rows must be refused. Exits 77 without a GPU.
+// Runs softmax (fp32) and softmax_f16 on the GPU through their launch
+// wrappers: with the configuration the wrapper picks (the smallest block
+// holding a row) and with every explicitly chosen one that holds a row; a
+// configuration too small for the rows must be refused. Exits 77 without a
+// GPU.
 #include "softmax.tile.cpp"
 #include "softmax.tile.h"
 
@@ -10,10 +11,12 @@
 
 #include <cstdio>
 #include <string>
+#include <type_traits>
 
-int main() {
-  if (!sample::have_gpu())
-    return sample::exit_skip;
+namespace {
+
+template <class T>
+bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
   struct Case {
     int rows, cols, stride;
     std::size_t shift;
@@ -24,26 +27,30 @@ int main() {
                             {64, 781, 800, 0},    {33, 1000, 1001, 1},
                             {128, 4096, 4096, 0}, {17, 8192, 8195, 2},
                             {0, 100, 100, 0}};
-  cudaStream_t stream;
-  CUDA_CHECK(cudaStreamCreate(&stream));
   sample::Random rng(12);
   bool ok = true;
   int runs = 0;
   for (auto [rows, cols, stride, shift] : cases) {
-    auto x = sample::random_vector(std::size_t(rows) * stride, rng, -8, 8);
-    auto want = reference::softmax(x, rows, cols, stride);
-    sample::DeviceArray dx(x, shift), dy(want.size(), shift);
+    auto xf = sample::random_vector(std::size_t(rows) * stride, rng, -8, 8);
+    std::vector<T> x(xf.begin(), xf.end());
+    std::vector<float> xr(x.begin(), x.end());
+    auto want = reference::softmax(xr, rows, cols, stride);
+    sample::DeviceArray<T> dx(x, shift), dy(want.size(), shift);
     std::string shape = std::to_string(rows) + "x" + std::to_string(cols) +
                         " stride=" + std::to_string(stride) +
                         " shift=" + std::to_string(shift);
     for (int config = -1; config < tilecc::softmax_num_configs; ++config) {
       auto launch = [&] {
-        return tilecc::softmax(dx.get(), dy.get(), stride, cols, rows, cols,
-                               stream, config);
+        if constexpr (std::is_same_v<T, float>)
+          return tilecc::softmax(dx.get(), dy.get(), stride, cols, rows, cols,
+                                 stream, config);
+        else
+          return tilecc::softmax_f16(dx.get(), dy.get(), stride, cols, rows,
+                                     cols, stream, config);
       };
       bool fits = config == -1 || cols <= softmax_tile_configs[config].meta[0];
       std::string what =
-          "softmax " +
+          std::string(name) + " " +
           (config == -1
                ? std::string("default config")
                : sample::describe(softmax_tile_configs[config], {"BLOCK"})) +
@@ -56,12 +63,25 @@ int main() {
         }
         continue;
       }
-      ok &= sample::check_launch(what, dy, stream, launch, want,
-                                 {0, reference::softmax_rel_tol});
+      ok &= sample::check_launch(what, dy, stream, launch, want, tol);
       ++runs;
     }
   }
+  std::printf("%s: %s on the GPU, %d runs\n", ok ? "PASS" : "FAIL", name, runs);
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  bool ok = check<float>("softmax", stream, {0, reference::softmax_rel_tol});
+  ok &= check<tile::half>(
+      "softmax_f16", stream,
+      {reference::softmax_f16_abs_tol, reference::softmax_f16_rel_tol});
   CUDA_CHECK(cudaStreamDestroy(stream));
-  std::printf("%s: softmax on the GPU, %d runs\n", ok ? "PASS" : "FAIL", runs);
   return ok ? 0 : 1;
 }
