@@ -284,6 +284,9 @@ private:
     case OpKind::Mul:
       return Infix("*");
     case OpKind::Div:
+      // fp32 `/` is Triton's div.full, not IEEE division (docs/language.md).
+      if (O.result()->type().Elem.Kind == ScalarKind::F32)
+        return Call("rt::div");
       return Infix("/");
     case OpKind::And:
       return Infix("&");

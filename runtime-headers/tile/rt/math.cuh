@@ -81,6 +81,18 @@ template <class T> __device__ __forceinline__ T clamp(T x, T lo, T hi) {
   return minimum(maximum(x, lo), hi);
 }
 
+/// fp32 division as Triton's `/` compiles it: div.full.f32, within 2 ulp of
+/// the exact quotient and several times cheaper than IEEE div.rn.
+__device__ __forceinline__ float div(float a, float b) {
+#if defined(__HIPCC__)
+  return a / b;
+#else
+  float q;
+  asm("div.full.f32 %0, %1, %2;" : "=f"(q) : "f"(a), "f"(b));
+  return q;
+#endif
+}
+
 /// C semantics: the result has the sign of the dividend.
 template <class T> __device__ __forceinline__ T rem(T a, T b) {
   if constexpr (is_narrow_float<T>::value)
