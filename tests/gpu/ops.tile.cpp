@@ -142,6 +142,21 @@ TILE_KERNEL void reductions(const float *x, const int *k, float *out,
   tile::store(total + pid, tile::sum(row_sums));
 }
 
+// Atomics on a pointer tile (a histogram; float max through a CAS loop)
+// and on one pointer (once per program), including a tile smaller than the
+// program's threads, whose copies must not add twice.
+template <int BLOCK>
+TILE_KERNEL void histogram(const int *x, int *hist, float *peak, int *programs,
+                           int n, int bins) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto v = tile::load(x + offs, mask, 0);
+  auto bin = v % bins;
+  tile::atomic_add(hist + bin, 1, mask);
+  tile::atomic_max(peak + bin, tile::cast<float>(v) * 0.5f, mask);
+  tile::atomic_add(programs, 1);
+}
+
 TILE_CONFIGS(float_ops, tile::config{.meta = {512}, .num_warps = 4},
              tile::config{.meta = {128}, .num_warps = 1});
 TILE_CONFIGS(int_ops, tile::config{.meta = {256}, .num_warps = 2});
@@ -150,6 +165,8 @@ TILE_CONFIGS(matrix, tile::config{.meta = {32, 32}, .num_warps = 4},
 TILE_CONFIGS(loops, tile::config{.meta = {256}, .num_warps = 4});
 TILE_CONFIGS(halves, tile::config{.meta = {1024}, .num_warps = 4});
 TILE_CONFIGS(strided, tile::config{.meta = {512}, .num_warps = 4});
+TILE_CONFIGS(histogram, tile::config{.meta = {256}, .num_warps = 4},
+             tile::config{.meta = {16}, .num_warps = 4});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -192,4 +209,9 @@ TILE_GRID(reductions)
 tile::grid reductions_grid(const float *, const int *, float *, float *,
                            float *, int *, int *, float *, int n_rows, int) {
   return {tile::cdiv(n_rows, ROWS)};
+}
+template <int BLOCK>
+TILE_GRID(histogram)
+tile::grid histogram_grid(const int *, int *, float *, int *, int n, int) {
+  return {tile::cdiv(n, BLOCK)};
 }

@@ -263,6 +263,26 @@ template <int Rows, int Cols> void checkReductionsWith(int Config) {
   compare(L + " total", DTotal.toHost(), Total, 1e-5);
 }
 
+template <int Block> void checkHistogramWith(int Config) {
+  const int N = 5003, Bins = 37;
+  auto X = randomInts(N, 0, 1000);
+  std::vector<int> Hist(Bins, 0), Programs(1, 0);
+  std::vector<float> Peak(Bins, -INFINITY);
+  tile::emulate::launch(tile::grid{tile::cdiv(N, Block)}, histogram<Block>,
+                        X.data(), Hist.data(), Peak.data(), Programs.data(), N,
+                        Bins);
+  DeviceArray<int> DX(X, 0), DHist(std::vector<int>(Bins, 0), 0),
+      DPrograms(std::vector<int>(1, 0), 0);
+  DeviceArray<float> DPeak(std::vector<float>(Bins, -INFINITY), 0);
+  CUDA_OK(tilecc::histogram(DX.get(), DHist.get(), DPeak.get(), DPrograms.get(),
+                            N, Bins, nullptr, Config));
+  CUDA_OK(cudaDeviceSynchronize());
+  std::string L = "histogram BLOCK=" + std::to_string(Block);
+  compare(L + " counts", DHist.toHost(), Hist, 0);
+  compare(L + " peaks", DPeak.toHost(), Peak, 0);
+  compare(L + " programs", DPrograms.toHost(), Programs, 0);
+}
+
 void checkReductions() {
   checkReductionsWith<4, 64>(0);
   checkReductionsWith<16, 256>(1);
@@ -289,6 +309,8 @@ int main() {
       checkStrided(Stride, Shift);
   }
   checkReductions();
+  checkHistogramWith<256>(0);
+  checkHistogramWith<16>(1);
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_OK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=

@@ -108,8 +108,9 @@ private:
     if (V->type().isScalar())
       return true;
     const Op *D = V->definingOp();
-    if (!D || D->kind() == OpKind::Load || D->kind() == OpKind::For ||
-        D->kind() == OpKind::If || D->kind() == OpKind::ConvertLayout ||
+    if (!D || categoryOf(D->kind()) == OpCategory::Memory ||
+        D->kind() == OpKind::For || D->kind() == OpKind::If ||
+        D->kind() == OpKind::ConvertLayout ||
         categoryOf(D->kind()) == OpCategory::Reduce)
       return true;
     if (D->kind() == OpKind::Const)
@@ -393,6 +394,16 @@ private:
     case OpKind::Store:
       lineDirective(O);
       return emitStore(O, Indent);
+    case OpKind::AtomicAdd:
+    case OpKind::AtomicMax:
+    case OpKind::AtomicMin:
+    case OpKind::AtomicAnd:
+    case OpKind::AtomicOr:
+    case OpKind::AtomicXor:
+    case OpKind::AtomicXchg:
+    case OpKind::AtomicCas:
+      lineDirective(O);
+      return emitAtomic(O, Indent);
     case OpKind::For:
       lineDirective(O);
       return emitFor(O, Indent);
@@ -402,6 +413,9 @@ private:
     case OpKind::ConvertLayout:
       lineDirective(O);
       return emitConvert(O, Indent);
+    case OpKind::DebugBarrier:
+      lineDirective(O);
+      return line(Indent, "__syncthreads();");
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce) {
         lineDirective(O);
@@ -488,6 +502,47 @@ private:
     line(Indent + 1, "rt::st_global_v" + std::to_string(W) + "(" +
                          elem(O.operand(0), "e") + ", &" + nameOf(Val) +
                          "[e], " + maskExpr(O, "e") + ");");
+  }
+
+  /// One atomic per element this thread owns (replicas skip it), between
+  /// the fences its memory order asks for. A scalar atomic runs once per
+  /// program and every thread gets the old value.
+  void emitAtomic(const Op &O, unsigned Indent) {
+    const Value *R = O.result();
+    std::string Fn = "rt::" + spell(O.kind()).str();
+    std::string Order = std::to_string(O.intAttr() & 15),
+                Scope = std::to_string(O.intAttr() >> 4);
+    auto Call = [&](const std::string &Idx, const std::string &Pred) {
+      std::string S = Fn + "(";
+      for (unsigned I = 0; I < O.numOperands(); ++I) {
+        if (O.hasMask() && O.operand(I) == O.mask())
+          continue;
+        S += (I ? ", " : "") + elem(O.operand(I), Idx);
+      }
+      std::string M = O.mask() ? elem(O.mask(), Idx) : "";
+      return S + ", " +
+             (M.empty()      ? Pred
+              : Pred.empty() ? M
+                             : M + " && " + Pred) +
+             ")";
+    };
+    // Old values nobody reads are not kept (nvcc warns about them).
+    bool Used = Uses.lookup(R) > 0;
+    line(Indent, "rt::atomic_fence_before<" + Order + ", " + Scope + ">();");
+    if (R->type().isScalar()) {
+      line(Indent, (Used ? constDecl(R) + " = " : "") +
+                       "rt::in_one_thread([&] { return " +
+                       Call("0", O.mask() ? "" : "true") + "; });");
+    } else {
+      if (Used)
+        declareTile(R, Indent);
+      line(Indent, "#pragma unroll");
+      line(Indent, loopHeader(elems(R)));
+      line(Indent + 1, (Used ? nameOf(R) + "[e] = " : "") +
+                           Call("e", layoutOf(O.operand(0)) + "::owns(e)") +
+                           ";");
+    }
+    line(Indent, "rt::atomic_fence_after<" + Order + ", " + Scope + ">();");
   }
 
   void declareResult(const Value *R, unsigned Indent, const Value *Init) {

@@ -121,7 +121,9 @@ std::string argNames(const Function &F, bool Leading) {
 }
 
 /// Arguments of the <<<>>> launch: pointers to tile::half and
-/// tile::bfloat16 become pointers to the device types of the same layout.
+/// tile::bfloat16 become pointers to the device types of the same layout,
+/// and pointers to 64-bit integers to int64_t/uint64_t (long long and long
+/// are distinct types of one layout).
 std::string launchArgs(const Function &F) {
   std::string S;
   for (unsigned I = 0; I < F.Params.size(); ++I) {
@@ -129,7 +131,8 @@ std::string launchArgs(const Function &F) {
     const ElemType &E = P.Arg->type().Elem;
     std::string A = P.Name;
     if (E.isPointer() &&
-        (E.Pointee == ScalarKind::F16 || E.Pointee == ScalarKind::BF16))
+        (E.Pointee == ScalarKind::F16 || E.Pointee == ScalarKind::BF16 ||
+         E.Pointee == ScalarKind::I64 || E.Pointee == ScalarKind::U64))
       A = "reinterpret_cast<" + deviceType(E) + ">(" + A + ")";
     S += (I ? ", " : "") + A;
   }

@@ -951,6 +951,10 @@ private:
       return nullptr;
     }
 
+    // Atomics' memory order and scope are compile-time enumerators.
+    bool IsAtomic = isAtomicRMW(*K) || *K == OpKind::AtomicCas;
+    if (IsAtomic && ArgEs.size() > 3)
+      ArgEs.resize(3);
     llvm::SmallVector<Value *, 4> Args;
     if (Name != "zeros" && *K != OpKind::ProgramId && *K != OpKind::NumPrograms)
       for (const Expr *A : ArgEs) {
@@ -1035,7 +1039,14 @@ private:
     case OpKind::Store:
       lowerStore(Args, L);
       return nullptr;
+    case OpKind::DebugBarrier:
+      B.createVoid(OpKind::DebugBarrier, {});
+      return nullptr;
     default:
+      if (IsAtomic) {
+        Result = lowerAtomic(*K, Args, *RT, CE, L);
+        break;
+      }
       Result = lowerElementwise(*K, Args, *RT);
       break;
     }
@@ -1116,6 +1127,37 @@ private:
       Ops.push_back(
           operand(Args[2], ElemType{ScalarKind::I1}, Ptrs->type().Shape));
     B.createVoid(OpKind::Store, Ops);
+  }
+
+  /// atomic_*(ptrs, value, mask, order, scope) and atomic_cas(ptrs, cmp,
+  /// value, order, scope): values take the pointee type and the pointers'
+  /// shape; order and scope are constants.
+  Value *lowerAtomic(OpKind K, llvm::ArrayRef<Value *> Args, const Type &RT,
+                     const CallExpr *CE, SourceLocation L) {
+    Value *Ptrs = Args[0];
+    if (Ptrs->type().Elem.PointeeConst) {
+      error(L, "atomics need a pointer to non-const");
+      return nullptr;
+    }
+    llvm::ArrayRef<int64_t> Shape = Ptrs->type().Shape;
+    llvm::SmallVector<Value *, 3> Ops{Ptrs};
+    for (unsigned I = 1; I < Args.size(); ++I) {
+      bool IsMask = K != OpKind::AtomicCas && I == 2;
+      Ops.push_back(
+          operand(Args[I], IsMask ? ElemType{ScalarKind::I1} : RT.Elem, Shape));
+    }
+    auto Order = constantArg(CE->getArg(3), "the memory order");
+    auto Scope = constantArg(CE->getArg(4), "the memory scope");
+    if (!Order || !Scope)
+      return nullptr;
+    if (*Scope == 2) { // tile::mem_scope::sys
+      error(CE->getArg(4)->getExprLoc(),
+            "system-scope atomics are not supported yet");
+      return nullptr;
+    }
+    Value *R = B.create(K, RT, Ops);
+    R->definingOp()->setIntAttr(*Order | *Scope << 4);
+    return R;
   }
 
   /// The element type both operands of a comparison are converted to.

@@ -33,6 +33,10 @@ std::optional<OpKind> opKindFromSpelling(llvm::StringRef S) {
 
 bool isComparison(OpKind K) { return K >= OpKind::CmpEQ && K <= OpKind::CmpGE; }
 
+bool isAtomicRMW(OpKind K) {
+  return K >= OpKind::AtomicAdd && K <= OpKind::AtomicXchg;
+}
+
 bool isElementwise(OpKind K) {
   OpCategory C = categoryOf(K);
   return C == OpCategory::Unary || C == OpCategory::Binary ||
@@ -69,7 +73,7 @@ Block *Op::addRegion() {
 
 bool Op::hasMask() const {
   return (Kind == OpKind::Load && Operands.size() >= 2) ||
-         (Kind == OpKind::Store && Operands.size() >= 3);
+         ((Kind == OpKind::Store || isAtomicRMW(Kind)) && Operands.size() >= 3);
 }
 
 Value *Op::mask() const {

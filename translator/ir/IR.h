@@ -39,6 +39,8 @@ OpCategory categoryOf(OpKind K);
 /// Looks an op up by its spelling (the name in TILE_OP annotations).
 std::optional<OpKind> opKindFromSpelling(llvm::StringRef S);
 bool isComparison(OpKind K);
+/// atomic_add ... atomic_xchg (with a mask operand), not atomic_cas.
+bool isAtomicRMW(OpKind K);
 bool isElementwise(OpKind K);
 
 /// A position in the user's .tile.cpp (1-based; 0 means unknown).
@@ -130,7 +132,8 @@ public:
   double floatAttr() const { return FloatAttr; }
   void setFloatAttr(double V) { FloatAttr = V; }
 
-  // Load: operands are (ptrs, [mask, [other]]). Store: (ptrs, value, [mask]).
+  // Load: operands are (ptrs, [mask, [other]]). Store and atomic RMW:
+  // (ptrs, value, [mask]).
   bool hasMask() const;
   Value *mask() const;
   Value *other() const;

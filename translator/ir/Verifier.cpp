@@ -67,12 +67,12 @@ private:
     for (Value *V : O.operands())
       if (V->type().Shape != P.Shape)
         return fail(O, "operands must have the pointer's shape");
-    if (O.kind() == OpKind::Store && P.Elem.PointeeConst)
-      fail(O, "store through a pointer to const");
+    if (O.kind() != OpKind::Load && P.Elem.PointeeConst)
+      fail(O, "write through a pointer to const");
   }
 
   void checkControl(const Op &O) {
-    if (O.kind() == OpKind::Yield)
+    if (O.kind() == OpKind::Yield || O.kind() == OpKind::DebugBarrier)
       return;
     for (const auto &R : O.regions()) {
       const Op *T = R->terminator();

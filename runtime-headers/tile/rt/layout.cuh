@@ -148,6 +148,21 @@ struct blocked {
   }
   /// Coordinate along d of this thread's element e.
   __device__ static int coord(int e, int d) { return coord_of(decompose(e), d); }
+
+  /// Whether this thread's copy of the element with digits g is the one
+  /// that acts (stores, atomics): a layout larger than its tile wraps, and
+  /// the copies past the tile's end do not.
+  __device__ static bool owns_digits(const digits &g) {
+    bool own = true;
+    for (int d = 0; d < rank; ++d)
+      own = own && g.r[d] * tile(d) +
+                           (warp_pos(d) * ThreadsPerWarp[d] + lane_pos(d)) *
+                               SizePerThread[d] +
+                           g.s[d] <
+                       Shape[d];
+    return own;
+  }
+  __device__ static bool owns(int e) { return owns_digits(decompose(e)); }
 };
 
 template <int Dim, class Parent> struct sliced {
@@ -186,6 +201,11 @@ template <int Dim, class Parent> struct sliced {
   }
   __device__ static int coord(int e, int d) {
     return Parent::coord_of(Parent::decompose(e, Dim), pdim(d));
+  }
+  /// The parent's tile is 1 wide along the removed dimension, so threads
+  /// away from its first position hold copies.
+  __device__ static bool owns(int e) {
+    return Parent::owns_digits(Parent::decompose(e, Dim));
   }
 };
 

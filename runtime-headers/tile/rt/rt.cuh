@@ -6,3 +6,4 @@
 #include "tile/rt/math.cuh"
 #include "tile/rt/memory.cuh"
 #include "tile/rt/reduce.cuh"
+#include "tile/rt/atomic.cuh"
