@@ -289,6 +289,8 @@ private:
       if (O.result()->type().Elem.Kind == ScalarKind::F32)
         return Call("rt::div");
       return Infix("/");
+    case OpKind::FloorDiv: // integers only: C truncation, like Triton's //
+      return Infix("/");
     case OpKind::And:
       return Infix("&");
     case OpKind::Or:
