@@ -632,27 +632,8 @@ private:
   void emitReduce(const Op &O, unsigned Indent) {
     const Value *In = O.operand(0), *R = O.result();
     bool IsArg = O.kind() == OpKind::ArgMax || O.kind() == OpKind::ArgMin;
-    std::string Op;
-    switch (O.kind()) {
-    case OpKind::ReduceSum:
-      Op = "rt::op_sum";
-      break;
-    case OpKind::ReduceMax:
-      Op = "rt::op_max";
-      break;
-    case OpKind::ReduceMin:
-      Op = "rt::op_min";
-      break;
-    case OpKind::ReduceXor:
-      Op = "rt::op_xor";
-      break;
-    case OpKind::ArgMax:
-      Op = "rt::op_argmax";
-      break;
-    default:
-      Op = "rt::op_argmin";
-      break;
-    }
+    // tile::rt names its combine operations after the ops: rt::op_sum ...
+    std::string Op = "rt::op_" + spell(O.kind()).str();
     std::string Fn = IsArg ? "rt::arg_reduce" : "rt::reduce";
     if (R->type().isScalar()) {
       line(Indent, constDecl(R) + " = " + Fn + "_all<" + Op + ", " +

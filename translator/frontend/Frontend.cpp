@@ -101,26 +101,23 @@ public:
       }
       Ok &= readConfigs(VD, It->second);
     }
-    for (auto &[Name, FD] : Grids) {
-      auto It = Kernels.find(Name);
-      if (It == Kernels.end()) {
-        report(Diags, FD->getLocation(),
-               "TILE_GRID names '" + Name + "', which is not a TILE_KERNEL");
-        Ok = false;
-        continue;
+    // Grid and select rules name their kernel.
+    auto Attach = [&](auto &Rules, const char *Macro,
+                      std::string Found::*Field) {
+      for (auto &[Name, FD] : Rules) {
+        auto It = Kernels.find(Name);
+        if (It == Kernels.end()) {
+          report(Diags, FD->getLocation(),
+                 llvm::Twine(Macro) + " names '" + Name +
+                     "', which is not a TILE_KERNEL");
+          Ok = false;
+          continue;
+        }
+        It->second.*Field = FD->getQualifiedNameAsString();
       }
-      It->second.GridName = FD->getQualifiedNameAsString();
-    }
-    for (auto &[Name, FD] : Selects) {
-      auto It = Kernels.find(Name);
-      if (It == Kernels.end()) {
-        report(Diags, FD->getLocation(),
-               "TILE_SELECT names '" + Name + "', which is not a TILE_KERNEL");
-        Ok = false;
-        continue;
-      }
-      It->second.SelectName = FD->getQualifiedNameAsString();
-    }
+    };
+    Attach(Grids, "TILE_GRID", &Found::GridName);
+    Attach(Selects, "TILE_SELECT", &Found::SelectName);
     for (const std::string &Name : Order) {
       Found &K = Kernels[Name];
       SourceLocation L = K.Kernel->getLocation();

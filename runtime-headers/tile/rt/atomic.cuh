@@ -18,12 +18,14 @@ template <int Scope> __device__ __forceinline__ void fence() {
     __threadfence();
 }
 /// Release semantics: earlier writes are visible before the atomics.
-template <int Order, int Scope> __device__ __forceinline__ void atomic_fence_before() {
+template <int Order, int Scope>
+__device__ __forceinline__ void atomic_fence_before() {
   if constexpr (Order == order_release || Order == order_acq_rel)
     fence<Scope>();
 }
 /// Acquire semantics: later reads see what the atomics synchronized with.
-template <int Order, int Scope> __device__ __forceinline__ void atomic_fence_after() {
+template <int Order, int Scope>
+__device__ __forceinline__ void atomic_fence_after() {
   if constexpr (Order == order_acquire || Order == order_acq_rel)
     fence<Scope>();
 }
@@ -83,32 +85,31 @@ template <class T> __device__ T atomic_add(T *p, T v, bool pred) {
     return atomicAdd(p, v);
 }
 
-template <class T> __device__ T atomic_max(T *p, T v, bool pred) {
-  if (!pred)
-    return T(0);
-  // Floats (maxNum, as tile::maximum) and signed 64-bit integers (not
-  // native on every target) go through compare-and-swap.
+namespace detail {
+
+/// atomic_max (Max) and atomic_min. Floats (maxNum, as tile::maximum) and
+/// signed 64-bit integers (not native on every target) go through
+/// compare-and-swap.
+template <bool Max, class T> __device__ T atomic_extremum(T *p, T v) {
   if constexpr (__is_same(T, float) || __is_same(T, double) ||
-                (detail::is_int64<T> && T(-1) < T(0)))
-    return detail::cas_loop(p, [v](T old) { return maximum(old, v); });
-  else if constexpr (detail::is_int64<T>)
-    return T(atomicMax(reinterpret_cast<unsigned long long *>(p),
-                       (unsigned long long)v));
-  else
-    return atomicMax(p, v);
+                (is_int64<T> && T(-1) < T(0)))
+    return cas_loop(
+        p, [v](T old) { return Max ? maximum(old, v) : minimum(old, v); });
+  else if constexpr (is_int64<T>) {
+    auto *q = reinterpret_cast<unsigned long long *>(p);
+    return T(Max ? atomicMax(q, (unsigned long long)v)
+                 : atomicMin(q, (unsigned long long)v));
+  } else
+    return Max ? atomicMax(p, v) : atomicMin(p, v);
 }
 
+} // namespace detail
+
+template <class T> __device__ T atomic_max(T *p, T v, bool pred) {
+  return pred ? detail::atomic_extremum<true>(p, v) : T(0);
+}
 template <class T> __device__ T atomic_min(T *p, T v, bool pred) {
-  if (!pred)
-    return T(0);
-  if constexpr (__is_same(T, float) || __is_same(T, double) ||
-                (detail::is_int64<T> && T(-1) < T(0)))
-    return detail::cas_loop(p, [v](T old) { return minimum(old, v); });
-  else if constexpr (detail::is_int64<T>)
-    return T(atomicMin(reinterpret_cast<unsigned long long *>(p),
-                       (unsigned long long)v));
-  else
-    return atomicMin(p, v);
+  return pred ? detail::atomic_extremum<false>(p, v) : T(0);
 }
 
 #define TILE_RT_ATOMIC_BITWISE(NAME, CUDA)                                     \

@@ -35,8 +35,8 @@ struct digits {
   int r[4] = {}; // which repetition
 };
 
-template <dims Shape, dims SizePerThread, dims ThreadsPerWarp,
-          dims WarpsPerCTA, dims Order>
+template <dims Shape, dims SizePerThread, dims ThreadsPerWarp, dims WarpsPerCTA,
+          dims Order>
 struct blocked {
   static constexpr int rank = Shape.rank;
   static constexpr int slice_dim = -1;
@@ -53,7 +53,9 @@ struct blocked {
   TILE_RT_HD static constexpr int threads_per_warp(int d) {
     return ThreadsPerWarp[d];
   }
-  TILE_RT_HD static constexpr int warps_per_cta(int d) { return WarpsPerCTA[d]; }
+  TILE_RT_HD static constexpr int warps_per_cta(int d) {
+    return WarpsPerCTA[d];
+  }
   TILE_RT_HD static constexpr int size_per_thread(int d) {
     return SizePerThread[d];
   }
@@ -100,7 +102,9 @@ struct blocked {
     return g;
   }
   /// Digits of element e in the parent's dimensions (here: its own).
-  TILE_RT_HD static constexpr digits parent_digits(int e) { return decompose(e); }
+  TILE_RT_HD static constexpr digits parent_digits(int e) {
+    return decompose(e);
+  }
   TILE_RT_HD static constexpr int compose(const digits &g, int skip = -1) {
     int e = 0, scale = 1;
     for (int i = 0; i < rank; ++i)
@@ -141,13 +145,14 @@ struct blocked {
 
   __device__ static int coord_of(const digits &g, int d) {
     int c = g.r[d] * tile(d) +
-            (warp_pos(d) * ThreadsPerWarp[d] + lane_pos(d)) *
-                SizePerThread[d] +
+            (warp_pos(d) * ThreadsPerWarp[d] + lane_pos(d)) * SizePerThread[d] +
             g.s[d];
     return tile(d) > Shape[d] ? c % Shape[d] : c;
   }
   /// Coordinate along d of this thread's element e.
-  __device__ static int coord(int e, int d) { return coord_of(decompose(e), d); }
+  __device__ static int coord(int e, int d) {
+    return coord_of(decompose(e), d);
+  }
 
   /// Whether this thread's copy of the element with digits g is the one
   /// that acts (stores, atomics): a layout larger than its tile wraps, and
@@ -171,7 +176,9 @@ template <int Dim, class Parent> struct sliced {
   using parent = Parent;
   /// Parent dimension of this layout's dimension d.
   TILE_RT_HD static constexpr int pdim(int d) { return d < Dim ? d : d + 1; }
-  TILE_RT_HD static constexpr int shape(int d) { return Parent::shape(pdim(d)); }
+  TILE_RT_HD static constexpr int shape(int d) {
+    return Parent::shape(pdim(d));
+  }
   TILE_RT_HD static constexpr int elems() { return Parent::elems(Dim); }
   TILE_RT_HD static constexpr int numel() {
     int n = 1;
@@ -213,7 +220,8 @@ template <int Dim, class Parent> struct sliced {
 /// broadcast: Src has Dst's layout parameters, with size-1 dimensions where
 /// Dst is larger, and may lack one dimension altogether (a slice of Dst's
 /// layout, for expand_dims). Covers any chain of expand_dims and broadcast.
-template <class Src, class Dst> TILE_RT_HD constexpr int broadcast_index(int e) {
+template <class Src, class Dst>
+TILE_RT_HD constexpr int broadcast_index(int e) {
   digits p = Dst::decompose(e), g;
   for (int d = 0, s = 0; d < Dst::rank; ++d) {
     if (d == Src::slice_dim)

@@ -24,7 +24,7 @@ struct op_min {
     return minimum(a, b);
   }
 };
-struct op_xor {
+struct op_xor_sum {
   template <class T> __device__ static T apply(T a, T b) { return a ^ b; }
 };
 

@@ -1,9 +1,9 @@
 // Everything generated kernels use from tile::rt.
 #pragma once
 
-#include "tile/rt/types.cuh"
+#include "tile/rt/atomic.cuh"
 #include "tile/rt/layout.cuh"
 #include "tile/rt/math.cuh"
 #include "tile/rt/memory.cuh"
 #include "tile/rt/reduce.cuh"
-#include "tile/rt/atomic.cuh"
+#include "tile/rt/types.cuh"
