@@ -5,6 +5,8 @@
 #include "ops.tile.cpp"
 #include "ops.tile.h"
 
+#include "cuda_check.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -15,47 +17,6 @@
 namespace {
 
 int Failures = 0;
-
-#define CUDA_OK(expr)                                                          \
-  do {                                                                         \
-    cudaError_t err_ = (expr);                                                 \
-    if (err_ != cudaSuccess) {                                                 \
-      std::printf("FAIL: %s: %s (%s:%d)\n", #expr, cudaGetErrorString(err_),   \
-                  __FILE__, __LINE__);                                         \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
-
-/// A device copy of a host vector, with `Shift` spare elements in front so
-/// that the kernel can be given a pointer that is not 16-byte aligned.
-template <class T> class DeviceArray {
-public:
-  DeviceArray(const std::vector<T> &Host, size_t Shift) : Shift(Shift) {
-    CUDA_OK(cudaMalloc(&Base, (Host.size() + Shift + 1) * sizeof(T)));
-    CUDA_OK(cudaMemcpy(Base + Shift, Host.data(), Host.size() * sizeof(T),
-                       cudaMemcpyHostToDevice));
-    Size = Host.size();
-  }
-  DeviceArray(size_t N, size_t Shift) : Shift(Shift), Size(N) {
-    CUDA_OK(cudaMalloc(&Base, (N + Shift + 1) * sizeof(T)));
-    // Poison: every element the kernel should write is checked afterwards.
-    CUDA_OK(cudaMemset(Base, 0xff, (N + Shift + 1) * sizeof(T)));
-  }
-  ~DeviceArray() { cudaFree(Base); }
-  DeviceArray(const DeviceArray &) = delete;
-  T *get() const { return Base + Shift; }
-  std::vector<T> toHost() const {
-    std::vector<T> H(Size);
-    CUDA_OK(
-        cudaMemcpy(H.data(), get(), Size * sizeof(T), cudaMemcpyDeviceToHost));
-    return H;
-  }
-
-private:
-  T *Base = nullptr;
-  size_t Shift;
-  size_t Size = 0;
-};
 
 double asDouble(float V) { return V; }
 double asDouble(double V) { return V; }
@@ -85,6 +46,10 @@ void compare(const std::string &What, const std::vector<T> &Got,
     std::printf("ok: %s (%zu elements)\n", What.c_str(), Got.size());
   }
 }
+
+/// Fills outputs with NaN bits, so that every element the kernel should
+/// write is checked.
+template <class... A> void poison(A &...Outputs) { (Outputs.poison(), ...); }
 
 std::mt19937 Rng(2026);
 
@@ -119,12 +84,14 @@ void checkFloatOps(int Config, size_t Shift) {
   else
     tile::emulate::launch(tile::grid{tile::cdiv(N, 128)}, float_ops<128>,
                           X.data(), Y.data(), Want.data(), N);
-  DeviceArray<float> DX(X, Shift), DY(Y, Shift), DOut(Want.size(), Shift);
-  CUDA_OK(
+  sample::DeviceArray<float> DX(X, Shift), DY(Y, Shift),
+      DOut(Want.size(), Shift);
+  poison(DOut);
+  CUDA_CHECK(
       tilecc::float_ops(DX.get(), DY.get(), DOut.get(), N, nullptr, Config));
-  CUDA_OK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaDeviceSynchronize());
   // exp, log, sin and cos are the fast approximations on the GPU.
-  compare(label("float_ops", Config, Shift), DOut.toHost(), Want, 2e-5);
+  compare(label("float_ops", Config, Shift), DOut.download(), Want, 2e-5);
 }
 
 void checkIntOps(size_t Shift) {
@@ -135,15 +102,16 @@ void checkIntOps(size_t Shift) {
   std::vector<int64_t> Want64(N);
   tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, int_ops<256>, X.data(),
                         Y.data(), Want.data(), Want8.data(), Want64.data(), N);
-  DeviceArray<int> DX(X, Shift), DY(Y, Shift), DOut(Want.size(), Shift);
-  DeviceArray<int8_t> D8(N, Shift);
-  DeviceArray<int64_t> D64(N, Shift);
-  CUDA_OK(
+  sample::DeviceArray<int> DX(X, Shift), DY(Y, Shift), DOut(Want.size(), Shift);
+  sample::DeviceArray<int8_t> D8(N, Shift);
+  sample::DeviceArray<int64_t> D64(N, Shift);
+  poison(DOut, D8, D64);
+  CUDA_CHECK(
       tilecc::int_ops(DX.get(), DY.get(), DOut.get(), D8.get(), D64.get(), N));
-  CUDA_OK(cudaDeviceSynchronize());
-  compare(label("int_ops", 0, Shift), DOut.toHost(), Want, 0);
-  compare(label("int_ops int8", 0, Shift), D8.toHost(), Want8, 0);
-  compare(label("int_ops int64", 0, Shift), D64.toHost(), Want64, 0);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare(label("int_ops", 0, Shift), DOut.download(), Want, 0);
+  compare(label("int_ops int8", 0, Shift), D8.download(), Want8, 0);
+  compare(label("int_ops int64", 0, Shift), D64.download(), Want64, 0);
 }
 
 void checkMatrix(int Config, size_t Shift) {
@@ -159,13 +127,14 @@ void checkMatrix(int Config, size_t Shift) {
   else
     tile::emulate::launch(G, matrix<16, 64>, A.data(), ColV.data(), Want.data(),
                           WantCol.data(), M, N, Lda);
-  DeviceArray<float> DA(A, Shift), DC(ColV, Shift), DOut(Want.size(), Shift),
-      DCol(N, Shift);
-  CUDA_OK(tilecc::matrix(DA.get(), DC.get(), DOut.get(), DCol.get(), M, N, Lda,
-                         nullptr, Config));
-  CUDA_OK(cudaDeviceSynchronize());
-  compare(label("matrix", Config, Shift), DOut.toHost(), Want, 1e-6);
-  compare(label("matrix 1-D", Config, Shift), DCol.toHost(), WantCol, 1e-6);
+  sample::DeviceArray<float> DA(A, Shift), DC(ColV, Shift),
+      DOut(Want.size(), Shift), DCol(N, Shift);
+  poison(DOut, DCol);
+  CUDA_CHECK(tilecc::matrix(DA.get(), DC.get(), DOut.get(), DCol.get(), M, N,
+                            Lda, nullptr, Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare(label("matrix", Config, Shift), DOut.download(), Want, 1e-6);
+  compare(label("matrix 1-D", Config, Shift), DCol.download(), WantCol, 1e-6);
 }
 
 void checkLoops(size_t Shift) {
@@ -174,10 +143,11 @@ void checkLoops(size_t Shift) {
   std::vector<float> Want(N);
   tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, loops<256>, X.data(),
                         Want.data(), N, Steps);
-  DeviceArray<float> DX(X, Shift), DOut(N, Shift);
-  CUDA_OK(tilecc::loops(DX.get(), DOut.get(), N, Steps));
-  CUDA_OK(cudaDeviceSynchronize());
-  compare(label("loops", 0, Shift), DOut.toHost(), Want, 1e-6);
+  sample::DeviceArray<float> DX(X, Shift), DOut(N, Shift);
+  poison(DOut);
+  CUDA_CHECK(tilecc::loops(DX.get(), DOut.get(), N, Steps));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare(label("loops", 0, Shift), DOut.download(), Want, 1e-6);
 }
 
 void checkHalves(size_t Shift) {
@@ -190,16 +160,17 @@ void checkHalves(size_t Shift) {
   std::vector<float> WantF(N);
   tile::emulate::launch(tile::grid{tile::cdiv(N, 1024)}, halves<1024>, X.data(),
                         Y.data(), Want.data(), WantBf.data(), WantF.data(), N);
-  DeviceArray<tile::half> DX(X, Shift), DOut(N, Shift);
-  DeviceArray<tile::bfloat16> DY(Y, Shift), DBf(N, Shift);
-  DeviceArray<float> DF(N, Shift);
-  CUDA_OK(
+  sample::DeviceArray<tile::half> DX(X, Shift), DOut(N, Shift);
+  sample::DeviceArray<tile::bfloat16> DY(Y, Shift), DBf(N, Shift);
+  sample::DeviceArray<float> DF(N, Shift);
+  poison(DOut, DBf, DF);
+  CUDA_CHECK(
       tilecc::halves(DX.get(), DY.get(), DOut.get(), DBf.get(), DF.get(), N));
-  CUDA_OK(cudaDeviceSynchronize());
+  CUDA_CHECK(cudaDeviceSynchronize());
   // a * a + a may be one fused rounding on the GPU and two in emulation.
-  compare(label("halves f16", 0, Shift), DOut.toHost(), Want, 2e-3);
-  compare(label("halves bf16", 0, Shift), DBf.toHost(), WantBf, 0);
-  compare(label("halves f32", 0, Shift), DF.toHost(), WantF, 0);
+  compare(label("halves f16", 0, Shift), DOut.download(), Want, 2e-3);
+  compare(label("halves bf16", 0, Shift), DBf.download(), WantBf, 0);
+  compare(label("halves f32", 0, Shift), DF.download(), WantF, 0);
 }
 
 void checkStrided(int Stride, size_t Shift) {
@@ -208,11 +179,12 @@ void checkStrided(int Stride, size_t Shift) {
   std::vector<float> Want(N);
   tile::emulate::launch(tile::grid{tile::cdiv(N, 512)}, strided<512>, X.data(),
                         Want.data(), N, Stride);
-  DeviceArray<float> DX(X, Shift), DOut(N, Shift);
-  CUDA_OK(tilecc::strided(DX.get(), DOut.get(), N, Stride));
-  CUDA_OK(cudaDeviceSynchronize());
+  sample::DeviceArray<float> DX(X, Shift), DOut(N, Shift);
+  poison(DOut);
+  CUDA_CHECK(tilecc::strided(DX.get(), DOut.get(), N, Stride));
+  CUDA_CHECK(cudaDeviceSynchronize());
   compare(label("strided, stride " + std::to_string(Stride), 0, Shift),
-          DOut.toHost(), Want, 0);
+          DOut.download(), Want, 0);
 }
 
 template <int Rows, int Cols> void checkReductionsWith(int Config) {
@@ -226,13 +198,14 @@ template <int Rows, int Cols> void checkReductionsWith(int Config) {
   tile::emulate::launch(tile::grid{Programs}, reductions<Rows, Cols>, X.data(),
                         K.data(), Out.data(), Sums.data(), ColMin.data(),
                         Arg.data(), Bits.data(), Total.data(), NRows, NCols);
-  DeviceArray<float> DX(X, 0), DOut(Out.size(), 0), DSums(Sums.size(), 0),
-      DColMin(ColMin.size(), 0), DTotal(Total.size(), 0);
-  DeviceArray<int> DK(K, 0), DArg(Arg.size(), 0), DBits(Bits.size(), 0);
-  CUDA_OK(tilecc::reductions(DX.get(), DK.get(), DOut.get(), DSums.get(),
-                             DColMin.get(), DArg.get(), DBits.get(),
-                             DTotal.get(), NRows, NCols, nullptr, Config));
-  CUDA_OK(cudaDeviceSynchronize());
+  sample::DeviceArray<float> DX(X, 0), DOut(Out.size(), 0),
+      DSums(Sums.size(), 0), DColMin(ColMin.size(), 0), DTotal(Total.size(), 0);
+  sample::DeviceArray<int> DK(K, 0), DArg(Arg.size(), 0), DBits(Bits.size(), 0);
+  poison(DOut, DSums, DColMin, DTotal, DArg, DBits);
+  CUDA_CHECK(tilecc::reductions(DX.get(), DK.get(), DOut.get(), DSums.get(),
+                                DColMin.get(), DArg.get(), DBits.get(),
+                                DTotal.get(), NRows, NCols, nullptr, Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
   // Only what the kernel writes is compared: rows < NRows, columns < NCols.
   auto Rows_ = [&](std::vector<float> V) {
     V.resize(size_t(NRows) * NCols);
@@ -240,14 +213,14 @@ template <int Rows, int Cols> void checkReductionsWith(int Config) {
   };
   std::string L =
       "reductions " + std::to_string(Rows) + "x" + std::to_string(Cols);
-  compare(L + " x - max", Rows_(DOut.toHost()), Rows_(Out), 0);
+  compare(L + " x - max", Rows_(DOut.download()), Rows_(Out), 0);
   auto First = [](std::vector<float> V, size_t N) {
     V.resize(N);
     return V;
   };
-  compare(L + " row sums", First(DSums.toHost(), NRows), First(Sums, NRows),
+  compare(L + " row sums", First(DSums.download(), NRows), First(Sums, NRows),
           1e-5);
-  auto ColGot = DColMin.toHost();
+  auto ColGot = DColMin.download();
   std::vector<float> ColG, ColW;
   for (int P = 0; P < Programs; ++P)
     for (int C = 0; C < NCols; ++C) {
@@ -255,12 +228,12 @@ template <int Rows, int Cols> void checkReductionsWith(int Config) {
       ColW.push_back(ColMin[size_t(P) * Cols + C]);
     }
   compare(L + " column minima", ColG, ColW, 0);
-  auto ArgGot = DArg.toHost();
+  auto ArgGot = DArg.download();
   ArgGot.resize(NRows);
   Arg.resize(NRows);
   compare(L + " argmax", ArgGot, Arg, 0);
-  compare(L + " xor_sum", DBits.toHost(), Bits, 0);
-  compare(L + " total", DTotal.toHost(), Total, 1e-5);
+  compare(L + " xor_sum", DBits.download(), Bits, 0);
+  compare(L + " total", DTotal.download(), Total, 1e-5);
 }
 
 template <int Block> void checkHistogramWith(int Config) {
@@ -271,16 +244,16 @@ template <int Block> void checkHistogramWith(int Config) {
   tile::emulate::launch(tile::grid{tile::cdiv(N, Block)}, histogram<Block>,
                         X.data(), Hist.data(), Peak.data(), Programs.data(), N,
                         Bins);
-  DeviceArray<int> DX(X, 0), DHist(std::vector<int>(Bins, 0), 0),
+  sample::DeviceArray<int> DX(X, 0), DHist(std::vector<int>(Bins, 0), 0),
       DPrograms(std::vector<int>(1, 0), 0);
-  DeviceArray<float> DPeak(std::vector<float>(Bins, -INFINITY), 0);
-  CUDA_OK(tilecc::histogram(DX.get(), DHist.get(), DPeak.get(), DPrograms.get(),
-                            N, Bins, nullptr, Config));
-  CUDA_OK(cudaDeviceSynchronize());
+  sample::DeviceArray<float> DPeak(std::vector<float>(Bins, -INFINITY), 0);
+  CUDA_CHECK(tilecc::histogram(DX.get(), DHist.get(), DPeak.get(),
+                               DPrograms.get(), N, Bins, nullptr, Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
   std::string L = "histogram BLOCK=" + std::to_string(Block);
-  compare(L + " counts", DHist.toHost(), Hist, 0);
-  compare(L + " peaks", DPeak.toHost(), Peak, 0);
-  compare(L + " programs", DPrograms.toHost(), Programs, 0);
+  compare(L + " counts", DHist.download(), Hist, 0);
+  compare(L + " peaks", DPeak.download(), Peak, 0);
+  compare(L + " programs", DPrograms.download(), Programs, 0);
 }
 
 void checkReductions() {
@@ -312,7 +285,7 @@ int main() {
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   // An empty grid launches nothing and succeeds; a bad config is refused.
-  CUDA_OK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
+  CUDA_CHECK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=
       cudaErrorInvalidValue) {
     std::printf("FAIL: config 7 was not refused\n");
