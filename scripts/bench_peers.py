@@ -89,6 +89,22 @@ def peers():
         out = num / tl.sum(num, axis=0)
         tl.store(out_ptr + row * out_stride + cols, out.to(out_ptr.dtype.element_ty), mask=mask)
 
+    # The persistent form (tutorial 02 as published): a few programs per SM,
+    # each looping over rows; the same grid as tilecc's softmax_persistent.
+    @triton.jit
+    def softmax_persistent_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows, n_cols,
+                                  BLOCK: tl.constexpr):
+        for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+            cols = tl.arange(0, BLOCK)
+            mask = cols < n_cols
+            x = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
+            x = x.to(tl.float32)
+            z = x - tl.max(x, axis=0)
+            num = tl.exp(z)
+            out = num / tl.sum(num, axis=0)
+            tl.store(out_ptr + row * out_stride + cols, out.to(out_ptr.dtype.element_ty),
+                     mask=mask)
+
     def best_config(kernel):
         c = getattr(kernel, "best_config", None)
         if c is None:
@@ -193,6 +209,18 @@ def peers():
                    ref, nbytes, tol, out=y, abs_tol=abs_tol)
             report(workload, "torch", [rows, cols], lambda: "torch.softmax(x, dim=1)",
                    lambda: torch.softmax(x, dim=1), ref, nbytes, tol, abs_tol=abs_tol)
+            if dtype == torch.float32:
+                sms = torch.cuda.get_device_properties(0).multi_processor_count
+                programs = min(rows, sms * max(4, 16384 // block))
+                report("softmax_persistent", "triton", [rows, cols],
+                       lambda: f"BLOCK={block},num_warps={warps},programs={programs}",
+                       lambda: softmax_persistent_kernel[(programs,)](
+                           y, x, x.stride(0), y.stride(0), rows, cols, BLOCK=block,
+                           num_warps=warps),
+                       ref, nbytes, tol, out=y, abs_tol=abs_tol)
+                report("softmax_persistent", "torch", [rows, cols],
+                       lambda: "torch.softmax(x, dim=1)", lambda: torch.softmax(x, dim=1),
+                       ref, nbytes, tol, abs_tol=abs_tol)
             del x, y, ref
 
 

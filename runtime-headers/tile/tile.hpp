@@ -66,6 +66,30 @@ constexpr std::common_type_t<A, B> cdiv(A a, B b) {
   return (a + b - 1) / b;
 }
 
+/// Streaming multiprocessors (compute units) of the current device, for the
+/// grid rules of persistent kernels. The launch wrapper includes the CUDA or
+/// HIP runtime first and gets the device's count; in emulation it is 1, as
+/// programs run one after another anyway.
+inline int num_sms() {
+#if defined(CUDART_VERSION)
+  int device = 0, count = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) !=
+          cudaSuccess)
+    return 1;
+  return count > 0 ? count : 1;
+#elif defined(__HIP_PLATFORM_AMD__) && defined(HIP_VERSION)
+  int device = 0, count = 0;
+  if (hipGetDevice(&device) != hipSuccess ||
+      hipDeviceGetAttribute(&count, hipDeviceAttributeMultiprocessorCount,
+                            device) != hipSuccess)
+    return 1;
+  return count > 0 ? count : 1;
+#else
+  return 1;
+#endif
+}
+
 /// A tile: a power-of-two shaped block of values held by one program.
 /// Elements are numbers, tile::half/bfloat16 or pointers.
 template <class T, int... Dims> class tensor {

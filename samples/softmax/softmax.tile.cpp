@@ -1,14 +1,16 @@
-// Row softmax, one program per row (Triton's tutorial 02), for fp32 and fp16
-// rows: the row is loaded once, its maximum subtracted for stability,
-// exponentiated, normalized by its sum and stored, so the data crosses
-// memory once each way. fp16 rows are computed in fp32.
+// Row softmax (Triton's tutorial 02), for fp32 and fp16 rows: each row is
+// loaded once, its maximum subtracted for stability, exponentiated,
+// normalized by its sum and stored, so the data crosses memory once each way.
+// fp16 rows are computed in fp32. softmax and softmax_f16 run one program per
+// row; softmax_persistent runs a few programs per SM, each looping over rows.
+#include <algorithm>
 #include <cmath>
 #include <tile/tile.hpp>
 
-/// One row's softmax; both kernels below inline it.
+/// One row's softmax; the kernels below inline it.
 template <int BLOCK, class T>
-void softmax_row(const T *x, T *y, int x_stride, int y_stride, int n_cols) {
-  int row = tile::program_id(0);
+void softmax_row(const T *x, T *y, int row, int x_stride, int y_stride,
+                 int n_cols) {
   auto cols = tile::arange<BLOCK>();
   auto mask = cols < n_cols;
   // Masked-off columns read -inf, so they add nothing to the max or the sum.
@@ -22,14 +24,22 @@ void softmax_row(const T *x, T *y, int x_stride, int y_stride, int n_cols) {
 template <int BLOCK>
 TILE_KERNEL void softmax(const float *x, float *y, int x_stride, int y_stride,
                          [[maybe_unused]] int n_rows, int n_cols) {
-  softmax_row<BLOCK>(x, y, x_stride, y_stride, n_cols);
+  softmax_row<BLOCK>(x, y, tile::program_id(0), x_stride, y_stride, n_cols);
 }
 
 template <int BLOCK>
 TILE_KERNEL void softmax_f16(const tile::half *x, tile::half *y, int x_stride,
                              int y_stride, [[maybe_unused]] int n_rows,
                              int n_cols) {
-  softmax_row<BLOCK>(x, y, x_stride, y_stride, n_cols);
+  softmax_row<BLOCK>(x, y, tile::program_id(0), x_stride, y_stride, n_cols);
+}
+
+template <int BLOCK>
+TILE_KERNEL void softmax_persistent(const float *x, float *y, int x_stride,
+                                    int y_stride, int n_rows, int n_cols) {
+  for (int row = tile::program_id(0); row < n_rows;
+       row += tile::num_programs(0))
+    softmax_row<BLOCK>(x, y, row, x_stride, y_stride, n_cols);
 }
 
 // One configuration per row length, smallest first: the TILE_SELECT rules
@@ -44,6 +54,7 @@ TILE_KERNEL void softmax_f16(const tile::half *x, tile::half *y, int x_stride,
       tile::config{.meta = {8192}, .num_warps = 16}
 TILE_CONFIGS(softmax, SOFTMAX_CONFIGS);
 TILE_CONFIGS(softmax_f16, SOFTMAX_CONFIGS);
+TILE_CONFIGS(softmax_persistent, SOFTMAX_CONFIGS);
 
 template <int BLOCK>
 TILE_SELECT(softmax)
@@ -58,6 +69,13 @@ bool softmax_f16_fits(const tile::half *, tile::half *, int, int, int,
 }
 
 template <int BLOCK>
+TILE_SELECT(softmax_persistent)
+bool softmax_persistent_fits(const float *, float *, int, int, int,
+                             int n_cols) {
+  return n_cols <= BLOCK;
+}
+
+template <int BLOCK>
 TILE_GRID(softmax)
 tile::grid softmax_grid(const float *, float *, int, int, int n_rows, int) {
   return {n_rows};
@@ -67,4 +85,12 @@ TILE_GRID(softmax_f16)
 tile::grid softmax_f16_grid(const tile::half *, tile::half *, int, int,
                             int n_rows, int) {
   return {n_rows};
+}
+// As many programs as can be resident at once: an SM holds 2048 threads,
+// and these configurations use 4 to 16 warps (4 for blocks up to 1024).
+template <int BLOCK>
+TILE_GRID(softmax_persistent)
+tile::grid
+    softmax_persistent_grid(const float *, float *, int, int, int n_rows, int) {
+  return {std::min(n_rows, tile::num_sms() * std::max(4, 16384 / BLOCK))};
 }

@@ -1,4 +1,5 @@
-// Times softmax (fp32) and softmax_f16 on the shapes of issue 3 (32768 x
+// Times softmax (fp32), softmax_f16 and softmax_persistent on the shapes of
+// issue 3 (32768 x
 // 4096 and 16384 x 8192) with every configuration that holds a row, and
 // prints JSON lines for scripts/bench.sh. Exits 77 without a GPU.
 #include "softmax.tile.cpp"
@@ -11,7 +12,7 @@
 
 namespace {
 
-template <class T>
+template <class T, bool Persistent = false>
 bool bench(const char *workload_name, const char *dtype,
            sample::Tolerance tol) {
   struct Shape {
@@ -38,7 +39,10 @@ bool bench(const char *workload_name, const char *dtype,
     ok &= sample::bench_configs(
         workload, fitting, {"BLOCK"}, dy,
         reference::softmax(xr, rows, cols, cols), [&](int c) {
-          if constexpr (std::is_same_v<T, float>)
+          if constexpr (Persistent)
+            return tilecc::softmax_persistent(dx.get(), dy.get(), cols, cols,
+                                              rows, cols, nullptr, index[c]);
+          else if constexpr (std::is_same_v<T, float>)
             return tilecc::softmax(dx.get(), dy.get(), cols, cols, rows, cols,
                                    nullptr, index[c]);
           else
@@ -58,5 +62,7 @@ int main() {
   ok &= bench<tile::half>(
       "softmax_f16", "fp16",
       {reference::softmax_f16_abs_tol, reference::softmax_f16_rel_tol});
+  ok &= bench<float, true>("softmax_persistent", "fp32",
+                           {0, reference::softmax_rel_tol});
   return ok ? 0 : 1;
 }

@@ -1,6 +1,6 @@
-// Runs every configuration of softmax (fp32) and softmax_f16 that holds a
-// whole row in emulation, on rows whose length is not a power of two, and
-// compares with the reference.
+// Runs every configuration of softmax (fp32), softmax_f16 and
+// softmax_persistent that holds a whole row in emulation, on rows whose
+// length is not a power of two, and compares with the reference.
 #include "softmax.tile.cpp"
 
 #include "check.hpp"
@@ -12,11 +12,15 @@
 
 namespace {
 
-/// Runs the kernel for element type T (float: softmax, tile::half:
-/// softmax_f16) with configuration Block.
-template <class T, int Block>
+/// Runs the kernel for element type T (float: softmax, or
+/// softmax_persistent; tile::half: softmax_f16) with configuration Block.
+template <class T, bool Persistent, int Block>
 void run(const T *x, T *y, int stride, int rows, int cols) {
-  if constexpr (std::is_same_v<T, float>)
+  if constexpr (Persistent)
+    tile::emulate::launch(
+        softmax_persistent_grid<Block>(x, y, stride, cols, rows, cols),
+        softmax_persistent<Block>, x, y, stride, cols, rows, cols);
+  else if constexpr (std::is_same_v<T, float>)
     tile::emulate::launch(softmax_grid<Block>(x, y, stride, cols, rows, cols),
                           softmax<Block>, x, y, stride, cols, rows, cols);
   else
@@ -25,7 +29,8 @@ void run(const T *x, T *y, int stride, int rows, int cols) {
         softmax_f16<Block>, x, y, stride, cols, rows, cols);
 }
 
-template <class T> bool check(const char *name, sample::Tolerance tol) {
+template <class T, bool Persistent = false>
+bool check(const char *name, sample::Tolerance tol) {
   struct Case {
     int rows, cols;
   };
@@ -49,7 +54,7 @@ template <class T> bool check(const char *name, sample::Tolerance tol) {
                          sample::describe(c, {"BLOCK"}) + " " +
                          std::to_string(rows) + "x" + std::to_string(cols);
       std::vector<T> y(want.size());
-      run<T, block>(x.data(), y.data(), stride, rows, cols);
+      run<T, Persistent, block>(x.data(), y.data(), stride, rows, cols);
       ok &= sample::compare(what, std::vector<float>(y.begin(), y.end()), want,
                             tol);
       ++runs;
@@ -65,5 +70,7 @@ int main() {
   bool ok = check<float>("softmax", {0, reference::softmax_rel_tol});
   ok &= check<tile::half>("softmax_f16", {reference::softmax_f16_abs_tol,
                                           reference::softmax_f16_rel_tol});
+  ok &=
+      check<float, true>("softmax_persistent", {0, reference::softmax_rel_tol});
   return ok ? 0 : 1;
 }

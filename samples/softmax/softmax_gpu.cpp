@@ -1,8 +1,8 @@
-// Runs softmax (fp32) and softmax_f16 on the GPU through their launch
-// wrappers: with the configuration the wrapper picks (the smallest block
-// holding a row) and with every explicitly chosen one that holds a row; a
-// configuration too small for the rows must be refused. Exits 77 without a
-// GPU.
+// Runs softmax (fp32), softmax_f16 and softmax_persistent on the GPU
+// through their launch wrappers: with the configuration the wrapper picks (the
+// smallest block holding a row) and with every explicitly chosen one that holds
+// a row; a configuration too small for the rows must be refused. Exits 77
+// without a GPU.
 #include "softmax.tile.cpp"
 #include "softmax.tile.h"
 
@@ -15,7 +15,7 @@
 
 namespace {
 
-template <class T>
+template <class T, bool Persistent = false>
 bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
   struct Case {
     int rows, cols, stride;
@@ -41,7 +41,10 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
                         " shift=" + std::to_string(shift);
     for (int config = -1; config < tilecc::softmax_num_configs; ++config) {
       auto launch = [&] {
-        if constexpr (std::is_same_v<T, float>)
+        if constexpr (Persistent)
+          return tilecc::softmax_persistent(dx.get(), dy.get(), stride, cols,
+                                            rows, cols, stream, config);
+        else if constexpr (std::is_same_v<T, float>)
           return tilecc::softmax(dx.get(), dy.get(), stride, cols, rows, cols,
                                  stream, config);
         else
@@ -82,6 +85,8 @@ int main() {
   ok &= check<tile::half>(
       "softmax_f16", stream,
       {reference::softmax_f16_abs_tol, reference::softmax_f16_rel_tol});
+  ok &= check<float, true>("softmax_persistent", stream,
+                           {0, reference::softmax_rel_tol});
   CUDA_CHECK(cudaStreamDestroy(stream));
   return ok ? 0 : 1;
 }
