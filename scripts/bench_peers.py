@@ -75,11 +75,10 @@ def peers():
         b = tl.load(rgb_ptr + 2 * plane + offs, mask=mask)
         tl.store(grey_ptr + offs, 0.2989 * r + 0.5870 * g + 0.1140 * b, mask=mask)
 
-    # Triton's tutorial 02: one program per row, the block the next power of
-    # two of the row length, num_warps by block size.
+    # One row's softmax in fp32, stored in the output's type; the two
+    # kernels below call it.
     @triton.jit
-    def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
-        row = tl.program_id(0)
+    def softmax_row(out_ptr, in_ptr, row, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
         cols = tl.arange(0, BLOCK)
         mask = cols < n_cols
         x = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
@@ -89,21 +88,19 @@ def peers():
         out = num / tl.sum(num, axis=0)
         tl.store(out_ptr + row * out_stride + cols, out.to(out_ptr.dtype.element_ty), mask=mask)
 
+    # Triton's tutorial 02: one program per row, the block the next power of
+    # two of the row length, num_warps by block size.
+    @triton.jit
+    def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
+        softmax_row(out_ptr, in_ptr, tl.program_id(0), in_stride, out_stride, n_cols, BLOCK)
+
     # The persistent form (tutorial 02 as published): a few programs per SM,
     # each looping over rows; the same grid as tilecc's softmax_persistent.
     @triton.jit
     def softmax_persistent_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows, n_cols,
                                   BLOCK: tl.constexpr):
         for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
-            cols = tl.arange(0, BLOCK)
-            mask = cols < n_cols
-            x = tl.load(in_ptr + row * in_stride + cols, mask=mask, other=-float("inf"))
-            x = x.to(tl.float32)
-            z = x - tl.max(x, axis=0)
-            num = tl.exp(z)
-            out = num / tl.sum(num, axis=0)
-            tl.store(out_ptr + row * out_stride + cols, out.to(out_ptr.dtype.element_ty),
-                     mask=mask)
+            softmax_row(out_ptr, in_ptr, row, in_stride, out_stride, n_cols, BLOCK)
 
     def best_config(kernel):
         c = getattr(kernel, "best_config", None)
