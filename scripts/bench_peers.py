@@ -7,14 +7,21 @@
 For each sample workload (vector_add, add_relu_mul, greyscale, softmax) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
-binaries use. Each output is poisoned with NaN, computed once and checked against a
+binaries use. Layer norm's forward and backward (layer_norm_fwd, layer_norm_bwd;
+fp16, 32768 rows of 1024, 4096 or 8192) run Triton's tutorial 05 kernels with its
+heuristics, and PyTorch's layer_norm and native_layer_norm_backward.
+Each output is poisoned with NaN, computed once and checked against a
 float64 reference with the sample's tolerance, then timed with
 triton.testing.do_bench (median; L2 flushed before each run, as the *_bench
 binaries do). One JSON line per result, in the *_bench binaries' format:
     {"workload", "impl": "triton"|"torch", "shape", "dtype", "config", "ms",
      "gbps", "ok", "max_rel_err"}
+max_rel_err is that of the main output (layer_norm_bwd: dx); "ok" also covers
+the others (the forward's saved mean and 1/std, the backward's dw and db).
 GB/s counts the bytes the operation must move (inputs read once, output written
-once), the same count for every impl, so an unfused chain shows lower GB/s.
+once), the same count for every impl, so an unfused chain shows lower GB/s; for
+layer norm only the [M, N] arrays count, as in the tutorial (backward: x and dy
+read, dx written).
 
 --table joins those lines with the tilecc ones (the best configuration of each
 workload) into one table; scripts/bench.sh runs both steps.
@@ -102,6 +109,105 @@ def peers():
         for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
             softmax_row(out_ptr, in_ptr, row, in_stride, out_stride, n_cols, BLOCK)
 
+    # Triton's tutorial 05, forward: one program per row, which walks the row
+    # in BLOCK chunks three times (sum for the mean, sum of squares about the
+    # mean, then normalize and store), all in fp32, and saves the row's mean
+    # and 1/std for the backward.
+    @triton.jit
+    def layer_norm_fwd_kernel(x_ptr, y_ptr, w_ptr, b_ptr, mean_ptr, rstd_ptr, stride, n_cols,
+                              eps, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        x_ptr += row * stride
+        y_ptr += row * stride
+        sum_x = tl.zeros([BLOCK], dtype=tl.float32)
+        for start in range(0, n_cols, BLOCK):
+            cols = start + tl.arange(0, BLOCK)
+            sum_x += tl.load(x_ptr + cols, mask=cols < n_cols, other=0.0).to(tl.float32)
+        mean = tl.sum(sum_x, axis=0) / n_cols
+        sum_sq = tl.zeros([BLOCK], dtype=tl.float32)
+        for start in range(0, n_cols, BLOCK):
+            cols = start + tl.arange(0, BLOCK)
+            x = tl.load(x_ptr + cols, mask=cols < n_cols, other=0.0).to(tl.float32)
+            # Padding lanes would add mean^2 each.
+            d = tl.where(cols < n_cols, x - mean, 0.0)
+            sum_sq += d * d
+        rstd = 1 / tl.sqrt(tl.sum(sum_sq, axis=0) / n_cols + eps)
+        tl.store(mean_ptr + row, mean)
+        tl.store(rstd_ptr + row, rstd)
+        for start in range(0, n_cols, BLOCK):
+            cols = start + tl.arange(0, BLOCK)
+            mask = cols < n_cols
+            x = tl.load(x_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+            w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+            b = tl.load(b_ptr + cols, mask=mask).to(tl.float32)
+            y = (x - mean) * rstd * w + b
+            tl.store(y_ptr + cols, y.to(y_ptr.dtype.element_ty), mask=mask)
+
+    # Tutorial 05, backward, first kernel: one program per whole row computes
+    # dx from the saved mean and 1/std, then adds the row's dy*xhat and dy
+    # into its group's partial dw and db rows (group = row % GROUP_SIZE_M),
+    # under the group's spin lock. The group's count word (after the locks)
+    # tells the first row to overwrite, so the partial rows need no zeroing,
+    # only the locks and counts.
+    @triton.jit
+    def layer_norm_bwd_dx_kernel(dx_ptr, dy_ptr, dw_part_ptr, db_part_ptr, x_ptr, w_ptr,
+                                 mean_ptr, rstd_ptr, lock_ptr, stride, n_cols,
+                                 GROUP_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK_SIZE_N)
+        mask = cols < n_cols
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+        dy = tl.load(dy_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+        w = tl.load(w_ptr + cols, mask=mask).to(tl.float32)
+        mean = tl.load(mean_ptr + row)
+        rstd = tl.load(rstd_ptr + row)
+        # Zero in the padding lanes, which the row sums below would count.
+        xhat = tl.where(mask, (x - mean) * rstd, 0.0)
+        wdy = tl.where(mask, w * dy, 0.0)
+        c1 = tl.sum(xhat * wdy, axis=0) / n_cols
+        c2 = tl.sum(wdy, axis=0) / n_cols
+        dx = (wdy - (xhat * c1 + c2)) * rstd
+        tl.store(dx_ptr + row * stride + cols, dx.to(dx_ptr.dtype.element_ty), mask=mask)
+        group = row % GROUP_SIZE_M
+        lock = lock_ptr + group
+        count = lock_ptr + GROUP_SIZE_M + group
+        dw_part_ptrs = dw_part_ptr + group * n_cols + cols
+        db_part_ptrs = db_part_ptr + group * n_cols + cols
+        part_dw = dy * xhat
+        part_db = dy
+        while tl.atomic_cas(lock, 0, 1) == 1:
+            pass
+        if tl.load(count) == 0:
+            tl.atomic_xchg(count, 1)
+        else:
+            part_dw += tl.load(dw_part_ptrs, mask=mask)
+            part_db += tl.load(db_part_ptrs, mask=mask)
+        tl.store(dw_part_ptrs, part_dw, mask=mask)
+        tl.store(db_part_ptrs, part_db, mask=mask)
+        # Every thread's stores before the release; the lock is one word,
+        # which one thread frees.
+        tl.debug_barrier()
+        tl.atomic_xchg(lock, 0)
+
+    # Tutorial 05, backward, second kernel: each program sums BLOCK_SIZE_N
+    # columns of the partial rows over the groups into the final dw and db.
+    @triton.jit
+    def layer_norm_bwd_dwdb_kernel(dw_part_ptr, db_part_ptr, dw_ptr, db_ptr, n_groups, n_cols,
+                                   BLOCK_SIZE_M: tl.constexpr, BLOCK_SIZE_N: tl.constexpr):
+        cols = tl.program_id(0) * BLOCK_SIZE_N + tl.arange(0, BLOCK_SIZE_N)
+        acc_dw = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        acc_db = tl.zeros((BLOCK_SIZE_M, BLOCK_SIZE_N), dtype=tl.float32)
+        for start in range(0, n_groups, BLOCK_SIZE_M):
+            groups = start + tl.arange(0, BLOCK_SIZE_M)
+            mask = (groups[:, None] < n_groups) & (cols[None, :] < n_cols)
+            offs = groups[:, None] * n_cols + cols[None, :]
+            acc_dw += tl.load(dw_part_ptr + offs, mask=mask, other=0.0)
+            acc_db += tl.load(db_part_ptr + offs, mask=mask, other=0.0)
+        dw = tl.sum(acc_dw, axis=0)
+        db = tl.sum(acc_db, axis=0)
+        tl.store(dw_ptr + cols, dw.to(dw_ptr.dtype.element_ty), mask=cols < n_cols)
+        tl.store(db_ptr + cols, db.to(db_ptr.dtype.element_ty), mask=cols < n_cols)
+
     def best_config(kernel):
         c = getattr(kernel, "best_config", None)
         if c is None:
@@ -121,21 +227,33 @@ def peers():
             return float("nan")
         return scaled.max().item()
 
-    def report(workload, impl, shape, config, run, ref, nbytes, rel_tol, out=None, abs_tol=0.0):
+    def within(out, ref, rel_tol, abs_tol=0.0):
+        """Whether out is right by report()'s rule, for the outputs check() sees."""
+        err = max_rel_err(out, ref, abs_tol)
+        return err == err and err <= rel_tol
+
+    def report(workload, impl, shape, config, run, ref, nbytes, rel_tol, out=None, abs_tol=0.0,
+               check=None):
         """Checks and times run(). A kernel writing into `out` is checked there,
-        after poisoning it; otherwise run() returns the result. config() names
-        the configuration once run() has picked it."""
+        after poisoning it; otherwise run() returns the result, or a tuple whose
+        first element is the result. config() names the configuration once
+        run() has picked it. check(), if given, gets what run() returned and
+        says whether the other outputs are right (else "ok" is false); it runs
+        before the timing, whose runs overwrite outputs written in place."""
         if out is not None:
             out.fill_(float("nan"))
-        result = run()
+        returned = run()
         torch.cuda.synchronize()
-        result = out if out is not None else result
+        result = out if out is not None else returned
+        if isinstance(result, tuple):
+            result = result[0]
         err = max_rel_err(result, ref, abs_tol)
+        others_ok = check is None or check(returned)
         ms = do_bench(run, warmup=25, rep=100, return_mode="median")
         dtype = {torch.float32: "fp32", torch.float16: "fp16"}[result.dtype]
         line = {"workload": workload, "impl": impl, "shape": list(shape), "dtype": dtype,
                 "config": config(), "ms": round(ms, 5), "gbps": round(nbytes / ms / 1e6, 1),
-                "ok": err == err and err <= rel_tol, "max_rel_err": err}
+                "ok": err == err and err <= rel_tol and others_ok, "max_rel_err": err}
         print(json.dumps(line), flush=True)
 
     torch.manual_seed(0)
@@ -219,6 +337,120 @@ def peers():
                        lambda: "torch.softmax(x, dim=1)", lambda: torch.softmax(x, dim=1),
                        ref, nbytes, tol, abs_tol=abs_tol)
             del x, y, ref
+
+    # layer_norm_fwd, layer_norm_bwd: tutorial 05's inputs and eps, fp16.
+    eps = 1e-5
+    rows = 32768
+    nan = float("nan")
+    for cols in (1024, 4096, 8192):
+        x = (-2.3 + 0.5 * torch.randn(rows, cols, device=dev)).to(torch.float16)
+        w = torch.rand(cols, device=dev).to(torch.float16)
+        b = torch.rand(cols, device=dev).to(torch.float16)
+        # The float64 references, from the fp16 values the kernels read.
+        x64, w64, b64 = x.double(), w.double(), b.double()
+        mean64 = x64.mean(dim=1)
+        xhat64 = x64 - mean64[:, None]
+        del x64
+        rstd64 = xhat64.square().mean(dim=1).add_(eps).rsqrt_()
+        xhat64.mul_(rstd64[:, None])
+        ref = xhat64 * w64 + b64
+
+        # Forward. y is computed in fp32 from the exact inputs and rounded once
+        # to half (2^-11 relative); where xhat*w and b cancel, the fp32 errors
+        # of the terms (about 1e-6 of values up to ~4) are absolute. 2^-9 for
+        # both leaves margin for the fast sqrt and division and torch's order.
+        # The saved mean and 1/std (fp32 sums of at most 8192 terms of one
+        # sign, a few 1e-7 relative) must be within 1e-5: the backward uses
+        # them.
+        y = torch.empty_like(x)
+        mean = torch.empty(rows, device=dev)
+        rstd = torch.empty(rows, device=dev)
+        nbytes = 2 * rows * cols * x.element_size()
+        block = min(65536 // x.element_size(), triton.next_power_of_2(cols))
+        warps = min(max(block // 256, 1), 8)
+        mean.fill_(nan)
+        rstd.fill_(nan)
+        report("layer_norm_fwd", "triton", [rows, cols],
+               lambda: f"BLOCK={block},num_warps={warps}",
+               lambda: layer_norm_fwd_kernel[(rows,)](x, y, w, b, mean, rstd, x.stride(0), cols,
+                                                      eps, BLOCK=block, num_warps=warps),
+               ref, nbytes, 2.0**-9, out=y, abs_tol=2.0**-9,
+               check=lambda _: within(mean, mean64, 1e-5) and within(rstd, rstd64, 1e-5))
+        report("layer_norm_fwd", "torch", [rows, cols],
+               lambda: "F.layer_norm(x, (N,), w, b, eps)",
+               lambda: torch.nn.functional.layer_norm(x, (cols,), w, b, eps), ref, nbytes,
+               2.0**-9, abs_tol=2.0**-9)
+        del y, ref
+
+        # Backward, from the Triton forward's mean and 1/std (the references
+        # use the float64 ones; the difference, ~1e-7, is far below the
+        # tolerances). dx is rounded once to half like y: 2^-8, relative and
+        # absolute (where w*dy and xhat*c1 + c2 cancel).
+        dy = (0.1 * torch.randn(rows, cols, device=dev)).to(torch.float16)
+        dy64 = dy.double()
+        ref_dw = (dy64 * xhat64).sum(dim=0)
+        ref_db = dy64.sum(dim=0)
+        wdy64 = dy64 * w64
+        del dy64
+        c1 = (xhat64 * wdy64).mean(dim=1, keepdim=True)
+        c2 = wdy64.mean(dim=1, keepdim=True)
+        ref = (wdy64 - (xhat64 * c1 + c2)) * rstd64[:, None]
+        del xhat64, wdy64, c1, c2
+        nbytes = 3 * rows * cols * x.element_size()
+        # dw and db sum 32768 rows of terms of either sign (dy*xhat, dy: ~0.1
+        # each), so their elements are typically 0.1 * sqrt(32768) ~ 18, a few
+        # near 0. Each impl sums in fp32 in its own order (Triton: within the
+        # group, then over the groups) and rounds once to half (2^-11
+        # relative); near 0 what is left is the sum's error, absolute, on the
+        # scale of the typical element: hence 1e-2 relative plus 1e-2 of the
+        # elements' RMS. That is far above both, yet a partial row lost or
+        # counted twice (~0.1 * sqrt(32768 / GROUP_SIZE_M) >= 1) is far outside.
+        dw_abs = 1e-2 * ref_dw.square().mean().sqrt().item()
+        db_abs = 1e-2 * ref_db.square().mean().sqrt().item()
+
+        def grads_ok(dw, db):
+            return within(dw, ref_dw, 1e-2, dw_abs) and within(db, ref_db, 1e-2, db_abs)
+
+        dx = torch.empty_like(x)
+        dw = torch.empty_like(w)
+        db = torch.empty_like(b)
+        # The tutorial's number of partial rows: more for shorter rows.
+        group = 256 if cols <= 1024 else 128 if cols <= 4096 else 96 if cols <= 8192 else 64
+        # Locks, then counts; zeroed on each run.
+        locks = torch.empty(2 * group, dtype=torch.int32, device=dev)
+        # fp32 partial rows (the tutorial's are x's type): the sums stay fp32
+        # until the final dw, db.
+        dw_part = torch.empty(group, cols, device=dev)
+        db_part = torch.empty(group, cols, device=dev)
+        block = triton.next_power_of_2(cols)
+        warps = min(max(block // 256, 1), 8)
+
+        def triton_bwd():
+            locks.zero_()
+            layer_norm_bwd_dx_kernel[(rows,)](dx, dy, dw_part, db_part, x, w, mean, rstd, locks,
+                                              x.stride(0), cols, GROUP_SIZE_M=group,
+                                              BLOCK_SIZE_N=block, num_warps=warps)
+            layer_norm_bwd_dwdb_kernel[(triton.cdiv(cols, 128),)](
+                dw_part, db_part, dw, db, min(group, rows), cols, BLOCK_SIZE_M=32,
+                BLOCK_SIZE_N=128)
+
+        # Poisoned partial rows also check that each group's first row
+        # overwrites them.
+        for t in (dw, db, dw_part, db_part):
+            t.fill_(nan)
+        report("layer_norm_bwd", "triton", [rows, cols],
+               lambda: f"GROUP_SIZE_M={group},BLOCK_SIZE_N={block},num_warps={warps}",
+               triton_bwd, ref, nbytes, 2.0**-8, out=dx, abs_tol=2.0**-8,
+               check=lambda _: grads_ok(dw, db))
+        # aten takes the saved statistics as [M, 1] fp32, as its forward returns them.
+        mean_m1, rstd_m1 = mean[:, None], rstd[:, None]
+        report("layer_norm_bwd", "torch", [rows, cols],
+               lambda: "aten.native_layer_norm_backward",
+               lambda: torch.ops.aten.native_layer_norm_backward(
+                   dy, x, [cols], mean_m1, rstd_m1, w, b, [True, True, True]),
+               ref, nbytes, 2.0**-8, abs_tol=2.0**-8, check=lambda r: grads_ok(r[1], r[2]))
+        del x, w, b, dy, mean, rstd, mean_m1, rstd_m1, mean64, rstd64, w64, b64
+        del dx, dw, db, locks, dw_part, db_part, ref, ref_dw, ref_db
 
 
 def table(path):

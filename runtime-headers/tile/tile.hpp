@@ -90,6 +90,33 @@ inline int num_sms() {
 #endif
 }
 
+namespace detail {
+/// Set by a launch wrapper while it evaluates a grid rule: how many programs
+/// of the configuration being launched one SM holds at once.
+inline thread_local int (*programs_per_sm_query)() = nullptr;
+
+/// Makes programs_per_sm() answer for one configuration in a scope.
+class programs_per_sm_scope {
+public:
+  explicit programs_per_sm_scope(int (*query)()) {
+    programs_per_sm_query = query;
+  }
+  ~programs_per_sm_scope() { programs_per_sm_query = nullptr; }
+  programs_per_sm_scope(const programs_per_sm_scope &) = delete;
+  programs_per_sm_scope &operator=(const programs_per_sm_scope &) = delete;
+};
+} // namespace detail
+
+/// How many programs of the configuration being launched one SM (compute
+/// unit) runs at once, given the kernel's registers, shared memory and
+/// threads (the CUDA/HIP occupancy calculator), for the grid rules of
+/// persistent kernels: num_sms() * programs_per_sm() programs all run at
+/// once. 1 in emulation.
+inline int programs_per_sm() {
+  int n = detail::programs_per_sm_query ? detail::programs_per_sm_query() : 1;
+  return n > 0 ? n : 1;
+}
+
 /// A tile: a power-of-two shaped block of values held by one program.
 /// Elements are numbers, tile::half/bfloat16 or pointers.
 template <class T, int... Dims> class tensor {

@@ -137,6 +137,43 @@ private:
   std::vector<float> all;
 };
 
+/// n integers uniform in [0, hi).
+inline std::vector<int> random_ints(std::size_t n, Random &rng, int hi) {
+  std::vector<int> v(n);
+  for (int &e : v)
+    e = static_cast<int>(rng.next() % std::uint64_t(hi));
+  return v;
+}
+
+/// The elements of a container converted to To (e.g. floats to tile::half
+/// inputs, and back for the reference).
+template <class To, class C> std::vector<To> convert_all(const C &v) {
+  return std::vector<To>(v.begin(), v.end());
+}
+
+/// The first n_cols of each of n_rows rows `stride` apart, as floats: the
+/// part of a strided output a kernel writes.
+template <class C>
+std::vector<float> dense_rows(const C &v, int n_rows, int n_cols, int stride) {
+  std::vector<float> out;
+  for (int r = 0; r < n_rows; ++r)
+    for (int c = 0; c < n_cols; ++c)
+      out.push_back(float(v[std::size_t(r) * stride + c]));
+  return out;
+}
+
+/// Whether the columns past n_cols of each row still hold the poison.
+inline bool row_gaps_intact(const std::string &what, std::span<const float> v,
+                            int n_rows, int n_cols, int stride) {
+  for (int r = 0; r < n_rows; ++r) {
+    std::size_t gap = std::size_t(r) * stride + n_cols;
+    if (!guard_intact(what, v.data() + gap, stride - n_cols, sizeof(float),
+                      std::ptrdiff_t(gap)))
+      return false;
+  }
+  return true;
+}
+
 /// Calls f(std::integral_constant<int, I>{}) for I in [0, N): lets a loop
 /// over a kernel's configurations instantiate the kernel for each.
 template <int N, class F> void for_each_index(F &&f) {

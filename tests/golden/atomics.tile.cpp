@@ -32,9 +32,9 @@ tile::grid counts_grid(const int *, int *, int *, long long *, int) {
 // CHECK: rt::atomic_fence_after<0, 0>();
 // CHECK: rt::atomic_fence_before<3, 0>();
 // CHECK: rt::atomic_max((big + offs[e]), rt::convert<int64_t>(old[e]),
-// CHECK: rt::atomic_fence_before<1, 0>();
-// CHECK: const int seen =
-// CHECK-NEXT: rt::in_one_thread([&] { return rt::atomic_cas(lock, 0, 1, true); });
+// Scalar atomics: one thread runs the atomic and its fences.
+// CHECK: const int seen = rt::in_one_thread([&] {
+// CHECK-NEXT: return rt::fenced<1, 0>([&] { return rt::atomic_cas(lock, 0, 1, true); });
 // CHECK: __syncthreads();
-// CHECK: rt::atomic_fence_before<2, 0>();
-// CHECK: rt::in_one_thread([&] { return rt::atomic_xchg(lock, seen, true); });
+// CHECK: rt::in_one_thread([&] {
+// CHECK-NEXT: return rt::fenced<2, 0>([&] { return rt::atomic_xchg(lock, seen, true); });

@@ -44,12 +44,12 @@ tile::grid rows_grid(const tile::half *, float *, float *, int *, int) {
 // CHECK-LABEL: rows_c0_aligned16(
 // Along axis 1: each row's maximum lands in the slice of v's layout, and
 // broadcasts back by index arithmetic alone.
-// CHECK: rt::reduce<rt::op_max, 1, [[L:L[0-9]+]], [[S:L[0-9]+]]>(v,
-// CHECK: rt::reduce<rt::op_sum, 1, [[L]], [[S]]>(
+// CHECK: rt::reduce<1, [[L:L[0-9]+]], [[S:L[0-9]+]]>(v, {{.*}}, rt::op_max{});
+// CHECK: rt::reduce<1, [[L]], [[S]]>({{.*}}, rt::op_sum{});
 // The whole tile: innermost axis first, then the rest.
-// CHECK: rt::reduce<rt::op_sum, 1,
-// CHECK: = rt::reduce_all<rt::op_sum, L{{[0-9]+}}>(
-// CHECK: rt::arg_reduce<rt::op_argmax, 1, [[L]], [[S]]>(v,
+// CHECK: rt::reduce<1, {{.*}}, rt::op_sum{});
+// CHECK: = rt::reduce_all<L{{[0-9]+}}>({{.*}}, rt::op_sum{});
+// CHECK: rt::arg_reduce<1, [[L]], [[S]]>(v, {{.*}}, rt::op_argmax{});
 
 // The first configuration whose rule accepts the arguments.
 // LAUNCH: static bool applies_0(

@@ -142,6 +142,73 @@ TILE_KERNEL void reductions(const float *x, const int *k, float *out,
   tile::store(total + pid, tile::sum(row_sums));
 }
 
+// Reductions and scans with combines: a lambda, a (value, index) pair,
+// Welford's (mean, m2, count), cumsum and cumprod, a reverse scan, and a
+// non-commutative scan over pairs (the linear recurrence h = m * h + c),
+// along each axis; includes tiles smaller than the program's threads.
+template <int ROWS, int COLS>
+TILE_KERNEL void combines(const float *x, float *row_stats, int *row_arg,
+                          float *scans, int *col_counts, float *best,
+                          int n_rows, int n_cols) {
+  int pid = tile::program_id(0);
+  auto r = pid * ROWS + tile::arange<ROWS>();
+  auto c = tile::arange<COLS>();
+  auto offs = tile::expand_dims<1>(r) * n_cols + tile::expand_dims<0>(c);
+  auto in_rows = tile::expand_dims<1>(r < n_rows);
+  auto mask = in_rows && tile::expand_dims<0>(c < n_cols);
+  auto v = tile::load(x + offs, mask, 0.0f);
+
+  auto larger = [](float a, float b) { return a > b ? a : b; };
+  auto row_max = tile::reduce<1>(tile::load(x + offs, mask, -INFINITY), larger);
+  auto welford = [](float mean_a, float m2_a, float n_a, float mean_b,
+                    float m2_b, float n_b) {
+    float n = n_a + n_b;
+    float delta = mean_b - mean_a;
+    float w = n == 0.0f ? 0.0f : n_b / n;
+    return std::tuple{mean_a + delta * w, m2_a + m2_b + delta * delta * n_a * w,
+                      n};
+  };
+  auto ones = tile::where(mask, 1.0f, 0.0f);
+  auto [mean, m2, count] = tile::reduce<1>(
+      std::tuple{v, tile::zeros<float, ROWS, COLS>(), ones}, welford);
+  auto stats = row_stats + r * 3;
+  tile::store(stats, row_max, r < n_rows);
+  tile::store(stats + 1, mean, r < n_rows);
+  tile::store(stats + 2, m2 / count, r < n_rows);
+
+  auto smaller_first = [](float va, int ia, float vb, int ib) {
+    bool take_b = vb < va || (vb == va && ib < ia);
+    return std::make_tuple(take_b ? vb : va, take_b ? ib : ia);
+  };
+  auto cols = tile::broadcast_to<ROWS, COLS>(tile::expand_dims<0>(c));
+  auto at = std::get<1>(tile::reduce<1>(
+      std::tuple{tile::load(x + offs, mask, INFINITY), cols}, smaller_first));
+  tile::store(row_arg + r, at, r < n_rows);
+
+  auto local = tile::expand_dims<1>(tile::arange<ROWS>()) * COLS +
+               tile::expand_dims<0>(c);
+  auto plane = scans + pid * (ROWS * COLS * 4) + local;
+  tile::store(plane, tile::cumsum<1>(v));
+  tile::store(plane + ROWS * COLS, tile::cumprod<1>(1.0f + v * 0.01f));
+  auto add = [](float a, float b) { return a + b; };
+  tile::store(plane + 2 * ROWS * COLS, tile::associative_scan<0, true>(v, add));
+  auto compose = [](float m1, float c1, float m2, float c2) {
+    return std::tuple{m1 * m2, c1 * m2 + c2};
+  };
+  auto [m, h] =
+      tile::associative_scan<1>(std::tuple{0.5f + 0.25f * v, v}, compose);
+  tile::store(plane + 3 * ROWS * COLS, h + 0.0f * m);
+  tile::store(col_counts + pid * (ROWS * COLS) + local,
+              tile::cumsum<0>(tile::cast<int>(mask)));
+
+  auto [top, top_row] = tile::reduce<0>(
+      std::tuple{row_max, r}, [](float a, int ia, float b, int ib) {
+        return std::tuple{a >= b ? a : b, a >= b ? ia : ib};
+      });
+  tile::store(best + pid * 2, top);
+  tile::store(best + pid * 2 + 1, tile::cast<float>(top_row));
+}
+
 // Atomics on a pointer tile (a histogram; float max through a CAS loop)
 // and on one pointer (once per program), including a tile smaller than the
 // program's threads, whose copies must not add twice.
@@ -167,6 +234,10 @@ TILE_CONFIGS(halves, tile::config{.meta = {1024}, .num_warps = 4});
 TILE_CONFIGS(strided, tile::config{.meta = {512}, .num_warps = 4});
 TILE_CONFIGS(histogram, tile::config{.meta = {256}, .num_warps = 4},
              tile::config{.meta = {16}, .num_warps = 4});
+TILE_CONFIGS(combines, tile::config{.meta = {4, 64}, .num_warps = 4},
+             tile::config{.meta = {16, 256}, .num_warps = 8},
+             tile::config{.meta = {2, 16}, .num_warps = 4},
+             tile::config{.meta = {64, 8}, .num_warps = 2});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -208,6 +279,12 @@ template <int ROWS, int COLS>
 TILE_GRID(reductions)
 tile::grid reductions_grid(const float *, const int *, float *, float *,
                            float *, int *, int *, float *, int n_rows, int) {
+  return {tile::cdiv(n_rows, ROWS)};
+}
+template <int ROWS, int COLS>
+TILE_GRID(combines)
+tile::grid combines_grid(const float *, float *, int *, float *, int *, float *,
+                         int n_rows, int) {
   return {tile::cdiv(n_rows, ROWS)};
 }
 template <int BLOCK>

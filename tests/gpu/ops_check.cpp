@@ -236,6 +236,49 @@ template <int Rows, int Cols> void checkReductionsWith(int Config) {
   compare(L + " total", DTotal.download(), Total, 1e-5);
 }
 
+template <int Rows, int Cols> void checkCombinesWith(int Config) {
+  const int NRows = 37, NCols = Cols - 3 > 0 ? Cols - 3 : 1;
+  const int Programs = tile::cdiv(NRows, Rows);
+  auto X = randomFloats(size_t(NRows) * NCols, -1, 1);
+  std::vector<float> Stats(size_t(Programs) * Rows * 3),
+      Scans(size_t(Programs) * Rows * Cols * 4), Best(size_t(Programs) * 2);
+  std::vector<int> Arg(size_t(Programs) * Rows),
+      Counts(size_t(Programs) * Rows * Cols);
+  tile::emulate::launch(tile::grid{Programs}, combines<Rows, Cols>, X.data(),
+                        Stats.data(), Arg.data(), Scans.data(), Counts.data(),
+                        Best.data(), NRows, NCols);
+  sample::DeviceArray<float> DX(X, 0), DStats(Stats.size(), 0),
+      DScans(Scans.size(), 0), DBest(Best.size(), 0);
+  sample::DeviceArray<int> DArg(Arg.size(), 0), DCounts(Counts.size(), 0);
+  poison(DStats, DScans, DBest, DArg, DCounts);
+  CUDA_CHECK(tilecc::combines(DX.get(), DStats.get(), DArg.get(), DScans.get(),
+                              DCounts.get(), DBest.get(), NRows, NCols, nullptr,
+                              Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  auto First = [](auto V, size_t N) {
+    V.resize(N);
+    return V;
+  };
+  std::string L =
+      "combines " + std::to_string(Rows) + "x" + std::to_string(Cols);
+  // Combines run in another order on the GPU: float results round
+  // differently.
+  compare(L + " max, Welford mean and variance",
+          First(DStats.download(), NRows * 3), First(Stats, NRows * 3), 1e-5);
+  compare(L + " (value, index) minimum", First(DArg.download(), NRows),
+          First(Arg, NRows), 0);
+  compare(L + " scans", DScans.download(), Scans, 1e-5);
+  compare(L + " integer cumsum", DCounts.download(), Counts, 0);
+  compare(L + " whole-tile pair reduction", DBest.download(), Best, 0);
+}
+
+void checkCombines() {
+  checkCombinesWith<4, 64>(0);
+  checkCombinesWith<16, 256>(1);
+  checkCombinesWith<2, 16>(2);
+  checkCombinesWith<64, 8>(3);
+}
+
 template <int Block> void checkHistogramWith(int Config) {
   const int N = 5003, Bins = 37;
   auto X = randomInts(N, 0, 1000);
@@ -282,6 +325,7 @@ int main() {
       checkStrided(Stride, Shift);
   }
   checkReductions();
+  checkCombines();
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   // An empty grid launches nothing and succeeds; a bad config is refused.

@@ -92,10 +92,15 @@ void AxisInfoAnalysis::visit(const Op &O) {
     for (unsigned I = 1; I < Body.arguments().size(); ++I)
       Info[Body.argument(I)] = AxisInfo::unknown(rankOf(Body.argument(I)));
   }
+  // Combine arguments and while-loop values: nothing known.
+  if (O.kind() != OpKind::For)
+    for (const auto &R : O.regions())
+      for (const auto &A : R->arguments())
+        Info[A.get()] = AxisInfo::unknown(rankOf(A.get()));
   for (unsigned I = 0; I < O.numResults(); ++I)
-    Info[O.result(I)] = O.kind() == OpKind::For || O.kind() == OpKind::If
-                            ? AxisInfo::unknown(rankOf(O.result(I)))
-                            : compute(O);
+    Info[O.result(I)] = O.numResults() == 1 && O.regions().empty()
+                            ? compute(O)
+                            : AxisInfo::unknown(rankOf(O.result(I)));
 }
 
 AxisInfo AxisInfoAnalysis::compute(const Op &O) {

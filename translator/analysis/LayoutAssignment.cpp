@@ -23,6 +23,7 @@ public:
 
   LayoutMap run() {
     chooseAnchors();
+    followReductions();
     assignBlock(F.body());
     insertConversions();
     return std::move(Map);
@@ -85,6 +86,37 @@ private:
     }
   }
 
+  /// A reduction's result has its slice layout fixed; elementwise ops on
+  /// reduction results (all in one layout) keep it, and so do stores of
+  /// them, so that the other operands' index arithmetic is recomputed in
+  /// that layout instead of the results going through shared memory.
+  void followReductions() {
+    walk(F.body(), [&](Op &O) {
+      if (categoryOf(O.kind()) == OpCategory::Reduce) {
+        for (const auto &R : O.results())
+          if (!R->type().isScalar())
+            Followed[R.get()] = reductionLayout(*R);
+        return;
+      }
+      if (!isElementwise(O.kind()))
+        return;
+      std::optional<Layout> L;
+      for (const Value *V : O.operands())
+        if (auto It = Followed.find(V); It != Followed.end()) {
+          if (L && *L != It->second)
+            return;
+          L = It->second;
+        }
+      if (L)
+        Followed[O.result()] = *L;
+    });
+  }
+
+  Layout reductionLayout(const Value &R) {
+    return Layout{anchor(R.type().rank() + 1).Parent,
+                  static_cast<unsigned>(R.definingOp()->intAttr())};
+  }
+
   /// The layout user O wants for its operand I, given O's result layouts.
   std::optional<Layout> wanted(const Op &O, unsigned I) {
     const Value *V = O.operand(I);
@@ -98,6 +130,8 @@ private:
       return Layout{R.Parent, static_cast<unsigned>(O.intAttr())};
     }
     case OpKind::Store:
+      if (auto It = Followed.find(O.operand(1)); It != Followed.end())
+        return It->second;
       return anchor(O.operand(0)->type().rank());
     case OpKind::Yield: {
       const Op *Parent = O.parentBlock()->parentOp();
@@ -107,17 +141,21 @@ private:
       if (I < 3)
         return std::nullopt;
       return Map.get(O.result(I - 3));
+    case OpKind::While:
+      return Map.get(O.result(I));
     case OpKind::If:
       return std::nullopt;
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce) {
         // A tile reduced along an axis lands in the slice of its layout
-        // along that axis; a whole 1-D tile reduces from any layout.
-        if (O.result()->type().isScalar())
-          return std::nullopt;
-        return Layout{Map.get(O.result()).Parent, std::nullopt};
+        // along that axis; a whole 1-D tile reduces from any layout, but
+        // tiles reduced together need one layout (the anchor).
+        if (O.result(I)->type().isScalar())
+          return O.numOperands() == 1 ? std::nullopt : std::optional(anchor(1));
+        return Layout{Map.get(O.result(I)).Parent, std::nullopt};
       }
-      return Map.get(O.result());
+      // Scans keep their operand's layout (a blocked one).
+      return Map.get(O.result(O.kind() == OpKind::Scan ? I : 0));
     }
   }
 
@@ -129,12 +167,14 @@ private:
       Op &O = **It;
       for (const auto &R : O.results())
         decide(R.get());
-      if (O.kind() == OpKind::For) {
-        Block &Body = *O.region(0);
-        for (unsigned I = 1; I < Body.arguments().size(); ++I)
-          if (!Body.argument(I)->type().isScalar())
-            Map.set(Body.argument(I), Map.get(O.result(I - 1)));
-      }
+      // Loop-carried values have their results' layouts in every block.
+      if (O.kind() == OpKind::For || O.kind() == OpKind::While)
+        for (auto &R : O.regions()) {
+          unsigned Skip = O.kind() == OpKind::For; // the induction variable
+          for (unsigned I = Skip; I < R->arguments().size(); ++I)
+            if (!R->argument(I)->type().isScalar())
+              Map.set(R->argument(I), Map.get(O.result(I - Skip)));
+        }
       for (auto &R : O.regions())
         assignBlock(*R);
       for (unsigned I = 0; I < O.numOperands(); ++I)
@@ -150,16 +190,17 @@ private:
       return;
     Layout Anchor = anchor(V->type().rank());
     const Op *Def = V->definingOp();
-    if (Def && categoryOf(Def->kind()) == OpCategory::Reduce) {
-      // The reduction's own layout; users that want another get a copy.
-      Map.set(V, Layout{anchor(V->type().rank() + 1).Parent,
-                        static_cast<unsigned>(Def->intAttr())});
+    // A reduction's own layout, and that of what is computed from it
+    // alone; users that want another get a copy.
+    if (auto It = Followed.find(V); It != Followed.end()) {
+      Map.set(V, It->second);
       return;
     }
     auto It = Users.find(V);
-    // Loop-carried values and results keep the anchor.
+    // Loop-carried values and results, and scans, keep the anchor.
     if (It == Users.end() || It->second.empty() || !Def ||
-        Def->kind() == OpKind::For || Def->kind() == OpKind::If) {
+        Def->kind() == OpKind::For || Def->kind() == OpKind::If ||
+        Def->kind() == OpKind::While || Def->kind() == OpKind::Scan) {
       Map.set(V, Anchor);
       return;
     }
@@ -282,6 +323,7 @@ private:
   unsigned NumWarps;
   TargetInfo Target;
   std::map<unsigned, Layout> Anchors;
+  llvm::DenseMap<const Value *, Layout> Followed;
   llvm::DenseMap<const Value *, llvm::SmallVector<Layout, 2>> Users;
   std::map<std::pair<const Value *, std::string>, Value *> Copies;
   llvm::DenseMap<Value *, Value *> OriginOf;

@@ -95,7 +95,8 @@ private:
         // Stores read their value through a pointer to its registers, and
         // reductions take whole register arrays.
         if ((O->kind() == OpKind::Store && V == O->operand(1)) ||
-            categoryOf(O->kind()) == OpCategory::Reduce)
+            categoryOf(O->kind()) == OpCategory::Reduce ||
+            categoryOf(O->kind()) == OpCategory::Scan)
           NeedsArray.insert(V);
       }
       for (const auto &R : O->regions())
@@ -110,8 +111,9 @@ private:
     const Op *D = V->definingOp();
     if (!D || categoryOf(D->kind()) == OpCategory::Memory ||
         D->kind() == OpKind::For || D->kind() == OpKind::If ||
-        D->kind() == OpKind::ConvertLayout ||
-        categoryOf(D->kind()) == OpCategory::Reduce)
+        D->kind() == OpKind::While || D->kind() == OpKind::ConvertLayout ||
+        categoryOf(D->kind()) == OpCategory::Reduce ||
+        categoryOf(D->kind()) == OpCategory::Scan)
       return true;
     if (D->kind() == OpKind::Const)
       return false;
@@ -146,11 +148,16 @@ private:
     std::string Base = "t" + std::to_string(V->id());
     if (!V->name().empty())
       Base = isReserved(V->name()) ? V->name().str() + "_" : V->name().str();
+    return Names[V] = fresh(Base);
+  }
+
+  /// Base, or Base_1, Base_2 ... if taken.
+  std::string fresh(const std::string &Base) {
     std::string N = Base;
     for (unsigned I = 1; Taken.count(N); ++I)
       N = Base + "_" + std::to_string(I);
     Taken.insert(N);
-    return Names[V] = N;
+    return N;
   }
 
   std::string layoutOf(const Value *V) {
@@ -412,6 +419,12 @@ private:
     case OpKind::If:
       lineDirective(O);
       return emitIf(O, Indent);
+    case OpKind::While:
+      lineDirective(O);
+      return emitWhile(O, Indent);
+    case OpKind::Scan:
+      lineDirective(O);
+      return emitScan(O, Indent);
     case OpKind::ConvertLayout:
       lineDirective(O);
       return emitConvert(O, Indent);
@@ -530,20 +543,21 @@ private:
     };
     // Old values nobody reads are not kept (nvcc warns about them).
     bool Used = Uses.lookup(R) > 0;
-    line(Indent, "rt::atomic_fence_before<" + Order + ", " + Scope + ">();");
     if (R->type().isScalar()) {
+      // One thread runs the atomic and its fences.
       line(Indent, (Used ? constDecl(R) + " = " : "") +
-                       "rt::in_one_thread([&] { return " +
-                       Call("0", O.mask() ? "" : "true") + "; });");
-    } else {
-      if (Used)
-        declareTile(R, Indent);
-      line(Indent, "#pragma unroll");
-      line(Indent, loopHeader(elems(R)));
-      line(Indent + 1, (Used ? nameOf(R) + "[e] = " : "") +
-                           Call("e", layoutOf(O.operand(0)) + "::owns(e)") +
-                           ";");
+                       "rt::in_one_thread([&] { return rt::fenced<" + Order +
+                       ", " + Scope + ">([&] { return " +
+                       Call("0", O.mask() ? "" : "true") + "; }); });");
+      return;
     }
+    line(Indent, "rt::atomic_fence_before<" + Order + ", " + Scope + ">();");
+    if (Used)
+      declareTile(R, Indent);
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(R)));
+    line(Indent + 1, (Used ? nameOf(R) + "[e] = " : "") +
+                         Call("e", layoutOf(O.operand(0)) + "::owns(e)") + ";");
     line(Indent, "rt::atomic_fence_after<" + Order + ", " + Scope + ">();");
   }
 
@@ -627,23 +641,147 @@ private:
     line(Indent, "}");
   }
 
+  void emitWhile(const Op &O, unsigned Indent) {
+    // Carried values live in the storage of the loop's results.
+    for (unsigned I = 0; I < O.numResults(); ++I) {
+      declareResult(O.result(I), Indent, O.operand(I));
+      for (const auto &R : O.regions())
+        Names[R->argument(I)] = nameOf(O.result(I));
+    }
+    const Block &Cond = *O.region(0), &Body = *O.region(1);
+    line(Indent, "while (true) {");
+    emitBlock(Cond, Indent + 1);
+    line(Indent + 1, "if (!" + scalar(Cond.terminator()->operand(0)) + ")");
+    line(Indent + 2, "break;");
+    emitBlock(Body, Indent + 1);
+    emitYield(O, Body, Indent + 1);
+    line(Indent, "}");
+  }
+
+  /// A reduction's or scan's combine: a lambda over the accumulated values
+  /// and the next ones, as the user wrote it. Returns what rt::reduce and
+  /// rt::scan take: the lambda itself for one value, adapted to packs for
+  /// several.
+  std::string emitCombine(const Op &O, unsigned Indent) {
+    const Block &R = *O.region(0);
+    std::string Name = fresh("combine");
+    std::string Params;
+    for (const auto &A : R.arguments())
+      Params += (Params.empty() ? "" : ", ") + deviceType(A->type().Elem) +
+                " " + nameOf(A.get());
+    line(Indent, "auto " + Name + " = [&](" + Params + ") {");
+    emitBlock(R, Indent + 1);
+    const Op *Y = R.terminator();
+    std::string Values;
+    for (const Value *V : Y->operands())
+      Values += (Values.empty() ? "" : ", ") + scalar(V);
+    line(
+        Indent + 1,
+        "return " +
+            (Y->numOperands() == 1 ? Values : "rt::make_pack(" + Values + ")") +
+            ";");
+    line(Indent, "};");
+    return O.numResults() == 1 ? Name : "rt::unpacked(" + Name + ")";
+  }
+
+  std::string packType(const Op &O) {
+    std::string S;
+    for (const auto &R : O.results())
+      S += (S.empty() ? "" : ", ") + deviceType(R->type().Elem);
+    return "rt::pack<" + S + ">";
+  }
+
+  /// The register array a reduction or scan combines: the operand's own, or
+  /// for several operands one of packs.
+  std::string combinedInput(const Op &O, unsigned Indent) {
+    const Value *X = O.operand(0);
+    if (O.numOperands() == 1)
+      return nameOf(X);
+    std::string Name = fresh(nameOf(O.result(0)) + "_in");
+    line(Indent,
+         packType(O) + " " + Name + "[" + std::to_string(elems(X)) + "];");
+    std::string Values;
+    for (const Value *V : O.operands())
+      Values += (Values.empty() ? "" : ", ") + elem(V, "e");
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(X)));
+    line(Indent + 1, Name + "[e] = rt::make_pack(" + Values + ");");
+    return Name;
+  }
+
+  /// Declares the results of a reduction or scan and returns the register
+  /// array its tile::rt call writes: the result's own, or one of packs that
+  /// unpackResults then spreads over the results.
+  std::string combinedOutput(const Op &O, unsigned Indent) {
+    if (O.numResults() == 1) {
+      declareTile(O.result(), Indent);
+      return nameOf(O.result());
+    }
+    // Of several results, those nobody reads are left in the packs.
+    for (const auto &R : O.results())
+      if (Uses.lookup(R.get()))
+        declareTile(R.get(), Indent);
+    std::string Name = fresh(nameOf(O.result(0)) + "_out");
+    line(Indent, packType(O) + " " + Name + "[" +
+                     std::to_string(elems(O.result())) + "];");
+    return Name;
+  }
+
+  void unpackResults(const Op &O, const std::string &Out, unsigned Indent) {
+    if (O.numResults() == 1)
+      return;
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(O.result())) + " {");
+    for (unsigned I = 0; I < O.numResults(); ++I)
+      if (Uses.lookup(O.result(I)))
+        line(Indent + 1, nameOf(O.result(I)) + "[e] = rt::get<" +
+                             std::to_string(I) + ">(" + Out + "[e]);");
+    line(Indent, "}");
+  }
+
   /// Reductions are one tile::rt call each: per thread, then across the
   /// warp's lanes with shuffles, then across warps through shared memory.
   void emitReduce(const Op &O, unsigned Indent) {
-    const Value *In = O.operand(0), *R = O.result();
+    const Value *X = O.operand(0), *R = O.result();
     bool IsArg = O.kind() == OpKind::ArgMax || O.kind() == OpKind::ArgMin;
     // tile::rt names its combine operations after the ops: rt::op_sum ...
-    std::string Op = "rt::op_" + spell(O.kind()).str();
+    std::string Combine = O.kind() == OpKind::Reduce
+                              ? emitCombine(O, Indent)
+                              : "rt::op_" + spell(O.kind()).str() + "{}";
     std::string Fn = IsArg ? "rt::arg_reduce" : "rt::reduce";
+    std::string In = combinedInput(O, Indent);
     if (R->type().isScalar()) {
-      line(Indent, constDecl(R) + " = " + Fn + "_all<" + Op + ", " +
-                       layoutOf(In) + ">(" + nameOf(In) + ");");
+      std::string Call =
+          Fn + "_all<" + layoutOf(X) + ">(" + In + ", " + Combine + ")";
+      if (O.numResults() == 1) {
+        line(Indent, constDecl(R) + " = " + Call + ";");
+        return;
+      }
+      std::string All = fresh(nameOf(R) + "_all");
+      line(Indent, "const " + packType(O) + " " + All + " = " + Call + ";");
+      for (unsigned I = 0; I < O.numResults(); ++I)
+        if (Uses.lookup(O.result(I)))
+          line(Indent, constDecl(O.result(I)) + " = rt::get<" +
+                           std::to_string(I) + ">(" + All + ");");
       return;
     }
-    declareTile(R, Indent);
-    line(Indent, Fn + "<" + Op + ", " + std::to_string(O.intAttr()) + ", " +
-                     layoutOf(In) + ", " + layoutOf(R) + ">(" + nameOf(In) +
-                     ", " + nameOf(R) + ");");
+    std::string Out = combinedOutput(O, Indent);
+    line(Indent, Fn + "<" + std::to_string(O.intAttr()) + ", " + layoutOf(X) +
+                     ", " + layoutOf(R) + ">(" + In + ", " + Out + ", " +
+                     Combine + ");");
+    unpackResults(O, Out, Indent);
+  }
+
+  /// Scans are one tile::rt call: per thread, across lanes, across warps.
+  void emitScan(const Op &O, unsigned Indent) {
+    std::string Combine = emitCombine(O, Indent);
+    std::string In = combinedInput(O, Indent);
+    std::string Out = combinedOutput(O, Indent);
+    line(Indent, "rt::scan<" + std::to_string(O.scanAxis()) + ", " +
+                     (O.scanReverse() ? "true" : "false") + ", " +
+                     layoutOf(O.operand(0)) + ">(" + In + ", " + Out + ", " +
+                     Combine + ");");
+    unpackResults(O, Out, Indent);
   }
 
   /// Moves a tile between layouts through shared memory: every thread
@@ -658,7 +796,9 @@ private:
                          "[" + std::to_string(R->type().numel()) + "];");
     line(Indent + 1, "#pragma unroll");
     line(Indent + 1, loopHeader(elems(Src)));
-    line(Indent + 2, Buf + "[rt::linear_index<" + layoutOf(Src) +
+    // Copies of an element (replicated layouts) are not written twice.
+    line(Indent + 2, "if (" + layoutOf(Src) + "::owns(e))");
+    line(Indent + 3, Buf + "[rt::linear_index<" + layoutOf(Src) +
                          ">(e)] = " + elem(Src, "e") + ";");
     line(Indent + 1, "__syncthreads();");
     line(Indent + 1, "#pragma unroll");

@@ -225,6 +225,7 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
                           {"host_params", hostParams(F, true)},
                           {"launch_args", launchArgs(F)}});
       ConfigVariants.push_back({{"name", Name},
+                                {"threads", Threads},
                                 {"guard", flagName(S)},
                                 {"call_args", argNames(F, true)}});
       json Spec = json::object();

@@ -61,6 +61,28 @@ bool isInTileNamespace(const Decl *D, llvm::StringRef Name) {
   return ND && ND->getQualifiedNameAsString() == ("tile::" + Name).str();
 }
 
+/// The std::tuple specialization QT names (through references), or null.
+const ClassTemplateSpecializationDecl *stdTuple(QualType QT) {
+  const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      QT.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!TS || !TS->isInStdNamespace() || TS->getName() != "tuple")
+    return nullptr;
+  return TS;
+}
+
+/// The element types of a std::tuple specialization.
+llvm::SmallVector<QualType, 4>
+tupleElements(const ClassTemplateSpecializationDecl *TS) {
+  llvm::SmallVector<QualType, 4> Out;
+  for (const TemplateArgument &A : TS->getTemplateArgs()[0].pack_elements())
+    Out.push_back(A.getAsType());
+  return Out;
+}
+
+bool isStdFunction(const FunctionDecl *FD, llvm::StringRef Name) {
+  return FD->isInStdNamespace() && FD->getIdentifier() && FD->getName() == Name;
+}
+
 /// Collects the local variables a statement assigns to: they become results
 /// of `if` and carried values of `for`.
 class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
@@ -257,7 +279,11 @@ private:
 
   /// Lowers a function body; for inlined helpers, returns the value of the
   /// final `return`.
-  Value *lowerBody(const CompoundStmt *Body, bool IsKernel) {
+  /// The values of a std::tuple expression, one per element.
+  using Values = llvm::SmallVector<Value *, 4>;
+
+  Value *lowerBody(const CompoundStmt *Body, bool IsKernel,
+                   std::optional<Values> *TupleRet = nullptr) {
     Value *Ret = nullptr;
     for (auto It = Body->body_begin(); It != Body->body_end(); ++It) {
       const Stmt *S = *It;
@@ -272,7 +298,10 @@ private:
             error(R->getBeginLoc(), "a kernel cannot return a value");
             return nullptr;
           }
-          Ret = lowerExpr(RV);
+          if (TupleRet && stdTuple(RV->getType()))
+            *TupleRet = lowerTuple(RV);
+          else
+            Ret = lowerExpr(RV);
         }
         continue;
       }
@@ -304,6 +333,8 @@ private:
       return lowerIf(IS);
     if (const auto *FS = dyn_cast<ForStmt>(S))
       return lowerFor(FS);
+    if (const auto *WS = dyn_cast<WhileStmt>(S))
+      return lowerWhile(WS);
     if (isa<ReturnStmt>(S))
       return error(S->getBeginLoc(), "only a final 'return' is supported");
     if (isa<CXXTryStmt>(S))
@@ -322,6 +353,19 @@ private:
       if (VD->getType()->isRecordType() &&
           VD->getType()->getAsCXXRecordDecl()->isLambda())
         continue; // a lambda object is inlined where it is called
+      if (const auto *DD = dyn_cast<DecompositionDecl>(VD)) {
+        lowerBindings(DD);
+        if (Failed)
+          return;
+        continue;
+      }
+      if (stdTuple(VD->getType()) && VD->hasLocalStorage() && VD->hasInit()) {
+        auto T = lowerTuple(VD->getInit());
+        if (!T)
+          return;
+        TupleEnv[VD] = *T;
+        continue;
+      }
       if (!VD->hasLocalStorage()) {
         if (VD->isConstexpr() || VD->getType().isConstQualified())
           continue; // read through constant evaluation where used
@@ -345,6 +389,54 @@ private:
       if (V->name().empty())
         V->setName(VD->getName());
       Env[VD] = V;
+    }
+  }
+
+  /// `auto [a, b] = tuple;` binds each name to an element.
+  void lowerBindings(const DecompositionDecl *DD) {
+    if (!stdTuple(DD->getType())) {
+      error(DD->getLocation(), "structured bindings in a tile kernel must "
+                               "unpack a std::tuple");
+      return;
+    }
+    auto T = lowerTuple(DD->getInit());
+    if (!T)
+      return;
+    for (auto [I, BD] : llvm::enumerate(DD->bindings())) {
+      Value *V = (*T)[I];
+      if (V->name().empty())
+        V->setName(BD->getName());
+      Env[BD] = V;
+    }
+  }
+
+  /// Gives block R one argument per carried variable and binds the
+  /// variables to them.
+  void addCarriedArguments(Block &R, llvm::ArrayRef<const VarDecl *> Carried) {
+    for (const VarDecl *VD : Carried) {
+      Value *A = R.addArgument(F.newValue(Env[VD]->type()));
+      A->setName(VD->getName());
+      Env[VD] = A;
+    }
+  }
+
+  /// Ends the current block with a yield of the carried variables' values
+  /// and continues in Outer.
+  void yieldCarried(llvm::ArrayRef<const VarDecl *> Carried, Block &Outer) {
+    llvm::SmallVector<Value *, 4> Yields;
+    for (const VarDecl *VD : Carried)
+      Yields.push_back(Env[VD]);
+    B.createVoid(OpKind::Yield, Yields);
+    B.setBlock(Outer);
+  }
+
+  /// Gives Op one result per carried variable and binds the variables to
+  /// them.
+  void addCarriedResults(ir::Op &Op, llvm::ArrayRef<const VarDecl *> Carried) {
+    for (const VarDecl *VD : Carried) {
+      Value *R = Op.addResult(F.newValue(Env[VD]->type()));
+      R->setName(VD->getName());
+      Env[VD] = R;
     }
   }
 
@@ -399,18 +491,10 @@ private:
         lowerStmt(Branch);
       if (Failed)
         return;
-      llvm::SmallVector<Value *, 4> Yields;
-      for (const VarDecl *VD : Carried)
-        Yields.push_back(Env[VD]);
-      B.createVoid(OpKind::Yield, Yields);
-      B.setBlock(*Outer);
+      yieldCarried(Carried, *Outer);
     }
     Env = Before;
-    for (const VarDecl *VD : Carried) {
-      Value *R = If->addResult(F.newValue(Before[VD]->type()));
-      R->setName(VD->getName());
-      Env[VD] = R;
-    }
+    addCarriedResults(*If, Carried);
   }
 
   /// Accepts `for (T i = lo; i < hi; ++i | i++ | i += step)`.
@@ -479,27 +563,139 @@ private:
     Value *IVArg = Body->addArgument(F.newValue(*IVType));
     IVArg->setName(IV->getName());
     Env[IV] = IVArg;
-    for (const VarDecl *VD : Carried) {
-      Value *A = Body->addArgument(F.newValue(Env[VD]->type()));
-      A->setName(VD->getName());
-      Env[VD] = A;
-    }
+    addCarriedArguments(*Body, Carried);
     Block *Outer = B.block();
     B.setBlock(*Body);
     lowerStmt(FS->getBody());
     if (Failed)
       return;
-    llvm::SmallVector<Value *, 4> Yields;
-    for (const VarDecl *VD : Carried)
-      Yields.push_back(Env[VD]);
-    B.createVoid(OpKind::Yield, Yields);
-    B.setBlock(*Outer);
+    yieldCarried(Carried, *Outer);
     Env.erase(IV);
-    for (const VarDecl *VD : Carried) {
-      Value *R = For->addResult(F.newValue(Env[VD]->type()));
-      R->setName(VD->getName());
-      Env[VD] = R;
+    addCarriedResults(*For, Carried);
+  }
+
+  /// `while (cond) body`: the condition is evaluated before every
+  /// iteration (it may have side effects, such as a spin lock's atomic_cas)
+  /// and cannot assign variables.
+  void lowerWhile(const WhileStmt *WS) {
+    if (WS->getConditionVariable())
+      return error(WS->getBeginLoc(), "a 'while' condition cannot declare a "
+                                      "variable in a tile kernel");
+    AssignedVars InCond;
+    InCond.TraverseStmt(const_cast<Expr *>(WS->getCond()));
+    if (!InCond.Vars.empty())
+      return error(WS->getCond()->getBeginLoc(),
+                   "the condition of a 'while' loop cannot assign variables "
+                   "in a tile kernel");
+    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(WS->getBody());
+    auto Op = std::make_unique<ir::Op>(OpKind::While, B.loc());
+    for (const VarDecl *VD : Carried)
+      Op->addOperand(Env[VD]);
+    ir::Op *While = B.block()->append(std::move(Op));
+    Block *Outer = B.block();
+    auto EnterRegion = [&] {
+      Block *R = While->addRegion();
+      addCarriedArguments(*R, Carried);
+      B.setBlock(*R);
+    };
+    auto Before = Env;
+    EnterRegion();
+    Value *Cond = lowerExpr(WS->getCond());
+    if (!Cond)
+      return;
+    if (!Cond->type().isScalar())
+      return error(WS->getCond()->getBeginLoc(),
+                   "a 'while' condition must be a scalar");
+    B.createVoid(OpKind::Yield, {B.cast(Cond, ElemType{ScalarKind::I1})});
+    Env = Before;
+    EnterRegion();
+    lowerStmt(WS->getBody());
+    if (Failed)
+      return;
+    yieldCarried(Carried, *Outer);
+    Env = Before;
+    addCarriedResults(*While, Carried);
+  }
+
+  //===--- Tuples ---------------------------------------------------------===//
+
+  /// Lowers an expression of std::tuple type to one value per element:
+  /// std::tuple{...}, std::make_tuple and std::tie, tuple variables, the
+  /// tuple forms of tile::reduce and tile::associative_scan, and inlined
+  /// calls that return a tuple.
+  std::optional<Values> lowerTuple(const Expr *E) {
+    const auto *TS = stdTuple(E->getType());
+    while (true) {
+      if (const auto *P = dyn_cast<ParenExpr>(E))
+        E = P->getSubExpr();
+      else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+        E = C->getSubExpr();
+      else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+        E = M->getSubExpr();
+      else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+        E = BT->getSubExpr();
+      else if (const auto *CE = dyn_cast<CastExpr>(E);
+               CE && (CE->getCastKind() == CK_NoOp ||
+                      CE->getCastKind() == CK_LValueToRValue ||
+                      CE->getCastKind() == CK_ConstructorConversion))
+        E = CE->getSubExpr();
+      else
+        break;
     }
+    std::optional<Values> Out;
+    setLoc(E->getExprLoc());
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
+      if (auto It = TupleEnv.find(DR->getDecl()); It != TupleEnv.end())
+        Out = It->second;
+    } else if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
+      if (CC->getNumArgs() == 1 && stdTuple(CC->getArg(0)->getType()))
+        Out = lowerTuple(CC->getArg(0)); // a copy or a conversion
+      else
+        Out = lowerElements(CC->arguments());
+    } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      const FunctionDecl *Callee = Call->getDirectCallee();
+      llvm::StringRef Op = Callee ? tileOpName(Callee) : "";
+      if (Callee && (isStdFunction(Callee, "make_tuple") ||
+                     isStdFunction(Callee, "tie") ||
+                     isStdFunction(Callee, "forward_as_tuple")))
+        Out = lowerElements(Call->arguments());
+      else if (Op == "reduce" || Op == "associative_scan")
+        Out = lowerCombineOp(Op, Call);
+      else if (Callee && Op.empty())
+        inlineCall(Call, Callee, &Out);
+    }
+    if (Failed)
+      return std::nullopt;
+    if (!Out || !TS) {
+      error(E->getExprLoc(), "this std::tuple expression is not supported in "
+                             "a tile kernel");
+      return std::nullopt;
+    }
+    // Elements take the tuple's element types.
+    auto Elems = tupleElements(TS);
+    if (Elems.size() != Out->size()) {
+      error(E->getExprLoc(), "tuple has the wrong number of elements");
+      return std::nullopt;
+    }
+    for (unsigned I = 0; I < Elems.size(); ++I) {
+      auto T = lowerType(Elems[I], E->getExprLoc());
+      if (!T)
+        return std::nullopt;
+      if (T->isScalar())
+        (*Out)[I] = B.cast((*Out)[I], T->Elem);
+    }
+    return Out;
+  }
+
+  std::optional<Values> lowerElements(CallExpr::const_arg_range Args) {
+    Values Out;
+    for (const Expr *A : Args) {
+      Value *V = lowerExpr(A);
+      if (!V)
+        return std::nullopt;
+      Out.push_back(V);
+    }
+    return Out;
   }
 
   //===--- Expressions ----------------------------------------------------===//
@@ -834,6 +1030,19 @@ private:
     llvm::StringRef OpName = tileOpName(Callee);
     if (!OpName.empty())
       return lowerTileOp(OpName, CE);
+    if (isStdFunction(Callee, "get") && CE->getNumArgs() == 1 &&
+        stdTuple(CE->getArg(0)->getType())) {
+      auto T = lowerTuple(CE->getArg(0));
+      auto I = templateIntArg(Callee, 0);
+      if (!T)
+        return nullptr;
+      if (!I || *I < 0 || size_t(*I) >= T->size()) {
+        error(CE->getExprLoc(), "std::get on a tuple in a tile kernel needs "
+                                "an element index");
+        return nullptr;
+      }
+      return (*T)[*I];
+    }
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
         MD &&
         (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))
@@ -841,8 +1050,10 @@ private:
     return inlineCall(CE, Callee);
   }
 
-  /// Inlines a helper function or lambda whose body is visible.
-  Value *inlineCall(const CallExpr *CE, const FunctionDecl *Callee) {
+  /// Inlines a helper function or lambda whose body is visible. A callee
+  /// returning a std::tuple leaves its values in TupleRet.
+  Value *inlineCall(const CallExpr *CE, const FunctionDecl *Callee,
+                    std::optional<Values> *TupleRet = nullptr) {
     const FunctionDecl *Def = nullptr;
     if (!Callee->hasBody(Def) || !Def) {
       error(CE->getExprLoc(),
@@ -871,29 +1082,43 @@ private:
                               "arguments");
       return nullptr;
     }
-    llvm::SmallVector<Value *, 4> Args;
     for (unsigned I = First; I < CE->getNumArgs(); ++I) {
+      const ParmVarDecl *P = Def->getParamDecl(I - First);
+      if (stdTuple(P->getType())) {
+        auto T = lowerTuple(CE->getArg(I));
+        if (!T)
+          return nullptr;
+        TupleEnv[P] = *T;
+        continue;
+      }
       Value *V = lowerExpr(CE->getArg(I));
       if (!V)
         return nullptr;
-      Args.push_back(V);
+      Env[P] = V;
     }
-    for (unsigned I = 0; I < Args.size(); ++I)
-      Env[Def->getParamDecl(I)] = Args[I];
-    SourceLocation SavedCallSite = CallSite;
-    if (CallSite.isInvalid() ||
-        isUserFile(SM.getExpansionLoc(CE->getExprLoc())))
-      CallSite = SM.getExpansionLoc(CE->getExprLoc());
-    InlineStack.push_back(Def->getCanonicalDecl());
-    Value *R = lowerBody(cast<CompoundStmt>(Def->getBody()), false);
-    InlineStack.pop_back();
-    CallSite = SavedCallSite;
+    Value *R = inlineBody(CE->getExprLoc(), Def, TupleRet);
+    if (TupleRet && *TupleRet)
+      return nullptr;
     if (!R && !Def->getReturnType()->isVoidType() && !Failed)
       error(CE->getExprLoc(),
             "'" + Callee->getNameAsString() + "' must end with a 'return'");
     if (R && !Def->getReturnType()->isVoidType())
       if (auto RT = lowerType(Def->getReturnType(), CE->getExprLoc()))
         R = RT->isScalar() ? B.cast(R, RT->Elem) : R;
+    return R;
+  }
+
+  /// Lowers Def's body where it is called from (its parameters already
+  /// bound); diagnostics inside it point at the call in the user's file.
+  Value *inlineBody(SourceLocation CallLoc, const FunctionDecl *Def,
+                    std::optional<Values> *TupleRet) {
+    SourceLocation SavedCallSite = CallSite;
+    if (CallSite.isInvalid() || isUserFile(SM.getExpansionLoc(CallLoc)))
+      CallSite = SM.getExpansionLoc(CallLoc);
+    InlineStack.push_back(Def->getCanonicalDecl());
+    Value *R = lowerBody(cast<CompoundStmt>(Def->getBody()), false, TupleRet);
+    InlineStack.pop_back();
+    CallSite = SavedCallSite;
     return R;
   }
 
@@ -921,6 +1146,11 @@ private:
 
   Value *lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
     SourceLocation L = CE->getExprLoc();
+    if (Name == "reduce" || Name == "associative_scan" || Name == "cumsum" ||
+        Name == "cumprod") {
+      auto R = lowerCombineOp(Name, CE);
+      return R ? R->front() : nullptr;
+    }
     const FunctionDecl *Callee = CE->getDirectCallee();
     llvm::SmallVector<const Expr *, 4> ArgEs(CE->arguments());
     std::optional<Type> RT;
@@ -1102,6 +1332,197 @@ private:
     return R;
   }
 
+  /// reduce<Axis, KeepDims>(x, combine), associative_scan<Axis,
+  /// Reverse>(x, combine), cumsum and cumprod, where x is a tile or a
+  /// std::tuple of tiles of one shape. The combine becomes the op's region.
+  std::optional<Values> lowerCombineOp(llvm::StringRef Name,
+                                       const CallExpr *CE) {
+    SourceLocation L = CE->getExprLoc();
+    const FunctionDecl *Callee = CE->getDirectCallee();
+    bool IsScan = Name != "reduce";
+    Values Xs;
+    if (stdTuple(CE->getArg(0)->getType())) {
+      auto T = lowerTuple(CE->getArg(0));
+      if (!T)
+        return std::nullopt;
+      Xs = *T;
+    } else if (Value *X = lowerExpr(CE->getArg(0))) {
+      Xs.push_back(X);
+    } else {
+      return std::nullopt;
+    }
+    setLoc(L);
+    for (Value *X : Xs)
+      if (X->type().isScalar()) {
+        error(L, IsScan ? "cannot scan a scalar" : "cannot reduce a scalar");
+        return std::nullopt;
+      }
+    // cumsum and cumprod accumulate in the header's result type.
+    if (Name == "cumsum" || Name == "cumprod") {
+      auto RT = lowerType(CE->getType(), L);
+      if (!RT)
+        return std::nullopt;
+      Xs[0] = B.cast(Xs[0], RT->Elem);
+    }
+    const Type &XT = Xs[0]->type();
+    int64_t Rank = XT.rank();
+    int64_t Axis = templateIntArg(Callee, 0).value_or(0);
+    int64_t A = Axis < 0 ? Axis + Rank : Axis;
+    if (A < 0 || A >= Rank) {
+      error(L, std::string(IsScan ? "scan" : "reduction") + " axis " +
+                   std::to_string(Axis) + " is out of range for a rank-" +
+                   std::to_string(Rank) + " tile");
+      return std::nullopt;
+    }
+    if (IsScan && !llvm::isPowerOf2_64(XT.Shape[A])) {
+      error(L, "a scan needs a power-of-two size along its axis, but axis " +
+                   std::to_string(A) + " has " + std::to_string(XT.Shape[A]));
+      return std::nullopt;
+    }
+    bool Flag = templateIntArg(Callee, 1).value_or(0); // KeepDims, Reverse
+
+    auto NewOp = std::make_unique<ir::Op>(
+        IsScan ? OpKind::Scan : OpKind::Reduce, B.loc());
+    if (IsScan)
+      NewOp->setScan(A, Flag);
+    else
+      NewOp->setIntAttr(A);
+    llvm::SmallVector<int64_t, 2> Shape(XT.Shape);
+    if (!IsScan)
+      Shape.erase(Shape.begin() + A);
+    for (Value *X : Xs) {
+      NewOp->addOperand(X);
+      NewOp->addResult(F.newValue(Type::tensor(X->type().Elem, Shape)));
+    }
+    ir::Op *Op = B.block()->append(std::move(NewOp));
+    if (!lowerCombine(Name, CE, *Op))
+      return std::nullopt;
+
+    Values Out;
+    for (const auto &R : Op->results()) {
+      Value *V = R.get();
+      if (!IsScan && Flag) { // KeepDims
+        Type KT = XT;
+        KT.Elem = V->type().Elem;
+        KT.Shape[A] = 1;
+        V = B.create(OpKind::ExpandDims, KT, {V});
+        V->definingOp()->setIntAttr(A);
+      }
+      Out.push_back(V);
+    }
+    return Out;
+  }
+
+  /// Builds Op's combine region: (accumulated..., next...) -> new values,
+  /// from the user's combine (a lambda or a function) or, for cumsum and
+  /// cumprod, an add or multiply.
+  bool lowerCombine(llvm::StringRef Name, const CallExpr *CE, ir::Op &Op) {
+    unsigned N = Op.numResults();
+    Block *Region = Op.addRegion();
+    for (unsigned I = 0; I < 2 * N; ++I)
+      Region->addArgument(
+          F.newValue(Type::scalar(Op.result(I % N)->type().Elem)));
+    Block *Outer = B.block();
+    B.setBlock(*Region);
+    Values Yields;
+    if (Name == "cumsum" || Name == "cumprod") {
+      Region->argument(0)->setName("a");
+      Region->argument(1)->setName("b");
+      Yields.push_back(B.create(Name == "cumsum" ? OpKind::Add : OpKind::Mul,
+                                Region->argument(0)->type(),
+                                {Region->argument(0), Region->argument(1)}));
+    } else {
+      const FunctionDecl *Fn = combineFunction(CE->getArg(1), Op);
+      if (!Fn)
+        return false;
+      for (unsigned I = 0; I < 2 * N; ++I) {
+        const ParmVarDecl *P = Fn->getParamDecl(I);
+        Region->argument(I)->setName(P->getName());
+        Env[P] = B.cast(Region->argument(I), *elemType(P->getType()));
+      }
+      std::optional<Values> TupleRet;
+      Value *R = inlineBody(CE->getExprLoc(), Fn, N > 1 ? &TupleRet : nullptr);
+      if (Failed)
+        return false;
+      if (N > 1 && TupleRet)
+        Yields = *TupleRet;
+      else if (N == 1 && R)
+        Yields.push_back(R);
+      if (Yields.size() != N) {
+        error(CE->getArg(1)->getExprLoc(),
+              "the combine must return " +
+                  (N == 1
+                       ? std::string("one value")
+                       : "a std::tuple of " + std::to_string(N) + " values"));
+        return false;
+      }
+      for (unsigned I = 0; I < N; ++I) {
+        if (!Yields[I]->type().isScalar()) {
+          error(CE->getArg(1)->getExprLoc(),
+                "the combine must return scalars, not tiles");
+          return false;
+        }
+        Yields[I] = B.cast(Yields[I], Op.result(I)->type().Elem);
+      }
+    }
+    B.createVoid(OpKind::Yield, Yields);
+    B.setBlock(*Outer);
+    return true;
+  }
+
+  /// The function a combine argument calls: a lambda's call operator (for a
+  /// generic lambda, its instantiation for the op's element types) or a
+  /// function passed by name.
+  const FunctionDecl *combineFunction(const Expr *Arg, const ir::Op &Op) {
+    const FunctionDecl *Fn = nullptr;
+    const Expr *E = Arg->IgnoreParenImpCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(E);
+        UO && UO->getOpcode() == UO_AddrOf)
+      E = UO->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto *DR = dyn_cast<DeclRefExpr>(E))
+      Fn = dyn_cast<FunctionDecl>(DR->getDecl());
+    const CXXRecordDecl *RD = Arg->getType()->getAsCXXRecordDecl();
+    if (RD && RD->isLambda()) {
+      if (const FunctionTemplateDecl *FT =
+              RD->getDependentLambdaCallOperator()) {
+        for (const FunctionDecl *S : FT->specializations())
+          if (takesCombineArgs(S, Op, /*Exact=*/true))
+            Fn = S;
+      } else {
+        Fn = RD->getLambdaCallOperator();
+      }
+    }
+    const FunctionDecl *Def = nullptr;
+    if (!Fn || !Fn->hasBody(Def) || !Def) {
+      error(Arg->getExprLoc(), "the combine must be a lambda or a function "
+                               "whose definition is visible");
+      return nullptr;
+    }
+    if (!takesCombineArgs(Def, Op)) {
+      error(Arg->getExprLoc(),
+            "the combine must take " + std::to_string(2 * Op.numResults()) +
+                " scalars: the accumulated values, then the next ones");
+      return nullptr;
+    }
+    return Def;
+  }
+
+  /// Whether Fn takes 2N scalars (converted from the elements as a C++
+  /// call would; Exact: of the elements' own types).
+  bool takesCombineArgs(const FunctionDecl *Fn, const ir::Op &Op,
+                        bool Exact = false) {
+    unsigned N = Op.numResults();
+    if (Fn->getNumParams() != 2 * N)
+      return false;
+    for (unsigned I = 0; I < 2 * N; ++I) {
+      auto E = elemType(Fn->getParamDecl(I)->getType());
+      if (!E || E->isPointer() ||
+          (Exact && *E != Op.result(I % N)->type().Elem))
+        return false;
+    }
+    return true;
+  }
+
   Value *lowerLoad(llvm::ArrayRef<Value *> Args, const Type &RT,
                    SourceLocation L) {
     Value *Ptrs = Args[0];
@@ -1194,6 +1615,7 @@ private:
   Function &F;
   Builder B;
   llvm::DenseMap<const ValueDecl *, Value *> Env;
+  llvm::DenseMap<const ValueDecl *, Values> TupleEnv;
   llvm::SmallVector<const FunctionDecl *, 4> InlineStack;
   SourceLocation CallSite;
   bool Failed = false;

@@ -30,6 +30,7 @@ enum class OpCategory : uint8_t {
   Ternary,
   Shape,
   Reduce,
+  Scan,
   Memory,
   Control
 };
@@ -131,6 +132,13 @@ public:
   void setIntAttr(int64_t V) { IntAttr = V; }
   double floatAttr() const { return FloatAttr; }
   void setFloatAttr(double V) { FloatAttr = V; }
+
+  // Scan: the axis and the direction, packed into IntAttr.
+  unsigned scanAxis() const { return IntAttr & 0xff; }
+  bool scanReverse() const { return IntAttr >> 8; }
+  void setScan(unsigned Axis, bool Reverse) {
+    IntAttr = Axis | unsigned(Reverse) << 8;
+  }
 
   // Load: operands are (ptrs, [mask, [other]]). Store and atomic RMW:
   // (ptrs, value, [mask]).

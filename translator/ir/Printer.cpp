@@ -46,6 +46,10 @@ private:
     case OpKind::Arange:
       OS << " {start = " << O.intAttr() << "}";
       break;
+    case OpKind::Scan:
+      OS << " {axis = " << O.scanAxis()
+         << (O.scanReverse() ? ", reverse" : "") << "}";
+      break;
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce)
         OS << " {axis = " << O.intAttr() << "}";
@@ -89,8 +93,20 @@ private:
       OS << "  // line " << O.loc().Line;
     OS << "\n";
     for (unsigned R = 0; R < O.regions().size(); ++R) {
-      OS.indent(Indent) << (R == 0 ? "{\n" : "} else {\n");
-      printBlock(*O.region(R), Indent + 2);
+      const Block &Region = *O.region(R);
+      OS.indent(Indent) << (R == 0                        ? "{"
+                            : O.kind() == OpKind::While ? "} do {"
+                                                        : "} else {");
+      // A for loop's arguments print on its line.
+      if (O.kind() != OpKind::For && !Region.arguments().empty()) {
+        OS << " (";
+        for (unsigned I = 0; I < Region.arguments().size(); ++I)
+          OS << (I ? ", " : "") << valueRef(*Region.argument(I)) << ": "
+             << Region.argument(I)->type().str();
+        OS << ")";
+      }
+      OS << "\n";
+      printBlock(Region, Indent + 2);
     }
     if (!O.regions().empty())
       OS.indent(Indent) << "}\n";

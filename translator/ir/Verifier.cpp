@@ -23,6 +23,9 @@ public:
     case OpCategory::Reduce:
       checkReduce(O);
       break;
+    case OpCategory::Scan:
+      checkScan(O);
+      break;
     case OpCategory::Control:
       checkControl(O);
       break;
@@ -50,14 +53,52 @@ private:
   }
 
   void checkReduce(const Op &O) {
-    const Type &In = O.operand(0)->type(), &Out = O.result()->type();
+    if (O.numOperands() != O.numResults() || !O.numOperands())
+      return fail(O, "needs one result per operand");
     int64_t Axis = O.intAttr();
-    if (In.isScalar() || Axis < 0 || Axis >= In.rank())
-      return fail(O, "axis out of range for " + In.str());
-    llvm::SmallVector<int64_t, 2> Want(In.Shape);
-    Want.erase(Want.begin() + Axis);
-    if (llvm::ArrayRef<int64_t>(Out.Shape) != llvm::ArrayRef<int64_t>(Want))
-      fail(O, "result shape does not drop the reduced axis");
+    for (unsigned I = 0; I < O.numOperands(); ++I) {
+      const Type &In = O.operand(I)->type(), &Out = O.result(I)->type();
+      if (In.isScalar() || Axis < 0 || Axis >= In.rank())
+        return fail(O, "axis out of range for " + In.str());
+      llvm::SmallVector<int64_t, 2> Want(In.Shape);
+      Want.erase(Want.begin() + Axis);
+      if (llvm::ArrayRef<int64_t>(Out.Shape) != llvm::ArrayRef<int64_t>(Want))
+        return fail(O, "result shape does not drop the reduced axis");
+    }
+    checkCombine(O);
+  }
+
+  void checkScan(const Op &O) {
+    if (O.numOperands() != O.numResults() || !O.numOperands())
+      return fail(O, "needs one result per operand");
+    for (unsigned I = 0; I < O.numOperands(); ++I) {
+      const Type &In = O.operand(I)->type();
+      if (In.isScalar() || O.scanAxis() >= In.rank())
+        return fail(O, "axis out of range for " + In.str());
+      if (In.Shape != O.result(I)->type().Shape)
+        return fail(O, "result shape differs from the operand's");
+    }
+    checkCombine(O);
+  }
+
+  /// A combine region takes the accumulated values, then the next ones, as
+  /// scalars of the results' element types, and yields new accumulated ones.
+  void checkCombine(const Op &O) {
+    if (O.regions().empty())
+      return; // built-in reductions
+    const Block &R = *O.region(0);
+    unsigned N = O.numResults();
+    if (R.arguments().size() != 2 * N)
+      return fail(O, "combine must take 2 arguments per result");
+    for (unsigned I = 0; I < 2 * N; ++I)
+      if (R.argument(I)->type() != Type::scalar(O.result(I % N)->type().Elem))
+        return fail(O, "combine argument types differ from the results'");
+    const Op *T = R.terminator();
+    if (!T || T->kind() != OpKind::Yield || T->numOperands() != N)
+      return fail(O, "combine must end in a yield of one value per result");
+    for (unsigned I = 0; I < N; ++I)
+      if (T->operand(I)->type() != Type::scalar(O.result(I)->type().Elem))
+        return fail(O, "combine yields a type differing from the result's");
   }
 
   void checkMemory(const Op &O) {
@@ -74,7 +115,13 @@ private:
   void checkControl(const Op &O) {
     if (O.kind() == OpKind::Yield || O.kind() == OpKind::DebugBarrier)
       return;
-    for (const auto &R : O.regions()) {
+    if (O.kind() == OpKind::While) {
+      const Op *T = O.region(0)->terminator();
+      if (!T || T->kind() != OpKind::Yield || T->numOperands() != 1 ||
+          T->operand(0)->type() != Type::scalar(ScalarKind::I1))
+        return fail(O, "condition block must yield one i1");
+    }
+    for (const auto &R : O.regions().drop_front(O.kind() == OpKind::While)) {
       const Op *T = R->terminator();
       if (!T || T->kind() != OpKind::Yield ||
           T->numOperands() != O.numResults())

@@ -11,11 +11,20 @@ namespace tile::rt {
 inline constexpr int order_acquire = 1, order_release = 2, order_acq_rel = 3;
 inline constexpr int scope_cta = 1;
 
+/// An acquire-release fence: what release and acquire patterns need, and
+/// lighter than the sequentially consistent fence of __threadfence().
 template <int Scope> __device__ __forceinline__ void fence() {
+#if defined(__HIPCC__)
   if constexpr (Scope == scope_cta)
     __threadfence_block();
   else
     __threadfence();
+#else
+  if constexpr (Scope == scope_cta)
+    asm volatile("fence.acq_rel.cta;" ::: "memory");
+  else
+    asm volatile("fence.acq_rel.gpu;" ::: "memory");
+#endif
 }
 /// Release semantics: earlier writes are visible before the atomics.
 template <int Order, int Scope>
@@ -28,6 +37,15 @@ template <int Order, int Scope>
 __device__ __forceinline__ void atomic_fence_after() {
   if constexpr (Order == order_acquire || Order == order_acq_rel)
     fence<Scope>();
+}
+
+/// f() between the fences Order and Scope ask for; returns what f returns.
+template <int Order, int Scope, class F>
+__device__ __forceinline__ auto fenced(F f) {
+  atomic_fence_before<Order, Scope>();
+  auto old = f();
+  atomic_fence_after<Order, Scope>();
+  return old;
 }
 
 namespace detail {
@@ -143,7 +161,9 @@ template <class T> __device__ T atomic_cas(T *p, T cmp, T val, bool pred) {
 }
 
 /// Runs f in the program's first thread and gives every thread its result:
-/// scalar atomics happen once per program, as in Triton.
+/// scalar atomics happen once per program, as in Triton. The barriers order
+/// every thread's accesses around f's, so fences in f (rt::fenced) act for
+/// the whole program: fences are cumulative.
 template <class F> __device__ auto in_one_thread(F f) {
   using R = decltype(f());
   __shared__ R result;

@@ -8,55 +8,44 @@
 
 #include "tile/rt/layout.cuh"
 #include "tile/rt/math.cuh"
+#include "tile/rt/shuffle.cuh"
 
 namespace tile::rt {
 
+// The built-in combines. Like a user's combine lambda, each is a function
+// object called with the accumulated value and the next.
 struct op_sum {
-  template <class T> __device__ static T apply(T a, T b) { return a + b; }
+  template <class T> __device__ T operator()(T a, T b) const { return a + b; }
 };
 struct op_max {
-  template <class T> __device__ static T apply(T a, T b) {
+  template <class T> __device__ T operator()(T a, T b) const {
     return maximum(a, b);
   }
 };
 struct op_min {
-  template <class T> __device__ static T apply(T a, T b) {
+  template <class T> __device__ T operator()(T a, T b) const {
     return minimum(a, b);
   }
 };
 struct op_xor_sum {
-  template <class T> __device__ static T apply(T a, T b) { return a ^ b; }
+  template <class T> __device__ T operator()(T a, T b) const { return a ^ b; }
 };
 
 /// A value and where it came from, for argmax/argmin.
-template <class T> struct indexed {
-  T value;
-  int index;
-};
+template <class T> using indexed = pack<T, int>;
 /// argmax/argmin: the larger (smaller) value; on ties the lower index.
 template <bool Max> struct op_arg {
   template <class T>
-  __device__ static indexed<T> apply(indexed<T> a, indexed<T> b) {
-    bool take_b = Max ? b.value > a.value : b.value < a.value;
-    if (b.value == a.value)
-      take_b = b.index < a.index;
+  __device__ indexed<T> operator()(indexed<T> a, indexed<T> b) const {
+    T va = get<0>(a), vb = get<0>(b);
+    bool take_b = Max ? vb > va : vb < va;
+    if (vb == va)
+      take_b = get<1>(b) < get<1>(a);
     return take_b ? b : a;
   }
 };
 using op_argmax = op_arg<true>;
 using op_argmin = op_arg<false>;
-
-template <class T> __device__ __forceinline__ T shfl_xor(T v, int mask) {
-#if defined(__HIPCC__)
-  return __shfl_xor(v, mask);
-#else
-  return __shfl_xor_sync(0xffffffffu, v, mask);
-#endif
-}
-template <class T>
-__device__ __forceinline__ indexed<T> shfl_xor(indexed<T> v, int mask) {
-  return {shfl_xor(v.value, mask), shfl_xor(v.index, mask)};
-}
 
 namespace detail {
 
@@ -74,12 +63,24 @@ template <class P> TILE_RT_HD constexpr int distinct_warps(int d, int size) {
   return warps < P::warps_per_cta(d) ? warps : P::warps_per_cta(d);
 }
 
+/// Whether this thread holds the first copy of its elements along every
+/// dimension of layout P but `skip`: only such threads write shared memory
+/// for the others (copies would write the same values to the same places).
+template <class P> __device__ bool first_copy(int skip) {
+  bool first = true;
+  for (int d = 0; d < P::rank; ++d)
+    if (d != skip)
+      first = first && P::lane_pos(d) < distinct_lanes<P>(d, P::shape(d)) &&
+              P::warp_pos(d) < distinct_warps<P>(d, P::shape(d));
+  return first;
+}
+
 /// Combines across the lanes of a warp that differ along parent dimension d.
-template <class Op, class P, int Lanes, class V>
-__device__ V warp_combine(V v, int d) {
+template <class P, int Lanes, class V, class Op>
+__device__ V warp_combine(V v, int d, Op op) {
 #pragma unroll
   for (int m = 1; m < Lanes; m <<= 1)
-    v = Op::apply(v, shfl_xor(v, m * P::lane_stride(d)));
+    v = op(v, shuffle<shfl::bfly>(v, m * P::lane_stride(d)));
   return v;
 }
 
@@ -87,8 +88,8 @@ __device__ V warp_combine(V v, int d) {
 
 /// out = reduction of in along dimension Dim; in has layout L (blocked), out
 /// has layout R = sliced<Dim, ...> of the same parameters.
-template <class Op, int Dim, class L, class R, class V, int N, int M>
-__device__ void reduce(const V (&in)[N], V (&out)[M]) {
+template <int Dim, class L, class R, class V, int N, int M, class Op>
+__device__ void reduce(const V (&in)[N], V (&out)[M], Op op) {
   static_assert(N == L::elems() && M == R::elems(), "tile sizes");
   constexpr int Size = L::shape(Dim);
   // 1. Within the thread, in element order, so that the first element of
@@ -99,18 +100,19 @@ __device__ void reduce(const V (&in)[N], V (&out)[M]) {
     if (g.s[Dim] >= Size)
       continue; // a copy: the tile is narrower than one thread's run
     int r = L::compose(g, Dim);
-    out[r] = g.s[Dim] == 0 && g.r[Dim] == 0 ? in[e] : Op::apply(out[r], in[e]);
+    out[r] = g.s[Dim] == 0 && g.r[Dim] == 0 ? in[e] : op(out[r], in[e]);
   }
   // 2. Across the lanes of a warp.
   constexpr int Lanes = detail::distinct_lanes<L>(Dim, Size);
 #pragma unroll
   for (int r = 0; r < M; ++r)
-    out[r] = detail::warp_combine<Op, L, Lanes>(out[r], Dim);
+    out[r] = detail::warp_combine<L, Lanes>(out[r], Dim, op);
   // 3. Across warps, through shared memory.
   constexpr int W = detail::distinct_warps<L>(Dim, Size);
   if constexpr (W > 1) {
     __shared__ V partial[W][R::numel()];
-    if (L::lane_pos(Dim) == 0 && L::warp_pos(Dim) < W) {
+    if (L::lane_pos(Dim) == 0 && L::warp_pos(Dim) < W &&
+        detail::first_copy<L>(Dim)) {
 #pragma unroll
       for (int r = 0; r < M; ++r)
         partial[L::warp_pos(Dim)][linear_index<R>(r)] = out[r];
@@ -121,7 +123,7 @@ __device__ void reduce(const V (&in)[N], V (&out)[M]) {
       V acc = partial[0][linear_index<R>(r)];
 #pragma unroll
       for (int w = 1; w < W; ++w)
-        acc = Op::apply(acc, partial[w][linear_index<R>(r)]);
+        acc = op(acc, partial[w][linear_index<R>(r)]);
       out[r] = acc;
     }
     __syncthreads();
@@ -130,8 +132,8 @@ __device__ void reduce(const V (&in)[N], V (&out)[M]) {
 
 /// The reduction of a whole 1-D tile with layout L (blocked or sliced), the
 /// same value in every thread.
-template <class Op, class L, class V, int N>
-__device__ V reduce_all(const V (&in)[N]) {
+template <class L, class V, int N, class Op>
+__device__ V reduce_all(const V (&in)[N], Op op) {
   static_assert(L::rank == 1 && N == L::elems(), "a 1-D tile");
   using P = typename L::parent;
   constexpr int D = L::slice_dim == 0 ? 1 : 0; // the tile's dimension in P
@@ -140,44 +142,44 @@ __device__ V reduce_all(const V (&in)[N]) {
 #pragma unroll
   for (int e = 1; e < N; ++e)
     if (L::parent_digits(e).s[D] < Size)
-      v = Op::apply(v, in[e]);
-  v = detail::warp_combine<Op, P, detail::distinct_lanes<P>(D, Size)>(v, D);
+      v = op(v, in[e]);
+  v = detail::warp_combine<P, detail::distinct_lanes<P>(D, Size)>(v, D, op);
   constexpr int W = detail::distinct_warps<P>(D, Size);
   if constexpr (W > 1) {
     __shared__ V partial[W];
-    if (P::lane_pos(D) == 0 && P::warp_pos(D) < W)
+    if (P::lane_pos(D) == 0 && P::warp_pos(D) < W && detail::first_copy<P>(D))
       partial[P::warp_pos(D)] = v;
     __syncthreads();
     v = partial[0];
 #pragma unroll
     for (int w = 1; w < W; ++w)
-      v = Op::apply(v, partial[w]);
+      v = op(v, partial[w]);
     __syncthreads();
   }
   return v;
 }
 
 /// argmax/argmin along Dim: the coordinate along Dim of the winning element.
-template <class Op, int Dim, class L, class R, class T, int N, int M>
-__device__ void arg_reduce(const T (&in)[N], int (&out)[M]) {
+template <int Dim, class L, class R, class T, int N, int M, class Op>
+__device__ void arg_reduce(const T (&in)[N], int (&out)[M], Op op) {
   indexed<T> pairs[N], best[M];
 #pragma unroll
   for (int e = 0; e < N; ++e)
-    pairs[e] = {in[e], L::coord(e, Dim)};
-  reduce<Op, Dim, L, R>(pairs, best);
+    pairs[e] = make_pack(in[e], L::coord(e, Dim));
+  reduce<Dim, L, R>(pairs, best, op);
 #pragma unroll
   for (int r = 0; r < M; ++r)
-    out[r] = best[r].index;
+    out[r] = get<1>(best[r]);
 }
 
 /// argmax/argmin of a whole 1-D tile.
-template <class Op, class L, class T, int N>
-__device__ int arg_reduce_all(const T (&in)[N]) {
+template <class L, class T, int N, class Op>
+__device__ int arg_reduce_all(const T (&in)[N], Op op) {
   indexed<T> pairs[N];
 #pragma unroll
   for (int e = 0; e < N; ++e)
-    pairs[e] = {in[e], L::coord(e, 0)};
-  return reduce_all<Op, L>(pairs).index;
+    pairs[e] = make_pack(in[e], L::coord(e, 0));
+  return get<1>(reduce_all<L>(pairs, op));
 }
 
 } // namespace tile::rt

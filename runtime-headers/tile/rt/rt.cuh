@@ -5,5 +5,8 @@
 #include "tile/rt/layout.cuh"
 #include "tile/rt/math.cuh"
 #include "tile/rt/memory.cuh"
+#include "tile/rt/occupancy.cuh"
+#include "tile/rt/pack.cuh"
 #include "tile/rt/reduce.cuh"
+#include "tile/rt/scan.cuh"
 #include "tile/rt/types.cuh"

@@ -1,0 +1,25 @@
+// Host side: how many programs of a kernel one SM holds at once, for the
+// launch wrapper's tile::programs_per_sm().
+#pragma once
+
+#include "tile/rt/types.cuh"
+
+namespace tile::rt {
+
+/// Resident programs of `kernel` launched with `threads` threads and no
+/// dynamic shared memory, per SM; 1 when the runtime cannot tell.
+template <class Kernel> int programs_per_sm(Kernel kernel, int threads) {
+  int n = 0;
+#if defined(__HIPCC__)
+  if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) !=
+      hipSuccess)
+    return 1;
+#else
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) !=
+      cudaSuccess)
+    return 1;
+#endif
+  return n > 0 ? n : 1;
+}
+
+} // namespace tile::rt

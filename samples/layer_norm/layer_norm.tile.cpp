@@ -1,0 +1,184 @@
+// Layer normalization (Triton's tutorial 05) of fp16 rows, computed in fp32:
+//   forward   y = (x - mean) * rstd * w + b, saving each row's mean and rstd;
+//   backward  dx from dy, and dw, db summed over all rows in two stages:
+//             each program adds its rows' share to one of `groups` partial
+//             sums under that group's spin lock, then a second kernel sums
+//             the groups.
+// Every kernel holds a whole row (or ROWS rows) in registers, so x and dy
+// cross memory once.
+#include <tile/tile.hpp>
+
+template <int ROWS, int BLOCK>
+TILE_KERNEL void layer_norm_fwd(const tile::half *x, tile::half *y,
+                                const tile::half *w, const tile::half *b,
+                                float *mean_out, float *rstd_out, int stride,
+                                int n_rows, int n_cols, float eps) {
+  auto rows = tile::program_id(0) * ROWS + tile::arange<ROWS>();
+  auto cols = tile::arange<BLOCK>();
+  auto row_ok = rows < n_rows;
+  auto col_ok = cols < n_cols;
+  auto mask = tile::expand_dims<1>(row_ok) && tile::expand_dims<0>(col_ok);
+  auto offs = tile::expand_dims<1>(rows) * stride + tile::expand_dims<0>(cols);
+  auto v = tile::cast<float>(tile::load(x + offs, mask, 0.0f));
+  auto mean = tile::sum<1>(v) / n_cols;
+  auto centered = tile::where(mask, v - tile::expand_dims<1>(mean), 0.0f);
+  auto rstd =
+      1.0f / tile::sqrt(tile::sum<1>(centered * centered) / n_cols + eps);
+  tile::store(mean_out + rows, mean, row_ok);
+  tile::store(rstd_out + rows, rstd, row_ok);
+  auto wv = tile::cast<float>(tile::load(w + cols, col_ok, 0.0f));
+  auto bv = tile::cast<float>(tile::load(b + cols, col_ok, 0.0f));
+  auto out = centered * tile::expand_dims<1>(rstd) * tile::expand_dims<0>(wv) +
+             tile::expand_dims<0>(bv);
+  tile::store(y + offs, tile::cast<tile::half>(out), mask);
+}
+
+/// dx of ROWS rows, and their dw = sum(dy * xhat) and db = sum(dy) added
+/// to one of `groups` partial sums (fp32, groups x n_cols): program p adds
+/// to group p % groups under that group's spin lock. locks holds the lock
+/// words, then a count per group that says whether the group's partial sums
+/// have been written; it must be zero before the launch.
+template <int ROWS, int BLOCK>
+TILE_KERNEL void
+layer_norm_bwd_dx(tile::half *dx, const tile::half *dy, float *partial_dw,
+                  float *partial_db, const tile::half *x, const tile::half *w,
+                  const float *mean, const float *rstd, int *locks, int stride,
+                  int n_rows, int n_cols, int groups) {
+  int program = tile::program_id(0);
+  auto rows = program * ROWS + tile::arange<ROWS>();
+  auto cols = tile::arange<BLOCK>();
+  auto row_ok = rows < n_rows;
+  auto col_ok = cols < n_cols;
+  auto mask = tile::expand_dims<1>(row_ok) && tile::expand_dims<0>(col_ok);
+  auto offs = tile::expand_dims<1>(rows) * stride + tile::expand_dims<0>(cols);
+  auto xv = tile::cast<float>(tile::load(x + offs, mask, 0.0f));
+  auto dyv = tile::cast<float>(tile::load(dy + offs, mask, 0.0f));
+  auto wv = tile::cast<float>(tile::load(w + cols, col_ok, 0.0f));
+  auto rs = tile::expand_dims<1>(tile::load(rstd + rows, row_ok, 0.0f));
+  auto mu = tile::expand_dims<1>(tile::load(mean + rows, row_ok, 0.0f));
+  auto xhat = tile::where(mask, (xv - mu) * rs, 0.0f);
+  auto wdy = tile::expand_dims<0>(wv) * dyv;
+  auto c1 = tile::sum<1, true>(xhat * wdy) / n_cols;
+  auto c2 = tile::sum<1, true>(wdy) / n_cols;
+  tile::store(dx + offs, tile::cast<tile::half>((wdy - (xhat * c1 + c2)) * rs),
+              mask);
+
+  // The program's rows are summed first: one locked update per program.
+  auto dw = tile::sum<0>(dyv * xhat);
+  auto db = tile::sum<0>(dyv);
+  int group = program % groups;
+  int *lock = locks + group;
+  int *count = locks + groups + group;
+  auto dw_ptrs = partial_dw + group * n_cols + cols;
+  auto db_ptrs = partial_db + group * n_cols + cols;
+  while (tile::atomic_cas(lock, 0, 1) == 1) {
+  }
+  // The first program of a group writes its partial sums; later ones add.
+  bool first = tile::load(count) == 0;
+  if (first)
+    tile::atomic_xchg(count, 1);
+  auto earlier = col_ok && !first;
+  tile::store(dw_ptrs, dw + tile::load(dw_ptrs, earlier, 0.0f), col_ok);
+  tile::store(db_ptrs, db + tile::load(db_ptrs, earlier, 0.0f), col_ok);
+  // Every thread's stores before the release.
+  tile::debug_barrier();
+  tile::atomic_xchg(lock, 0);
+}
+
+/// dw and db: the sums of the groups' partial sums, BLOCK_N columns per
+/// program. Groups no program reached (their count is zero) hold nothing.
+template <int BLOCK_M, int BLOCK_N>
+TILE_KERNEL void layer_norm_bwd_dwdb(const float *partial_dw,
+                                     const float *partial_db, const int *counts,
+                                     tile::half *dw, tile::half *db, int groups,
+                                     int n_cols) {
+  auto cols = tile::program_id(0) * BLOCK_N + tile::arange<BLOCK_N>();
+  auto acc_dw = tile::zeros<float, BLOCK_M, BLOCK_N>();
+  auto acc_db = tile::zeros<float, BLOCK_M, BLOCK_N>();
+  for (int i = 0; i < groups; i += BLOCK_M) {
+    auto g = i + tile::arange<BLOCK_M>();
+    auto used = tile::load(counts + g, g < groups, 0) != 0;
+    auto mask =
+        tile::expand_dims<1>(used) && tile::expand_dims<0>(cols < n_cols);
+    auto offs = tile::expand_dims<1>(g) * n_cols + tile::expand_dims<0>(cols);
+    acc_dw += tile::load(partial_dw + offs, mask, 0.0f);
+    acc_db += tile::load(partial_db + offs, mask, 0.0f);
+  }
+  tile::store(dw + cols, tile::cast<tile::half>(tile::sum<0>(acc_dw)),
+              cols < n_cols);
+  tile::store(db + cols, tile::cast<tile::half>(tile::sum<0>(acc_db)),
+              cols < n_cols);
+}
+
+// Forward: short rows take several per program, so that a program still
+// moves enough data; a block must hold a whole row (TILE_SELECT below), and
+// the wrapper's default is the first configuration that holds one. The
+// others are there for the benchmark to compare.
+TILE_CONFIGS(layer_norm_fwd, tile::config{.meta = {1, 256}, .num_warps = 2},
+             tile::config{.meta = {2, 1024}, .num_warps = 4},
+             tile::config{.meta = {4, 1024}, .num_warps = 4},
+             tile::config{.meta = {4, 1024}, .num_warps = 8},
+             tile::config{.meta = {8, 1024}, .num_warps = 8},
+             tile::config{.meta = {1, 2048}, .num_warps = 8},
+             tile::config{.meta = {1, 4096}, .num_warps = 8},
+             tile::config{.meta = {2, 4096}, .num_warps = 8},
+             tile::config{.meta = {2, 4096}, .num_warps = 16},
+             tile::config{.meta = {1, 4096}, .num_warps = 4},
+             tile::config{.meta = {1, 8192}, .num_warps = 8},
+             tile::config{.meta = {1, 8192}, .num_warps = 16},
+             tile::config{.meta = {2, 8192}, .num_warps = 16});
+// Backward: one row per program with num_warps as Triton's tutorial
+// chooses them, and several rows per program, which take the lock less
+// often.
+TILE_CONFIGS(layer_norm_bwd_dx, tile::config{.meta = {1, 256}, .num_warps = 1},
+             tile::config{.meta = {1, 1024}, .num_warps = 4},
+             tile::config{.meta = {2, 1024}, .num_warps = 4},
+             tile::config{.meta = {4, 1024}, .num_warps = 8},
+             tile::config{.meta = {1, 2048}, .num_warps = 8},
+             tile::config{.meta = {1, 4096}, .num_warps = 8},
+             tile::config{.meta = {2, 4096}, .num_warps = 8},
+             tile::config{.meta = {2, 4096}, .num_warps = 16},
+             tile::config{.meta = {1, 8192}, .num_warps = 8},
+             tile::config{.meta = {2, 8192}, .num_warps = 16});
+TILE_CONFIGS(layer_norm_bwd_dwdb,
+             tile::config{.meta = {32, 128}, .num_warps = 4});
+
+template <int ROWS, int BLOCK>
+TILE_SELECT(layer_norm_fwd)
+bool layer_norm_fwd_fits(const tile::half *, tile::half *, const tile::half *,
+                         const tile::half *, float *, float *, int, int,
+                         int n_cols, float) {
+  return n_cols <= BLOCK;
+}
+template <int ROWS, int BLOCK>
+TILE_SELECT(layer_norm_bwd_dx)
+bool layer_norm_bwd_dx_fits(tile::half *, const tile::half *, float *, float *,
+                            const tile::half *, const tile::half *,
+                            const float *, const float *, int *, int, int,
+                            int n_cols, int) {
+  return n_cols <= BLOCK;
+}
+
+template <int ROWS, int BLOCK>
+TILE_GRID(layer_norm_fwd)
+tile::grid layer_norm_fwd_grid(const tile::half *, tile::half *,
+                               const tile::half *, const tile::half *, float *,
+                               float *, int, int n_rows, int, float) {
+  return {tile::cdiv(n_rows, ROWS)};
+}
+template <int ROWS, int BLOCK>
+TILE_GRID(layer_norm_bwd_dx)
+tile::grid
+    layer_norm_bwd_dx_grid(tile::half *, const tile::half *, float *, float *,
+                           const tile::half *, const tile::half *,
+                           const float *, const float *, int *, int, int n_rows,
+                           int, int) {
+  return {tile::cdiv(n_rows, ROWS)};
+}
+template <int BLOCK_M, int BLOCK_N>
+TILE_GRID(layer_norm_bwd_dwdb)
+tile::grid
+    layer_norm_bwd_dwdb_grid(const float *, const float *, const int *,
+                             tile::half *, tile::half *, int, int n_cols) {
+  return {tile::cdiv(n_cols, BLOCK_N)};
+}

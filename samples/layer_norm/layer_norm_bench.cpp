@@ -1,0 +1,110 @@
+// Times layer_norm_fwd and the backward pass (locks cleared, dx with the
+// groups' partial sums, then dw and db) on fp16 rows of issue 3's shapes
+// (32768 x 1024, 4096, 8192) with every configuration that holds a row, and
+// prints JSON lines for scripts/bench.sh. Bytes as Triton's tutorial 05
+// counts them: x read and y written (forward); x, dy read and dx written
+// (backward). Exits 77 without a GPU.
+#include "layer_norm.tile.cpp"
+#include "layer_norm_bwd.hpp"
+
+#include "bench.hpp"
+#include "reference.hpp"
+
+namespace {
+
+using tile::half;
+
+/// The configurations of `configs` whose block (meta[block_index]) holds a
+/// row of n_cols, and their indices.
+template <std::size_t N>
+std::pair<std::vector<tile::config>, std::vector<int>>
+fitting(const tile::config (&configs)[N], int block_index, int n_cols) {
+  std::pair<std::vector<tile::config>, std::vector<int>> out;
+  for (int c = 0; c < int(N); ++c)
+    if (n_cols <= configs[c].meta[block_index]) {
+      out.first.push_back(configs[c]);
+      out.second.push_back(c);
+    }
+  return out;
+}
+
+bool bench(int rows, int cols, sample::Random &rng) {
+  std::size_t n = std::size_t(rows) * cols;
+  auto x =
+      sample::convert_all<half>(sample::random_vector(n, rng, -3.5f, -1.0f));
+  auto dy =
+      sample::convert_all<half>(sample::random_vector(n, rng, -0.2f, 0.2f));
+  auto w = sample::convert_all<half>(sample::random_vector(cols, rng, 0, 1));
+  auto b = sample::convert_all<half>(sample::random_vector(cols, rng, 0, 1));
+  auto fwd = reference::layer_norm_fwd(sample::convert_all<float>(x),
+                                       sample::convert_all<float>(w),
+                                       sample::convert_all<float>(b), rows,
+                                       cols, cols, reference::layer_norm_eps);
+  auto bwd = reference::layer_norm_bwd(sample::convert_all<float>(x),
+                                       sample::convert_all<float>(dy),
+                                       sample::convert_all<float>(w), rows,
+                                       cols, cols, reference::layer_norm_eps);
+  sample::DeviceArray<half> dx_in(x, 0), ddy(dy, 0), dw_in(w, 0), db_in(b, 0),
+      dy_out(n, 0), ddx(n, 0), ddw(cols, 0), ddb(cols, 0);
+  sample::DeviceArray<float> dmean(rows, 0), drstd(rows, 0), fmean(fwd.mean, 0),
+      frstd(fwd.rstd, 0);
+  int groups = sample::layer_norm_groups(cols);
+  sample::DeviceArray<float> pdw(std::size_t(groups) * cols, 0),
+      pdb(std::size_t(groups) * cols, 0);
+  sample::DeviceArray<int> locks(2 * groups, 0);
+  sample::LayerNormScratch scratch{pdw.get(), pdb.get(), locks.get(), groups};
+  float eps = reference::layer_norm_eps;
+  bool ok = true;
+
+  auto [fwd_configs, fwd_index] = fitting(layer_norm_fwd_tile_configs, 1, cols);
+  sample::Workload fwd_work{"layer_norm_fwd",
+                            {rows, cols},
+                            2.0 * n * sizeof(half),
+                            {reference::y_abs_tol, reference::y_rel_tol},
+                            "fp16"};
+  ok &= sample::bench_configs(
+      fwd_work, fwd_configs, {"ROWS", "BLOCK"}, dy_out, fwd.y, [&](int c) {
+        return tilecc::layer_norm_fwd(
+            dx_in.get(), dy_out.get(), dw_in.get(), db_in.get(), dmean.get(),
+            drstd.get(), cols, rows, cols, eps, nullptr, fwd_index[c]);
+      });
+  ok &= sample::compare("layer_norm_fwd mean", dmean.download(), fwd.mean,
+                        {0, reference::stats_rel_tol});
+  ok &= sample::compare("layer_norm_fwd rstd", drstd.download(), fwd.rstd,
+                        {0, reference::stats_rel_tol});
+
+  auto [bwd_configs, bwd_index] =
+      fitting(layer_norm_bwd_dx_tile_configs, 1, cols);
+  sample::Workload bwd_work{"layer_norm_bwd",
+                            {rows, cols},
+                            3.0 * n * sizeof(half),
+                            {reference::y_abs_tol, reference::y_rel_tol},
+                            "fp16"};
+  ok &= sample::bench_configs(
+      bwd_work, bwd_configs, {"ROWS", "BLOCK"}, ddx, bwd.dx, [&](int c) {
+        return sample::layer_norm_bwd(ddx.get(), ddw.get(), ddb.get(),
+                                      ddy.get(), dx_in.get(), dw_in.get(),
+                                      fmean.get(), frstd.get(), scratch, cols,
+                                      rows, cols, nullptr, bwd_index[c]);
+      });
+  sample::Tolerance sums{reference::dwdb_abs_tol, reference::dwdb_rel_tol};
+  ok &=
+      sample::compare("layer_norm_bwd dw",
+                      sample::convert_all<float>(ddw.download()), bwd.dw, sums);
+  ok &=
+      sample::compare("layer_norm_bwd db",
+                      sample::convert_all<float>(ddb.download()), bwd.db, sums);
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  sample::Random rng(23);
+  bool ok = true;
+  for (int cols : {1024, 4096, 8192})
+    ok &= bench(32768, cols, rng);
+  return ok ? 0 : 1;
+}

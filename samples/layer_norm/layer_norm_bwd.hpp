@@ -1,0 +1,45 @@
+// The whole layer-norm backward pass as a user runs it: clear the group
+// locks, then layer_norm_bwd_dx (dx and the groups' partial dw, db), then
+// layer_norm_bwd_dwdb (their sums). Returns the first error.
+#ifndef SAMPLES_LAYER_NORM_BWD_HPP
+#define SAMPLES_LAYER_NORM_BWD_HPP
+
+#include "layer_norm.tile.h"
+
+namespace sample {
+
+/// How many partial sums the programs share, as Triton's tutorial 05
+/// chooses it: more groups for shorter rows, so that fewer programs wait
+/// for a lock.
+inline int layer_norm_groups(int n_cols) {
+  return n_cols <= 1024 ? 256 : n_cols <= 4096 ? 128 : n_cols <= 8192 ? 96 : 64;
+}
+
+/// Buffers the backward pass needs beside its inputs and outputs.
+struct LayerNormScratch {
+  float *partial_dw, *partial_db; // groups x n_cols each
+  int *locks;                     // 2 x groups
+  int groups;
+};
+
+inline cudaError_t
+layer_norm_bwd(tile::half *dx, tile::half *dw, tile::half *db,
+               const tile::half *dy, const tile::half *x, const tile::half *w,
+               const float *mean, const float *rstd, const LayerNormScratch &s,
+               int stride, int n_rows, int n_cols,
+               cudaStream_t stream = nullptr, int config = -1) {
+  if (cudaError_t e =
+          cudaMemsetAsync(s.locks, 0, 2 * s.groups * sizeof(int), stream))
+    return e;
+  if (cudaError_t e = tilecc::layer_norm_bwd_dx(
+          dx, dy, s.partial_dw, s.partial_db, x, w, mean, rstd, s.locks, stride,
+          n_rows, n_cols, s.groups, stream, config))
+    return e;
+  return tilecc::layer_norm_bwd_dwdb(s.partial_dw, s.partial_db,
+                                     s.locks + s.groups, dw, db, s.groups,
+                                     n_cols, stream);
+}
+
+} // namespace sample
+
+#endif // SAMPLES_LAYER_NORM_BWD_HPP

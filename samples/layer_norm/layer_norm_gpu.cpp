@@ -1,0 +1,143 @@
+// Runs layer_norm_fwd and the backward pass (layer_norm_bwd_dx, then
+// layer_norm_bwd_dwdb) on the GPU through their launch wrappers: with the
+// configuration the wrapper picks and with every explicitly chosen one that
+// holds a row, on aligned and unaligned rows, against the reference. Outputs
+// and the partial sums are poisoned first. Exits 77 without a GPU.
+#include "layer_norm.tile.cpp"
+#include "layer_norm_bwd.hpp"
+
+#include "cuda_check.hpp"
+#include "reference.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+using tile::half;
+
+struct Case {
+  int rows, cols, stride;
+  std::size_t shift;
+};
+// Strides that are multiples of 16 with aligned rows select the aligned
+// variant; the others the generic one.
+constexpr Case cases[] = {{1, 1, 1, 0},          {7, 200, 208, 0},
+                          {300, 781, 800, 0},    {33, 1000, 1001, 1},
+                          {1000, 1024, 1024, 0}, {257, 4096, 4096, 0},
+                          {97, 8192, 8195, 2},   {0, 100, 100, 0}};
+
+bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
+  std::size_t n = std::size_t(k.rows) * k.stride;
+  auto x =
+      sample::convert_all<half>(sample::random_vector(n, rng, -3.5f, -1.0f));
+  auto dy =
+      sample::convert_all<half>(sample::random_vector(n, rng, -0.2f, 0.2f));
+  auto w = sample::convert_all<half>(sample::random_vector(k.cols, rng, 0, 1));
+  auto b = sample::convert_all<half>(sample::random_vector(k.cols, rng, 0, 1));
+  auto fwd = reference::layer_norm_fwd(
+      sample::convert_all<float>(x), sample::convert_all<float>(w),
+      sample::convert_all<float>(b), k.rows, k.cols, k.stride,
+      reference::layer_norm_eps);
+  auto bwd = reference::layer_norm_bwd(
+      sample::convert_all<float>(x), sample::convert_all<float>(dy),
+      sample::convert_all<float>(w), k.rows, k.cols, k.stride,
+      reference::layer_norm_eps);
+  sample::DeviceArray<half> dx_in(x, k.shift), ddy(dy, k.shift), dw_in(w, 0),
+      db_in(b, 0), dy_out(n, k.shift), ddx(n, k.shift), ddw(k.cols, 0),
+      ddb(k.cols, 0);
+  sample::DeviceArray<float> dmean(k.rows, 0), drstd(k.rows, 0),
+      fmean(fwd.mean, 0), frstd(fwd.rstd, 0);
+  int groups = sample::layer_norm_groups(k.cols);
+  sample::DeviceArray<float> pdw(std::size_t(groups) * k.cols, 0),
+      pdb(std::size_t(groups) * k.cols, 0);
+  sample::DeviceArray<int> locks(2 * groups, 0);
+  sample::LayerNormScratch scratch{pdw.get(), pdb.get(), locks.get(), groups};
+  std::string shape = std::to_string(k.rows) + "x" + std::to_string(k.cols) +
+                      " stride=" + std::to_string(k.stride) +
+                      " shift=" + std::to_string(k.shift);
+  bool ok = true;
+  auto compare_rows = [&](const std::string &what,
+                          const sample::DeviceArray<half> &got,
+                          const std::vector<float> &want) {
+    bool right = got.guards_intact(what);
+    right &= sample::compare(
+        what, sample::dense_rows(got.download(), k.rows, k.cols, k.stride),
+        want, {reference::y_abs_tol, reference::y_rel_tol});
+    return right;
+  };
+  float eps = reference::layer_norm_eps;
+
+  for (int config = -1; config < tilecc::layer_norm_fwd_num_configs; ++config) {
+    if (config >= 0 && k.cols > layer_norm_fwd_tile_configs[config].meta[1])
+      continue;
+    std::string what =
+        "layer_norm_fwd " +
+        (config < 0 ? std::string("default config")
+                    : sample::describe(layer_norm_fwd_tile_configs[config],
+                                       {"ROWS", "BLOCK"})) +
+        " " + shape;
+    dy_out.poison();
+    dmean.poison();
+    drstd.poison();
+    CUDA_CHECK(tilecc::layer_norm_fwd(
+        dx_in.get(), dy_out.get(), dw_in.get(), db_in.get(), dmean.get(),
+        drstd.get(), k.stride, k.rows, k.cols, eps, stream, config));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    ok &= compare_rows(what + " y", dy_out, fwd.y);
+    ok &= sample::compare(what + " mean", dmean.download(), fwd.mean,
+                          {0, reference::stats_rel_tol});
+    ok &= sample::compare(what + " rstd", drstd.download(), fwd.rstd,
+                          {0, reference::stats_rel_tol});
+    ++runs;
+  }
+
+  for (int config = -1; config < tilecc::layer_norm_bwd_dx_num_configs;
+       ++config) {
+    if (config >= 0 && k.cols > layer_norm_bwd_dx_tile_configs[config].meta[1])
+      continue;
+    std::string what =
+        "layer_norm_bwd " +
+        (config < 0 ? std::string("default config")
+                    : sample::describe(layer_norm_bwd_dx_tile_configs[config],
+                                       {"ROWS", "BLOCK"})) +
+        " " + shape;
+    ddx.poison();
+    ddw.poison();
+    ddb.poison();
+    pdw.poison(); // the first row of each group must overwrite these
+    pdb.poison();
+    CUDA_CHECK(sample::layer_norm_bwd(
+        ddx.get(), ddw.get(), ddb.get(), ddy.get(), dx_in.get(), dw_in.get(),
+        fmean.get(), frstd.get(), scratch, k.stride, k.rows, k.cols, stream,
+        config));
+    CUDA_CHECK(cudaStreamSynchronize(stream));
+    ok &= compare_rows(what + " dx", ddx, bwd.dx);
+    sample::Tolerance sums{reference::dwdb_abs_tol, reference::dwdb_rel_tol};
+    ok &= ddw.guards_intact(what + " dw") && ddb.guards_intact(what + " db");
+    ok &= sample::compare(
+        what + " dw", sample::convert_all<float>(ddw.download()), bwd.dw, sums);
+    ok &= sample::compare(
+        what + " db", sample::convert_all<float>(ddb.download()), bwd.db, sums);
+    ++runs;
+  }
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  cudaStream_t stream;
+  CUDA_CHECK(cudaStreamCreate(&stream));
+  sample::Random rng(22);
+  bool ok = true;
+  int runs = 0;
+  for (const Case &k : cases)
+    ok &= check(k, rng, stream, runs);
+  CUDA_CHECK(cudaStreamDestroy(stream));
+  std::printf("%s: layer_norm on the GPU, %d runs\n", ok ? "PASS" : "FAIL",
+              runs);
+  return ok ? 0 : 1;
+}

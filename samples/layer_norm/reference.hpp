@@ -1,0 +1,103 @@
+// layer_norm's reference: forward and backward of each row, in double.
+#ifndef SAMPLES_LAYER_NORM_REFERENCE_HPP
+#define SAMPLES_LAYER_NORM_REFERENCE_HPP
+
+#include <cmath>
+#include <cstddef>
+#include <span>
+#include <vector>
+
+namespace reference {
+
+/// A row's mean and 1 / sqrt(variance + eps).
+struct RowStats {
+  double mean, rstd;
+};
+inline RowStats row_stats(const float *row, int n_cols, double eps) {
+  double mean = 0, var = 0;
+  for (int c = 0; c < n_cols; ++c)
+    mean += row[c];
+  mean /= n_cols;
+  for (int c = 0; c < n_cols; ++c)
+    var += (row[c] - mean) * (row[c] - mean);
+  return {mean, 1 / std::sqrt(var / n_cols + eps)};
+}
+
+struct LayerNormForward {
+  std::vector<float> y, mean, rstd;
+};
+
+/// Rows of n_cols values, `stride` apart; y is dense.
+inline LayerNormForward layer_norm_fwd(std::span<const float> x,
+                                       std::span<const float> w,
+                                       std::span<const float> b, int n_rows,
+                                       int n_cols, int stride, double eps) {
+  LayerNormForward out{std::vector<float>(std::size_t(n_rows) * n_cols),
+                       std::vector<float>(n_rows), std::vector<float>(n_rows)};
+  for (int r = 0; r < n_rows; ++r) {
+    const float *row = x.data() + std::size_t(r) * stride;
+    auto [mean, rstd] = row_stats(row, n_cols, eps);
+    out.mean[r] = float(mean);
+    out.rstd[r] = float(rstd);
+    for (int c = 0; c < n_cols; ++c)
+      out.y[std::size_t(r) * n_cols + c] =
+          float((row[c] - mean) * rstd * w[c] + b[c]);
+  }
+  return out;
+}
+
+struct LayerNormBackward {
+  std::vector<float> dx, dw, db;
+};
+
+/// Gradients of layer_norm_fwd given dy (same layout as x); dx is dense.
+/// mean and rstd are recomputed in double.
+inline LayerNormBackward layer_norm_bwd(std::span<const float> x,
+                                        std::span<const float> dy,
+                                        std::span<const float> w, int n_rows,
+                                        int n_cols, int stride, double eps) {
+  LayerNormBackward out{std::vector<float>(std::size_t(n_rows) * n_cols),
+                        std::vector<float>(n_cols), std::vector<float>(n_cols)};
+  std::vector<double> dw(n_cols), db(n_cols), xhat(n_cols);
+  for (int r = 0; r < n_rows; ++r) {
+    const float *row = x.data() + std::size_t(r) * stride;
+    const float *drow = dy.data() + std::size_t(r) * stride;
+    auto [mean, rstd] = row_stats(row, n_cols, eps);
+    double c1 = 0, c2 = 0;
+    for (int c = 0; c < n_cols; ++c) {
+      xhat[c] = (row[c] - mean) * rstd;
+      c1 += xhat[c] * w[c] * drow[c];
+      c2 += w[c] * drow[c];
+      dw[c] += drow[c] * xhat[c];
+      db[c] += drow[c];
+    }
+    c1 /= n_cols;
+    c2 /= n_cols;
+    for (int c = 0; c < n_cols; ++c)
+      out.dx[std::size_t(r) * n_cols + c] =
+          float((w[c] * drow[c] - (xhat[c] * c1 + c2)) * rstd);
+  }
+  for (int c = 0; c < n_cols; ++c) {
+    out.dw[c] = float(dw[c]);
+    out.db[c] = float(db[c]);
+  }
+  return out;
+}
+
+inline constexpr double layer_norm_eps = 1e-5;
+
+/// fp16 outputs computed in fp32 and rounded once: half an ulp (2^-11)
+/// relative, plus fp32 rounding of the statistics, which stays far below
+/// 2^-11 of the values' scale (they are O(1)): 2^-10 relative and 2^-12
+/// absolute (for values near zero).
+inline constexpr double y_rel_tol = 0x1p-10, y_abs_tol = 0x1p-12;
+/// mean and rstd in fp32: sums of fp32 values in another order.
+inline constexpr double stats_rel_tol = 1e-5;
+/// dw and db are sums over all rows, rounded once to fp16 (2^-11 relative);
+/// the fp32 partial sums lose a few 1e-7 relative of the sums of |terms|,
+/// which are up to sqrt(rows) times the sums themselves.
+inline constexpr double dwdb_rel_tol = 0x1p-10, dwdb_abs_tol = 1e-3;
+
+} // namespace reference
+
+#endif // SAMPLES_LAYER_NORM_REFERENCE_HPP

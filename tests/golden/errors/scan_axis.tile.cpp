@@ -1,0 +1,12 @@
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: test ! -e %t
+// CHECK: error: {{.*}}scan axis out of range
+// CHECK: scan_axis.tile.cpp:9:48: note: in instantiation
+#include <tile/tile.hpp>
+TILE_KERNEL void k(float *out) {
+  auto v = tile::cast<float>(tile::arange<128>());
+  // A 1-D tile has only axis 0.
+  tile::store(out + tile::arange<128>(), tile::cumsum<1>(v));
+}
+TILE_CONFIGS(k, tile::config{});
+TILE_GRID(k) tile::grid k_grid(float *) { return {1}; }
