@@ -1293,6 +1293,143 @@ auto associative_scan(const std::tuple<X...> &xs, Combine combine) {
 }
 
 //===----------------------------------------------------------------------===//
+// Matrix multiply and transpose
+//===----------------------------------------------------------------------===//
+
+/// How dot multiplies float operands (Triton's input_precision): tf32
+/// rounds each operand to 10 mantissa bits first, as tensor cores' TF32
+/// does; tf32x3 (three TF32 products) and ieee give float accuracy.
+enum class input_precision { tf32, tf32x3, ieee };
+
+namespace detail {
+
+/// The accumulator type of dot for operands of type T (inventory 1.13):
+/// 8-bit integers accumulate in int32, floating types in float.
+template <class T> struct dot_accumulator {
+  using type = void;
+};
+template <> struct dot_accumulator<std::int8_t> {
+  using type = std::int32_t;
+};
+template <> struct dot_accumulator<std::uint8_t> {
+  using type = std::int32_t;
+};
+template <> struct dot_accumulator<half> {
+  using type = float;
+};
+template <> struct dot_accumulator<bfloat16> {
+  using type = float;
+};
+template <> struct dot_accumulator<float> {
+  using type = float;
+};
+template <class T> using dot_accumulator_t = typename dot_accumulator<T>::type;
+
+/// Whether dot of T operands may produce R: the accumulator type, or half
+/// for half operands (tensor cores accumulate in half then).
+template <class T, class R>
+inline constexpr bool dot_result_ok =
+    !std::is_void_v<dot_accumulator_t<T>> &&
+    (std::is_same_v<R, dot_accumulator_t<T>> ||
+     (std::is_same_v<T, half> && std::is_same_v<R, half>));
+
+/// x rounded to TF32 (10 mantissa bits), to nearest with ties away from
+/// zero, as cvt.rna.tf32.f32 does.
+inline float round_to_tf32(float x) {
+  if (!std::isfinite(x))
+    return x;
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  bits = (bits + 0x1000u) & 0xffffe000u;
+  std::memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+template <class TA, class TB, class R, int M, int KA, int KB, int N>
+constexpr bool check_dot() {
+  static_assert(KA == KB, "dot: the columns of a (K) must match the rows of b");
+  static_assert(std::is_same_v<TA, TB>,
+                "dot: both operands must have one element type");
+  static_assert(!std::is_void_v<dot_accumulator_t<TA>>,
+                "dot takes int8, uint8, half, bfloat16 or float operands");
+  static_assert(dot_result_ok<TA, R>,
+                "dot: the result must have the accumulator type (int32 for "
+                "8-bit operands, float otherwise; half operands may also "
+                "give half)");
+  static_assert(M >= 16 && N >= 16 && KA >= 16,
+                "dot needs M, N and K of at least 16");
+  static_assert(sizeof(TA) > 1 || KA >= 32,
+                "dot of 8-bit operands needs K of at least 32");
+  return KA == KB && std::is_same_v<TA, TB> && dot_result_ok<TA, R> &&
+         M >= 16 && N >= 16 && KA >= 16 && (sizeof(TA) > 1 || KA >= 32);
+}
+
+} // namespace detail
+
+/// acc + a b for a M x K and b K x N. Products are exact and summed in k
+/// order in the accumulator type (int32 wraps); float operands are first
+/// rounded to TF32 unless `precision` says otherwise. A half result is
+/// summed in float and rounded once (tensor cores round along the way, so
+/// the GPU may differ in the last bits).
+template <class TA, class TB, class TC, int M, int KA, int KB, int N, int MC,
+          int NC>
+TILE_OP("dot")
+tensor<TC, M, N> dot(const tensor<TA, M, KA> &a, const tensor<TB, KB, N> &b,
+                     const tensor<TC, MC, NC> &acc,
+                     input_precision precision = input_precision::tf32) {
+  static_assert(MC == M && NC == N, "dot: acc must be M x N");
+  tensor<TC, M, N> r;
+  if constexpr (detail::check_dot<TA, TB, TC, M, KA, KB, N>()) {
+    using Acc = detail::dot_accumulator_t<TA>;
+    auto operand = [precision](TA v) {
+      auto f = detail::convert<Acc>(v);
+      if constexpr (std::is_same_v<TA, float>)
+        if (precision == input_precision::tf32)
+          return detail::round_to_tf32(f);
+      return f;
+    };
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        Acc s = detail::convert<Acc>(acc.data()[i * N + j]);
+        for (int k = 0; k < KA; ++k) {
+          Acc x = operand(a.data()[i * KA + k]),
+              y = operand(b.data()[k * N + j]);
+          if constexpr (std::is_integral_v<Acc>)
+            s = static_cast<Acc>(static_cast<std::uint32_t>(s) +
+                                 static_cast<std::uint32_t>(x * y));
+          else
+            s = std::fma(x, y, s);
+        }
+        r.data()[i * N + j] = detail::convert<TC>(s);
+      }
+  }
+  return r;
+}
+
+/// a b in the accumulator type (int32 for 8-bit operands, float
+/// otherwise), or in Out: dot<tile::half>(a, b) for half operands.
+template <class Out = void, class TA, class TB, int M, int KA, int KB, int N>
+TILE_OP("dot")
+auto dot(const tensor<TA, M, KA> &a, const tensor<TB, KB, N> &b,
+         input_precision precision = input_precision::tf32) {
+  using R = std::conditional_t<std::is_void_v<Out>,
+                               detail::dot_accumulator_t<TA>, Out>;
+  using Result = std::conditional_t<std::is_void_v<R>, float, R>;
+  return dot(a, b, tensor<Result, M, N>{}, precision);
+}
+
+/// The transpose of a 2-D tile.
+template <class T, int M, int N>
+TILE_OP("trans")
+tensor<T, N, M> trans(const tensor<T, M, N> &x) {
+  tensor<T, N, M> r;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j)
+      r.data()[j * M + i] = x.data()[i * N + j];
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
 // Atomics
 //===----------------------------------------------------------------------===//
 
