@@ -209,6 +209,40 @@ TILE_KERNEL void combines(const float *x, float *row_stats, int *row_arg,
   tile::store(best + pid * 2 + 1, tile::cast<float>(top_row));
 }
 
+// Matrix multiply on CUDA cores: a K loop of dot over tiles of A and B
+// (half, B given transposed so that trans runs too; and float with ieee
+// precision), with ragged edges masked.
+template <int BM, int BN, int BK>
+TILE_KERNEL void matmul_fma(const tile::half *a, const tile::half *bt,
+                            const float *x, const float *y, float *c, float *z,
+                            int m, int n, int k) {
+  auto rm = tile::program_id(0) * BM + tile::arange<BM>();
+  auto rn = tile::program_id(1) * BN + tile::arange<BN>();
+  auto rk = tile::arange<BK>();
+  auto acc = tile::zeros<float, BM, BN>();
+  auto acc32 = tile::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto kk = k0 + rk;
+    auto rows_a = tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k);
+    auto a_tile = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk), rows_a);
+    auto bt_tile = tile::load(
+        bt + tile::expand_dims<1>(rn) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rn < n) && tile::expand_dims<0>(kk < k));
+    acc = tile::dot(a_tile, tile::trans(bt_tile), acc);
+    auto x_tile = tile::load(
+        x + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk), rows_a);
+    auto y_tile = tile::load(
+        y + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
+    acc32 = tile::dot(x_tile, y_tile, acc32, tile::input_precision::ieee);
+  }
+  auto offs = tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn);
+  auto mask = tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n);
+  tile::store(c + offs, acc, mask);
+  tile::store(z + offs, acc32, mask);
+}
+
 // Atomics on a pointer tile (a histogram; float max through a CAS loop)
 // and on one pointer (once per program), including a tile smaller than the
 // program's threads, whose copies must not add twice.
@@ -238,6 +272,8 @@ TILE_CONFIGS(combines, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4},
              tile::config{.meta = {64, 8}, .num_warps = 2});
+TILE_CONFIGS(matmul_fma, tile::config{.meta = {32, 32, 16}, .num_warps = 4},
+             tile::config{.meta = {16, 64, 32}, .num_warps = 2});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -286,6 +322,13 @@ TILE_GRID(combines)
 tile::grid combines_grid(const float *, float *, int *, float *, int *, float *,
                          int n_rows, int) {
   return {tile::cdiv(n_rows, ROWS)};
+}
+template <int BM, int BN, int BK>
+TILE_GRID(matmul_fma)
+tile::grid
+    matmul_fma_grid(const tile::half *, const tile::half *, const float *,
+                    const float *, float *, float *, int m, int n, int) {
+  return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
 }
 template <int BLOCK>
 TILE_GRID(histogram)

@@ -279,6 +279,33 @@ void checkCombines() {
   checkCombinesWith<64, 8>(3);
 }
 
+template <int BM, int BN, int BK> void checkMatmulWith(int Config) {
+  const int M = 70, N = 50, K = 45; // ragged in every dimension
+  auto ToHalf = [](const std::vector<float> &V) {
+    return std::vector<tile::half>(V.begin(), V.end());
+  };
+  auto A = ToHalf(randomFloats(size_t(M) * K, -1, 1));
+  auto Bt = ToHalf(randomFloats(size_t(N) * K, -1, 1));
+  auto X = randomFloats(size_t(M) * K, -1, 1);
+  auto Y = randomFloats(size_t(K) * N, -1, 1);
+  std::vector<float> C(size_t(M) * N), Z(C.size());
+  tile::emulate::launch(tile::grid{tile::cdiv(M, BM), tile::cdiv(N, BN)},
+                        matmul_fma<BM, BN, BK>, A.data(), Bt.data(), X.data(),
+                        Y.data(), C.data(), Z.data(), M, N, K);
+  sample::DeviceArray<tile::half> DA(A, 0), DBt(Bt, 0);
+  sample::DeviceArray<float> DX(X, 0), DY(Y, 0), DC(C.size(), 0),
+      DZ(Z.size(), 0);
+  poison(DC, DZ);
+  CUDA_CHECK(tilecc::matmul_fma(DA.get(), DBt.get(), DX.get(), DY.get(),
+                                DC.get(), DZ.get(), M, N, K, nullptr, Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  // Both sum exact products with fma in k order: bit for bit equal.
+  std::string L = "matmul_fma " + std::to_string(BM) + "x" +
+                  std::to_string(BN) + "x" + std::to_string(BK);
+  compare(L + " half (B transposed)", DC.download(), C, 0);
+  compare(L + " float, ieee", DZ.download(), Z, 0);
+}
+
 template <int Block> void checkHistogramWith(int Config) {
   const int N = 5003, Bins = 37;
   auto X = randomInts(N, 0, 1000);
@@ -326,6 +353,8 @@ int main() {
   }
   checkReductions();
   checkCombines();
+  checkMatmulWith<32, 32, 16>(0);
+  checkMatmulWith<16, 64, 32>(1);
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   // An empty grid launches nothing and succeeds; a bad config is refused.

@@ -145,6 +145,14 @@ private:
       return Map.get(O.result(I));
     case OpKind::If:
       return std::nullopt;
+    case OpKind::Trans:
+      return std::nullopt; // goes through shared memory from any layout
+    case OpKind::Dot:
+      // a and b go through shared memory from any layout; acc has the
+      // result's.
+      if (I < 2)
+        return std::nullopt;
+      return Map.get(O.result());
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce) {
         // A tile reduced along an axis lands in the slice of its layout

@@ -96,7 +96,8 @@ private:
         // reductions take whole register arrays.
         if ((O->kind() == OpKind::Store && V == O->operand(1)) ||
             categoryOf(O->kind()) == OpCategory::Reduce ||
-            categoryOf(O->kind()) == OpCategory::Scan)
+            categoryOf(O->kind()) == OpCategory::Scan ||
+            O->kind() == OpKind::Dot || O->kind() == OpKind::Trans)
           NeedsArray.insert(V);
       }
       for (const auto &R : O->regions())
@@ -113,7 +114,8 @@ private:
         D->kind() == OpKind::For || D->kind() == OpKind::If ||
         D->kind() == OpKind::While || D->kind() == OpKind::ConvertLayout ||
         categoryOf(D->kind()) == OpCategory::Reduce ||
-        categoryOf(D->kind()) == OpCategory::Scan)
+        categoryOf(D->kind()) == OpCategory::Scan || D->kind() == OpKind::Dot ||
+        D->kind() == OpKind::Trans)
       return true;
     if (D->kind() == OpKind::Const)
       return false;
@@ -425,6 +427,16 @@ private:
     case OpKind::Scan:
       lineDirective(O);
       return emitScan(O, Indent);
+    case OpKind::Dot:
+      lineDirective(O);
+      return emitDot(O, Indent);
+    case OpKind::Trans:
+      lineDirective(O);
+      declareTile(O.result(), Indent);
+      line(Indent, "rt::transpose<" + layoutOf(O.operand(0)) + ", " +
+                       layoutOf(O.result()) + ">(" + nameOf(O.operand(0)) +
+                       ", " + nameOf(O.result()) + ");");
+      return;
     case OpKind::ConvertLayout:
       lineDirective(O);
       return emitConvert(O, Indent);
@@ -782,6 +794,19 @@ private:
                      layoutOf(O.operand(0)) + ">(" + In + ", " + Out + ", " +
                      Combine + ");");
     unpackResults(O, Out, Indent);
+  }
+
+  /// dot on CUDA cores: a and b staged in shared memory, each thread
+  /// summing the products for the elements of the result it holds.
+  void emitDot(const Op &O, unsigned Indent) {
+    static const char *const Precision[] = {
+        "rt::precision::tf32", "rt::precision::tf32x3", "rt::precision::ieee"};
+    const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
+    declareTile(R, Indent);
+    line(Indent, "rt::dot_fma<" + std::string(Precision[O.intAttr()]) + ", " +
+                     layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
+                     ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
+                     nameOf(O.operand(2)) + ", " + nameOf(R) + ");");
   }
 
   /// Moves a tile between layouts through shared memory: every thread

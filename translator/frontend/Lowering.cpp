@@ -1181,10 +1181,18 @@ private:
       return nullptr;
     }
 
-    // Atomics' memory order and scope are compile-time enumerators.
+    // Atomics' memory order and scope, and dot's input precision, are
+    // compile-time enumerators.
     bool IsAtomic = isAtomicRMW(*K) || *K == OpKind::AtomicCas;
     if (IsAtomic && ArgEs.size() > 3)
       ArgEs.resize(3);
+    std::optional<int64_t> Precision;
+    if (*K == OpKind::Dot) {
+      Precision = constantArg(ArgEs.back(), "the input precision");
+      if (!Precision)
+        return nullptr;
+      ArgEs.pop_back();
+    }
     llvm::SmallVector<Value *, 4> Args;
     if (Name != "zeros" && *K != OpKind::ProgramId && *K != OpKind::NumPrograms)
       for (const Expr *A : ArgEs) {
@@ -1265,6 +1273,12 @@ private:
     case OpKind::ArgMax:
     case OpKind::ArgMin:
       Result = lowerReduce(*K, Callee, Args[0], *RT, L);
+      break;
+    case OpKind::Dot:
+      Result = lowerDot(Args, *RT, *Precision, L);
+      break;
+    case OpKind::Trans:
+      Result = B.create(OpKind::Trans, *RT, {Args[0]});
       break;
     case OpKind::Store:
       lowerStore(Args, L);
@@ -1521,6 +1535,29 @@ private:
         return false;
     }
     return true;
+  }
+
+  /// dot(a, b[, acc]): without acc, the result starts from zeros. The
+  /// operands are staged in shared memory, which must hold them.
+  Value *lowerDot(llvm::ArrayRef<Value *> Args, const Type &RT,
+                  int64_t Precision, SourceLocation L) {
+    constexpr int64_t SharedLimit = 48 * 1024;
+    const Type &A = Args[0]->type(), &Bt = Args[1]->type();
+    int64_t Bytes = (A.numel() + Bt.numel()) * storageBytes(A.Elem.Kind);
+    if (Bytes > SharedLimit) {
+      error(L, "dot of " + A.str() + " and " + Bt.str() + " stages " +
+                   std::to_string(Bytes) +
+                   " bytes of operands in shared memory, more than the " +
+                   std::to_string(SharedLimit) +
+                   " a program may use: use smaller tiles");
+      return nullptr;
+    }
+    Value *Acc = Args.size() > 2
+                     ? B.cast(Args[2], RT.Elem)
+                     : B.broadcastTo(B.cast(B.intConst(0), RT.Elem), RT.Shape);
+    Value *R = B.create(OpKind::Dot, RT, {Args[0], Args[1], Acc});
+    R->definingOp()->setIntAttr(Precision);
+    return R;
   }
 
   Value *lowerLoad(llvm::ArrayRef<Value *> Args, const Type &RT,

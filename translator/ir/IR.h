@@ -31,6 +31,7 @@ enum class OpCategory : uint8_t {
   Shape,
   Reduce,
   Scan,
+  Matmul,
   Memory,
   Control
 };

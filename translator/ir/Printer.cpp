@@ -47,8 +47,8 @@ private:
       OS << " {start = " << O.intAttr() << "}";
       break;
     case OpKind::Scan:
-      OS << " {axis = " << O.scanAxis()
-         << (O.scanReverse() ? ", reverse" : "") << "}";
+      OS << " {axis = " << O.scanAxis() << (O.scanReverse() ? ", reverse" : "")
+         << "}";
       break;
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce)
@@ -94,7 +94,7 @@ private:
     OS << "\n";
     for (unsigned R = 0; R < O.regions().size(); ++R) {
       const Block &Region = *O.region(R);
-      OS.indent(Indent) << (R == 0                        ? "{"
+      OS.indent(Indent) << (R == 0                      ? "{"
                             : O.kind() == OpKind::While ? "} do {"
                                                         : "} else {");
       // A for loop's arguments print on its line.

@@ -26,6 +26,9 @@ public:
     case OpCategory::Scan:
       checkScan(O);
       break;
+    case OpCategory::Matmul:
+      checkDot(O);
+      break;
     case OpCategory::Control:
       checkControl(O);
       break;
@@ -79,6 +82,18 @@ private:
         return fail(O, "result shape differs from the operand's");
     }
     checkCombine(O);
+  }
+
+  void checkDot(const Op &O) {
+    if (O.numOperands() != 3)
+      return fail(O, "needs a, b and acc");
+    const Type &A = O.operand(0)->type(), &B = O.operand(1)->type(),
+               &C = O.operand(2)->type(), &R = O.result()->type();
+    if (A.rank() != 2 || B.rank() != 2 || A.Shape[1] != B.Shape[0] ||
+        C.Shape != R.Shape || R.rank() != 2 || R.Shape[0] != A.Shape[0] ||
+        R.Shape[1] != B.Shape[1])
+      fail(O, "shapes do not multiply: " + A.str() + " x " + B.str() + " -> " +
+                  R.str());
   }
 
   /// A combine region takes the accumulated values, then the next ones, as

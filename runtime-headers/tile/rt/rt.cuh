@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tile/rt/atomic.cuh"
+#include "tile/rt/dot.cuh"
 #include "tile/rt/layout.cuh"
 #include "tile/rt/math.cuh"
 #include "tile/rt/memory.cuh"

@@ -1,0 +1,105 @@
+// Matrix multiply on CUDA cores (and transpose), for any layouts: the
+// operands are staged in shared memory, then every thread sums the products
+// for the elements of the result it holds. tilecc uses it where tensor
+// cores do not apply (fp32 with ieee precision, shapes or types without an
+// mma form).
+#pragma once
+
+#include "tile/rt/layout.cuh"
+#include "tile/rt/types.cuh"
+
+#include <type_traits>
+
+namespace tile::rt {
+
+/// How dot multiplies float operands (tile::input_precision's order).
+enum class precision { tf32, tf32x3, ieee };
+
+/// x rounded to TF32 (10 mantissa bits), to nearest with ties away from
+/// zero, as the tensor cores' TF32 inputs are.
+__device__ __forceinline__ float round_to_tf32(float x) {
+#if defined(__HIPCC__)
+  if (!isfinite(x))
+    return x;
+  unsigned bits = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
+  return __uint_as_float(bits);
+#else
+  unsigned bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+  return __uint_as_float(bits);
+#endif
+}
+
+namespace detail {
+template <class T> struct dot_accumulator {
+  using type = float;
+};
+template <> struct dot_accumulator<int8_t> {
+  using type = int;
+};
+template <> struct dot_accumulator<uint8_t> {
+  using type = int;
+};
+} // namespace detail
+
+/// out = acc + a b, with a (M x K) in layout LA, b (K x N) in LB, acc and
+/// out (M x N) in LC. Products are exact; sums run in k order in int32 for
+/// 8-bit operands and in float otherwise (with fma).
+template <precision P, class LA, class LB, class LC, class T, class TC, int NA,
+          int NB, int NC>
+__device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
+                        TC (&out)[NC]) {
+  constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
+  static_assert(LB::shape(0) == K && LC::shape(0) == M && LC::shape(1) == N,
+                "dot shapes");
+  using Acc = typename detail::dot_accumulator<T>::type;
+  __shared__ T sa[M * K], sb[K * N];
+#pragma unroll
+  for (int e = 0; e < NA; ++e)
+    if (LA::owns(e))
+      sa[linear_index<LA>(e)] = a[e];
+#pragma unroll
+  for (int e = 0; e < NB; ++e)
+    if (LB::owns(e))
+      sb[linear_index<LB>(e)] = b[e];
+  __syncthreads();
+  auto operand = [](T v) {
+    Acc x = convert<Acc>(v);
+    if constexpr (P == precision::tf32 && sizeof(T) == 4 &&
+                  !std::is_same_v<Acc, int>)
+      x = round_to_tf32(x);
+    return x;
+  };
+#pragma unroll
+  for (int e = 0; e < NC; ++e) {
+    const int i = LC::coord(e, 0), j = LC::coord(e, 1);
+    Acc s = convert<Acc>(acc[e]);
+#pragma unroll 4
+    for (int k = 0; k < K; ++k) {
+      if constexpr (std::is_same_v<Acc, int>)
+        s += operand(sa[i * K + k]) * operand(sb[k * N + j]);
+      else
+        s = fmaf(operand(sa[i * K + k]), operand(sb[k * N + j]), s);
+    }
+    out[e] = convert<TC>(s);
+  }
+  __syncthreads(); // the next dot or transpose reuses the buffers
+}
+
+/// out = the transpose of the 2-D tile in (layout LS); out has layout LD.
+template <class LS, class LD, class T, int NS, int ND>
+__device__ void transpose(const T (&in)[NS], T (&out)[ND]) {
+  constexpr int M = LS::shape(0), N = LS::shape(1);
+  __shared__ T buf[M * N];
+#pragma unroll
+  for (int e = 0; e < NS; ++e)
+    if (LS::owns(e))
+      buf[LS::coord(e, 1) * M + LS::coord(e, 0)] = in[e];
+  __syncthreads();
+#pragma unroll
+  for (int e = 0; e < ND; ++e)
+    out[e] = buf[linear_index<LD>(e)];
+  __syncthreads();
+}
+
+} // namespace tile::rt
