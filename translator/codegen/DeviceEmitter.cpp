@@ -584,16 +584,19 @@ private:
       assignValue(R, nameOf(R), Init, Indent);
   }
 
-  /// Assigns a block's yielded values to its parent's results. With more
-  /// than one, all are read before any is written (a loop may swap them).
+  /// Assigns a block's yielded values to its parent's results. A loop's
+  /// carried values live in its results' storage, so with more than one all
+  /// are read before any is written (the loop may swap them); an `if`'s
+  /// branches never read its results, which are assigned directly.
   void emitYield(const Op &Parent, const Block &B, unsigned Indent) {
     const Op *Y = B.terminator();
     unsigned N = Y->numOperands();
-    if (N == 1) {
-      if (Y->operand(0) != Parent.result(0) &&
-          nameOf(Y->operand(0)) != nameOf(Parent.result(0)))
-        assignValue(Parent.result(0), nameOf(Parent.result(0)), Y->operand(0),
-                    Indent);
+    if (N == 1 || Parent.kind() == OpKind::If) {
+      for (unsigned I = 0; I < N; ++I)
+        if (Y->operand(I) != Parent.result(I) &&
+            nameOf(Y->operand(I)) != nameOf(Parent.result(I)))
+          assignValue(Parent.result(I), nameOf(Parent.result(I)), Y->operand(I),
+                      Indent);
       return;
     }
     for (unsigned I = 0; I < N; ++I) {
