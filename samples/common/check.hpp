@@ -193,6 +193,15 @@ inline std::string describe(const tile::config &c,
   return s + "num_warps=" + std::to_string(c.num_warps);
 }
 
+/// describe() of configs[index], or "default config" for index -1 (the
+/// launch wrapper chooses).
+template <std::size_t N>
+std::string describe_config(const tile::config (&configs)[N], int index,
+                            std::initializer_list<const char *> names) {
+  return index == -1 ? std::string("default config")
+                     : describe(configs[index], names);
+}
+
 } // namespace sample
 
 #endif // SAMPLES_COMMON_CHECK_HPP

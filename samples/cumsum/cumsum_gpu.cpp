@@ -43,12 +43,10 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
     };
     bool fits =
         config == -1 || k.cols <= cumsum_rows_tile_configs[config].meta[1];
-    std::string what =
-        "cumsum_rows " +
-        (config == -1 ? std::string("default config")
-                      : sample::describe(cumsum_rows_tile_configs[config],
-                                         {"ROWS", "BLOCK"})) +
-        " " + shape;
+    std::string what = "cumsum_rows " +
+                       sample::describe_config(cumsum_rows_tile_configs, config,
+                                               {"ROWS", "BLOCK"}) +
+                       " " + shape;
     if (!fits) {
       if (launch() != cudaErrorInvalidValue) {
         std::printf("FAIL: %s: a block smaller than the row was accepted\n",

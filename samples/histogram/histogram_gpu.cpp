@@ -43,9 +43,7 @@ int main() {
     for (int config = -1; config < tilecc::histogram_num_configs; ++config) {
       std::string what =
           "histogram " +
-          (config == -1
-               ? std::string("default config")
-               : sample::describe(histogram_tile_configs[config], {"BLOCK"})) +
+          sample::describe_config(histogram_tile_configs, config, {"BLOCK"}) +
           " " + shape;
       ok &= sample::check_launch(
           what, dbins, stream,

@@ -71,12 +71,10 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
   for (int config = -1; config < tilecc::layer_norm_fwd_num_configs; ++config) {
     if (config >= 0 && k.cols > layer_norm_fwd_tile_configs[config].meta[1])
       continue;
-    std::string what =
-        "layer_norm_fwd " +
-        (config < 0 ? std::string("default config")
-                    : sample::describe(layer_norm_fwd_tile_configs[config],
-                                       {"ROWS", "BLOCK"})) +
-        " " + shape;
+    std::string what = "layer_norm_fwd " +
+                       sample::describe_config(layer_norm_fwd_tile_configs,
+                                               config, {"ROWS", "BLOCK"}) +
+                       " " + shape;
     dy_out.poison();
     dmean.poison();
     drstd.poison();
@@ -96,12 +94,10 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
        ++config) {
     if (config >= 0 && k.cols > layer_norm_bwd_dx_tile_configs[config].meta[1])
       continue;
-    std::string what =
-        "layer_norm_bwd " +
-        (config < 0 ? std::string("default config")
-                    : sample::describe(layer_norm_bwd_dx_tile_configs[config],
-                                       {"ROWS", "BLOCK"})) +
-        " " + shape;
+    std::string what = "layer_norm_bwd " +
+                       sample::describe_config(layer_norm_bwd_dx_tile_configs,
+                                               config, {"ROWS", "BLOCK"}) +
+                       " " + shape;
     ddx.poison();
     ddw.poison();
     ddb.poison();

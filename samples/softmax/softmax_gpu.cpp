@@ -54,9 +54,7 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
       bool fits = config == -1 || cols <= softmax_tile_configs[config].meta[0];
       std::string what =
           std::string(name) + " " +
-          (config == -1
-               ? std::string("default config")
-               : sample::describe(softmax_tile_configs[config], {"BLOCK"})) +
+          sample::describe_config(softmax_tile_configs, config, {"BLOCK"}) +
           " " + shape;
       if (!fits) {
         if (launch() != cudaErrorInvalidValue) {

@@ -93,16 +93,22 @@ private:
         if (V->definingOp() && V->definingOp()->parentBlock() != &B)
           UsedInOtherBlock.insert(V);
         // Stores read their value through a pointer to its registers, and
-        // reductions take whole register arrays.
+        // reductions, scans, dot and trans take whole register arrays.
         if ((O->kind() == OpKind::Store && V == O->operand(1)) ||
-            categoryOf(O->kind()) == OpCategory::Reduce ||
-            categoryOf(O->kind()) == OpCategory::Scan ||
-            O->kind() == OpKind::Dot || O->kind() == OpKind::Trans)
+            takesWholeTiles(O->kind()))
           NeedsArray.insert(V);
       }
       for (const auto &R : O->regions())
         countUses(*R);
     }
+  }
+
+  /// Ops that are one tile::rt call on whole register arrays (their
+  /// operands and results are arrays, never folded expressions).
+  static bool takesWholeTiles(OpKind K) {
+    return categoryOf(K) == OpCategory::Reduce ||
+           categoryOf(K) == OpCategory::Scan || K == OpKind::Dot ||
+           K == OpKind::Trans;
   }
 
   /// Tiles that get a register array; the rest are folded into their users.
@@ -113,9 +119,7 @@ private:
     if (!D || categoryOf(D->kind()) == OpCategory::Memory ||
         D->kind() == OpKind::For || D->kind() == OpKind::If ||
         D->kind() == OpKind::While || D->kind() == OpKind::ConvertLayout ||
-        categoryOf(D->kind()) == OpCategory::Reduce ||
-        categoryOf(D->kind()) == OpCategory::Scan || D->kind() == OpKind::Dot ||
-        D->kind() == OpKind::Trans)
+        takesWholeTiles(D->kind()))
       return true;
     if (D->kind() == OpKind::Const)
       return false;

@@ -1299,6 +1299,19 @@ private:
     return Result;
   }
 
+  /// Axis counted from the end when negative, or an error naming What
+  /// ("reduction", "scan") when the tile has no such axis.
+  std::optional<int64_t> axisOf(int64_t Axis, int64_t Rank,
+                                llvm::StringRef What, SourceLocation L) {
+    int64_t A = Axis < 0 ? Axis + Rank : Axis;
+    if (A >= 0 && A < Rank)
+      return A;
+    error(L, What.str() + " axis " + std::to_string(Axis) +
+                 " is out of range for a rank-" + std::to_string(Rank) +
+                 " tile");
+    return std::nullopt;
+  }
+
   /// sum<Axis, KeepDims>(x) and friends; without an axis, the whole tile.
   /// The header gives the result's element type (the accumulation type:
   /// sums of half accumulate in float); the input is converted to it first.
@@ -1330,13 +1343,10 @@ private:
         X = Reduce(X, A);
       return X;
     }
-    int64_t A = *Axis < 0 ? *Axis + Rank : *Axis;
-    if (A < 0 || A >= Rank) {
-      error(L, "reduction axis " + std::to_string(*Axis) +
-                   " is out of range for a rank-" + std::to_string(Rank) +
-                   " tile");
+    auto NormalAxis = axisOf(*Axis, Rank, "reduction", L);
+    if (!NormalAxis)
       return nullptr;
-    }
+    int64_t A = *NormalAxis;
     Value *R = Reduce(X, A);
     if (templateIntArg(Callee, 1).value_or(0)) { // KeepDims
       Value *E = B.create(OpKind::ExpandDims, RT, {R});
@@ -1380,14 +1390,11 @@ private:
     }
     const Type &XT = Xs[0]->type();
     int64_t Rank = XT.rank();
-    int64_t Axis = templateIntArg(Callee, 0).value_or(0);
-    int64_t A = Axis < 0 ? Axis + Rank : Axis;
-    if (A < 0 || A >= Rank) {
-      error(L, std::string(IsScan ? "scan" : "reduction") + " axis " +
-                   std::to_string(Axis) + " is out of range for a rank-" +
-                   std::to_string(Rank) + " tile");
+    auto NormalAxis = axisOf(templateIntArg(Callee, 0).value_or(0), Rank,
+                             IsScan ? "scan" : "reduction", L);
+    if (!NormalAxis)
       return std::nullopt;
-    }
+    int64_t A = *NormalAxis;
     if (IsScan && !llvm::isPowerOf2_64(XT.Shape[A])) {
       error(L, "a scan needs a power-of-two size along its axis, but axis " +
                    std::to_string(A) + " has " + std::to_string(XT.Shape[A]));
