@@ -19,10 +19,9 @@ unsigned Layout::elemsPerThread(llvm::ArrayRef<int64_t> Shape) const {
   for (unsigned D = 0; D < Parent.rank(); ++D) {
     if (SliceDim && D == *SliceDim)
       continue;
-    int64_t Tile = int64_t(Parent.SizePerThread[D]) * Parent.ThreadsPerWarp[D] *
-                   Parent.WarpsPerCTA[D];
+    int64_t Tile = Parent.warpTile(D) * Parent.WarpsPerCTA[D];
     int64_t Reps = P[D] > Tile ? P[D] / Tile : 1;
-    N *= Parent.SizePerThread[D] * Reps;
+    N *= Parent.SizePerThread[D] * Parent.warpReps(D) * Reps;
   }
   return N;
 }
@@ -61,10 +60,49 @@ std::string Layout::str() const {
   List("wpc", Parent.WarpsPerCTA);
   OS << ", ";
   List("order", Parent.Order);
+  if (!Parent.WarpReps.empty()) {
+    OS << ", ";
+    List("warp_reps", Parent.WarpReps);
+  }
   OS << ">";
   if (SliceDim)
     OS << ">";
   return S;
+}
+
+std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
+                                            unsigned NumWarps,
+                                            unsigned MinWarpsM) {
+  constexpr int64_t FragM = 16, FragN = 8;
+  if (Shape.size() != 2 || NumWarps < MinWarpsM)
+    return std::nullopt;
+  unsigned WM = MinWarpsM, WN = 1;
+  if (MinWarpsM > 1) {
+    // Warpgroups stack along M while rows last: each instruction then
+    // spans the widest N.
+    while (WM * 2 <= NumWarps && Shape[0] >= FragM * WM * 2)
+      WM *= 2;
+    WN = NumWarps / WM;
+  } else {
+    // Warps along M while each keeps at least as many fragment rows as
+    // columns (Triton's split), then along N.
+    while (WM * WN < NumWarps) {
+      if (Shape[0] / FragM / WM >= Shape[1] / FragN / WN)
+        WM *= 2;
+      else
+        WN *= 2;
+    }
+  }
+  if (WM * WN != NumWarps || Shape[0] % (FragM * WM) != 0 ||
+      Shape[1] % (FragN * WN) != 0)
+    return std::nullopt;
+  BlockedLayout L;
+  L.SizePerThread = {1, 2};
+  L.ThreadsPerWarp = {8, 4};
+  L.WarpsPerCTA = {WM, WN};
+  L.Order = {1, 0};
+  L.WarpReps = {2, static_cast<unsigned>(Shape[1] / (FragN * WN))};
+  return L;
 }
 
 BlockedLayout defaultBlocked(llvm::ArrayRef<int64_t> Shape, unsigned Vec,

@@ -20,12 +20,23 @@ struct BlockedLayout {
   llvm::SmallVector<unsigned, 2> SizePerThread, ThreadsPerWarp, WarpsPerCTA;
   /// Dimensions, fastest-varying first.
   llvm::SmallVector<unsigned, 2> Order;
+  /// How many times a warp's threads tile each dimension before the next
+  /// warp's elements start; empty means 1 everywhere. Tensor-core
+  /// accumulators are blocked layouts with a warp owning whole fragments.
+  llvm::SmallVector<unsigned, 2> WarpReps;
 
   unsigned rank() const { return Order.size(); }
+  unsigned warpReps(unsigned D) const {
+    return WarpReps.empty() ? 1 : WarpReps[D];
+  }
+  /// Elements one warp covers along D.
+  int64_t warpTile(unsigned D) const {
+    return int64_t(SizePerThread[D]) * ThreadsPerWarp[D] * warpReps(D);
+  }
   bool operator==(const BlockedLayout &O) const {
     return SizePerThread == O.SizePerThread &&
            ThreadsPerWarp == O.ThreadsPerWarp && WarpsPerCTA == O.WarpsPerCTA &&
-           Order == O.Order;
+           Order == O.Order && WarpReps == O.WarpReps;
   }
 };
 
@@ -54,6 +65,15 @@ struct Layout {
 BlockedLayout defaultBlocked(llvm::ArrayRef<int64_t> Shape, unsigned Vec,
                              unsigned NumWarps, unsigned WarpSize,
                              llvm::ArrayRef<unsigned> Order);
+
+/// The accumulator layout of a tensor-core dot with result Shape (M x N):
+/// mma fragments (16 x 8, rows g and g + 8, two columns per thread) with
+/// each warp owning 16 consecutive rows and N / WarpsN consecutive columns.
+/// MinWarpsM is 4 for wgmma (a warpgroup's four warps stack along M).
+/// Nothing when the shape cannot be split that way.
+std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
+                                            unsigned NumWarps,
+                                            unsigned MinWarpsM);
 
 /// The shape of the parent tile of a sliced layout (size 1 along SliceDim).
 llvm::SmallVector<int64_t, 4> parentShape(const Layout &L,

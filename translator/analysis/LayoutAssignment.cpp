@@ -13,6 +13,23 @@ const Layout &LayoutMap::get(const Value *V) const {
   return It->second;
 }
 
+std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
+                                              const TargetInfo &Target) {
+  if (O.kind() != OpKind::Dot || Target.MmaVersion == 0)
+    return std::nullopt;
+  const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
+  const Type &C = O.result()->type();
+  ScalarKind In = A.Elem.Kind;
+  if ((In != ScalarKind::F16 && In != ScalarKind::BF16) || B.Elem.Kind != In ||
+      C.Elem.Kind != ScalarKind::F32 || A.Shape[1] % 16 != 0)
+    return std::nullopt;
+  return mmaAccumulator(C.Shape, NumWarps, Target.MmaVersion >= 3 ? 4 : 1);
+}
+
+bool usesTensorCores(const Op &O, unsigned NumWarps, const TargetInfo &Target) {
+  return tensorCoreLayout(O, NumWarps, Target).has_value();
+}
+
 namespace {
 
 class Assigner {
@@ -22,6 +39,10 @@ public:
       : F(F), AI(AI), NumWarps(NumWarps), Target(T) {}
 
   LayoutMap run() {
+    walk(F.body(), [&](Op &O) {
+      for (const Value *V : O.operands())
+        AllUsers[V].push_back(&O);
+    });
     chooseAnchors();
     followReductions();
     assignBlock(F.body());
@@ -66,24 +87,35 @@ private:
           }
         }
     });
-    for (auto &[Rank, C] : ByRank) {
-      // Fastest dimension: the most contiguous, ties to the last.
-      llvm::SmallVector<unsigned, 2> Order;
-      for (unsigned D = Rank; D-- > 0;)
-        Order.push_back(D);
-      std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-        return C.Contiguity[A] > C.Contiguity[B];
-      });
-      unsigned Vec = 16 / std::max(1u, C.MinBytes);
-      if (C.Contiguity[Order[0]] < Vec) // strided: one element per access
-        Vec = C.Contiguity[Order[0]] > 1 ? C.Contiguity[Order[0]] : 1;
-      // Every thread gets data before any gets more than one vector.
-      int64_t Threads = int64_t(NumWarps) * Target.WarpSize;
-      Vec = std::max<int64_t>(1, std::min<int64_t>(Vec, C.Numel / Threads));
+    for (auto &[Rank, C] : ByRank)
       Anchors[Rank] =
-          Layout{defaultBlocked(C.Shape, Vec, NumWarps, Target.WarpSize, Order),
-                 std::nullopt};
-    }
+          Layout{memoryLayout(C.Shape, C.Contiguity, C.MinBytes), std::nullopt};
+  }
+
+  /// The blocked layout for accessing a tile of Shape whose pointers have
+  /// Contiguity, elements of Bytes: the most contiguous dimension fastest
+  /// (ties to the last), 16 bytes per thread along it where contiguity
+  /// allows.
+  BlockedLayout memoryLayout(llvm::ArrayRef<int64_t> Shape,
+                             llvm::ArrayRef<int64_t> Contiguity,
+                             unsigned Bytes) {
+    unsigned Rank = Shape.size();
+    llvm::SmallVector<unsigned, 2> Order;
+    for (unsigned D = Rank; D-- > 0;)
+      Order.push_back(D);
+    std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+      return Contiguity[A] > Contiguity[B];
+    });
+    unsigned Vec = 16 / std::max(1u, Bytes);
+    if (Contiguity[Order[0]] < Vec) // strided: one element per access
+      Vec = Contiguity[Order[0]] > 1 ? Contiguity[Order[0]] : 1;
+    // Every thread gets data before any gets more than one vector.
+    int64_t Numel = 1;
+    for (int64_t S : Shape)
+      Numel *= S;
+    int64_t Threads = int64_t(NumWarps) * Target.WarpSize;
+    Vec = std::max<int64_t>(1, std::min<int64_t>(Vec, Numel / Threads));
+    return defaultBlocked(Shape, Vec, NumWarps, Target.WarpSize, Order);
   }
 
   /// A reduction's result has its slice layout fixed; elementwise ops on
@@ -91,30 +123,84 @@ private:
   /// them, so that the other operands' index arithmetic is recomputed in
   /// that layout instead of the results going through shared memory.
   void followReductions() {
-    walk(F.body(), [&](Op &O) {
-      if (categoryOf(O.kind()) == OpCategory::Reduce) {
-        for (const auto &R : O.results())
-          if (!R->type().isScalar())
-            Followed[R.get()] = reductionLayout(*R);
-        return;
+    // Loop-carried values take what their yields have; rounds repeat
+    // until nested loops settle.
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      walk(F.body(), [&](Op &O) { Changed |= follow(O); });
+    }
+  }
+
+  /// Records the fixed layout O's results follow; whether any was new.
+  bool follow(Op &O) {
+    auto Set = [&](const Value *V, const Layout &L) {
+      auto [It, New] = Followed.try_emplace(V, L);
+      return New;
+    };
+    if (O.kind() == OpKind::Dot) {
+      if (auto L = tensorCoreLayout(O, NumWarps, Target))
+        return Set(O.result(), Layout{*L, std::nullopt});
+      return false;
+    }
+    if (O.kind() == OpKind::Load && feedsTensorCores(*O.result())) {
+      const Value *P = O.operand(0);
+      return Set(O.result(),
+                 Layout{memoryLayout(P->type().Shape, AI.get(P).Contiguity,
+                                     P->type().Elem.pointeeBytes()),
+                        std::nullopt});
+    }
+    if (O.kind() == OpKind::For) {
+      const Op &Yield = *O.region(0)->ops().back();
+      bool Changed = false;
+      for (unsigned I = 0; I < O.numResults(); ++I)
+        if (auto It = Followed.find(Yield.operand(I)); It != Followed.end())
+          Changed |= Set(O.result(I), It->second);
+      return Changed;
+    }
+    if (categoryOf(O.kind()) == OpCategory::Reduce) {
+      bool Changed = false;
+      for (unsigned I = 0; I < O.numResults(); ++I)
+        if (!O.result(I)->type().isScalar())
+          Changed |= Set(O.result(I), reductionLayout(O, I));
+      return Changed;
+    }
+    if (!isElementwise(O.kind()) || O.numResults() != 1)
+      return false;
+    std::optional<Layout> L;
+    for (const Value *V : O.operands())
+      if (auto It = Followed.find(V); It != Followed.end()) {
+        if (L && *L != It->second)
+          return false;
+        L = It->second;
       }
-      if (!isElementwise(O.kind()))
-        return;
-      std::optional<Layout> L;
-      for (const Value *V : O.operands())
-        if (auto It = Followed.find(V); It != Followed.end()) {
-          if (L && *L != It->second)
-            return;
-          L = It->second;
-        }
-      if (L)
-        Followed[O.result()] = *L;
+    return L && Set(O.result(), *L);
+  }
+
+  /// Whether V's only users are tensor-core dots taking it as a or b (maybe
+  /// through a trans): such operands go to shared memory, so the load
+  /// that makes V gets a layout fitted to its own shape.
+  bool feedsTensorCores(const Value &V) {
+    if (V.type().rank() != 2)
+      return false;
+    auto It = AllUsers.find(&V);
+    if (It == AllUsers.end())
+      return false;
+    return llvm::all_of(It->second, [&](const Op *U) {
+      if (U->kind() == OpKind::Trans)
+        return feedsTensorCores(*U->result());
+      return tensorCoreLayout(*U, NumWarps, Target) && U->operand(2) != &V;
     });
   }
 
-  Layout reductionLayout(const Value &R) {
-    return Layout{anchor(R.type().rank() + 1).Parent,
-                  static_cast<unsigned>(R.definingOp()->intAttr())};
+  /// The slice, along the reduced axis, of the operand's fixed layout if it
+  /// has one (an mma accumulator), else of the anchor.
+  Layout reductionLayout(const Op &O, unsigned I) {
+    const Value &R = *O.result(I);
+    auto Axis = static_cast<unsigned>(O.intAttr());
+    if (auto It = Followed.find(O.operand(I));
+        It != Followed.end() && !It->second.SliceDim)
+      return Layout{It->second.Parent, Axis};
+    return Layout{anchor(R.type().rank() + 1).Parent, Axis};
   }
 
   /// The layout user O wants for its operand I, given O's result layouts.
@@ -332,6 +418,7 @@ private:
   TargetInfo Target;
   std::map<unsigned, Layout> Anchors;
   llvm::DenseMap<const Value *, Layout> Followed;
+  llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>> AllUsers;
   llvm::DenseMap<const Value *, llvm::SmallVector<Layout, 2>> Users;
   std::map<std::pair<const Value *, std::string>, Value *> Copies;
   llvm::DenseMap<Value *, Value *> OriginOf;

@@ -21,7 +21,17 @@ namespace tilecc::analysis {
 
 struct TargetInfo {
   unsigned WarpSize = 32;
+  /// Tensor-core generation: 3 wgmma, 2 mma.sync, 0 none.
+  unsigned MmaVersion = 0;
 };
+
+/// Whether dot op O runs on the target's tensor cores: fp16 or bf16
+/// operands accumulated in fp32, K a multiple of 16, and a result shape
+/// that mma fragments tile (then its layout is mmaAccumulator's).
+bool usesTensorCores(const ir::Op &O, unsigned NumWarps,
+                     const TargetInfo &Target);
+std::optional<BlockedLayout>
+tensorCoreLayout(const ir::Op &O, unsigned NumWarps, const TargetInfo &Target);
 
 class LayoutMap {
 public:

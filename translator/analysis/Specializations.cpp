@@ -25,17 +25,44 @@ const Value *origin(const Value *V) {
   return V;
 }
 
-/// Integer parameters that are factors of a product: row strides and the
-/// like, which are often 1 and then make offsets contiguous.
+/// Whether index I, multiplied by a stride, ends up along a tile's last
+/// (fastest) dimension: a scalar does not (a row or program offset); a tile
+/// does unless it is 1 wide there or its product is expanded with a new
+/// last dimension.
+bool alongLastDim(const Value *I, const Op &Mul) {
+  const Type &T = I->type();
+  if (T.isScalar())
+    return false;
+  if (T.Shape.back() == 1)
+    return false;
+  bool Expanded = false;
+  walk(*Mul.parentBlock(), [&](const Op &U) {
+    if (U.kind() == OpKind::ExpandDims && U.operand(0) == Mul.result() &&
+        U.intAttr() == int64_t(T.rank()))
+      Expanded = true;
+  });
+  return !Expanded;
+}
+
+/// Integer parameters that are only ever inner strides: factors of an
+/// index along a tile's last dimension, which are often 1 and then make
+/// offsets contiguous. Parameters also used as row strides are left out:
+/// a row stride of 1 is a degenerate case not worth a variant.
 llvm::DenseSet<const Value *> strideLike(const Function &F) {
-  llvm::DenseSet<const Value *> Out;
+  llvm::DenseSet<const Value *> Inner, Outer;
   walk(F.body(), [&](const Op &O) {
     if (O.kind() != OpKind::Mul)
       return;
-    for (const Value *V : O.operands())
-      Out.insert(origin(V));
+    for (unsigned I = 0; I < 2; ++I) {
+      const Value *P = origin(O.operand(I));
+      if (P->definingOp())
+        continue;
+      (alongLastDim(O.operand(1 - I), O) ? Inner : Outer).insert(P);
+    }
   });
-  return Out;
+  for (const Value *P : Outer)
+    Inner.erase(P);
+  return Inner;
 }
 
 } // namespace

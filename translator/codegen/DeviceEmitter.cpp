@@ -63,8 +63,10 @@ bool isNarrowInt(ScalarKind K) {
 class Emitter {
 public:
   Emitter(const Function &F, const LayoutMap &LM, const AxisInfoAnalysis &AI,
-          const LayoutNamer &NameLayout, const std::string &SourcePath)
-      : F(F), LM(LM), AI(AI), NameLayout(NameLayout), SourcePath(SourcePath) {}
+          const Pipelines &Plans, const LayoutNamer &NameLayout,
+          const std::string &SourcePath)
+      : F(F), LM(LM), AI(AI), Plans(Plans), NameLayout(NameLayout),
+        SourcePath(SourcePath) {}
 
   EmittedKernel run() {
     countUses(F.body());
@@ -80,6 +82,7 @@ public:
     K.Body = std::move(Body);
     K.TileComments = std::move(TileComments);
     K.Accesses = std::move(Accesses);
+    K.DynamicSharedBytes = DynamicSharedBytes;
     return K;
   }
 
@@ -376,9 +379,11 @@ private:
   void declareTile(const Value *V, unsigned Indent) {
     line(Indent, deviceType(V->type().Elem) + " " + nameOf(V) + "[" +
                      std::to_string(elems(V)) + "];");
-    TileComments.push_back(nameOf(V) + " : " + V->type().str() + " " +
-                           layoutOf(V) + " (" + std::to_string(elems(V)) +
-                           " per thread)");
+    // A pipeline's prefetch declares its slice's tiles again.
+    if (Commented.insert(V).second)
+      TileComments.push_back(nameOf(V) + " : " + V->type().str() + " " +
+                             layoutOf(V) + " (" + std::to_string(elems(V)) +
+                             " per thread)");
   }
 
   /// Copies tile or scalar From into the storage named To.
@@ -395,7 +400,8 @@ private:
 
   void emitBlock(const Block &B, unsigned Indent) {
     for (const auto &O : B.ops())
-      emitOp(*O, Indent);
+      if (!Active || !Active->ProducerOnly.count(O.get()))
+        emitOp(*O, Indent);
   }
 
   void emitOp(const Op &O, unsigned Indent) {
@@ -433,6 +439,8 @@ private:
       return emitScan(O, Indent);
     case OpKind::Dot:
       lineDirective(O);
+      if (Active && Active->Dots.count(&O))
+        return emitStagedDot(O, Indent);
       return emitDot(O, Indent);
     case OpKind::Trans:
       lineDirective(O);
@@ -628,6 +636,8 @@ private:
   }
 
   void emitFor(const Op &O, unsigned Indent) {
+    if (auto It = Plans.find(&O); It != Plans.end() && copiesFit(It->second))
+      return emitPipelinedFor(O, It->second, Indent);
     const Block &Body = *O.region(0);
     // Loop-carried values live in the storage of the loop's results.
     for (unsigned I = 0; I < O.numResults(); ++I) {
@@ -643,6 +653,180 @@ private:
     emitBlock(Body, Indent + 1);
     emitYield(O, Body, Indent + 1);
     line(Indent, "}");
+  }
+
+  //===--- Software pipelining --------------------------------------------===//
+
+  /// Whether every staged load of P moves at least 4 bytes per copy, the
+  /// least cp.async takes (the unaligned variants do not).
+  bool copiesFit(const PipelinedLoop &P) {
+    return llvm::all_of(P.Loads, [&](const Op *L) {
+      return accessWidth(*L) * storageBytes(L->result()->type().Elem.Kind) >= 4;
+    });
+  }
+
+  /// Whether the staged load's tile sits in shared memory transposed
+  /// (its contiguous dimension is 0).
+  bool storedTransposed(const Op &L) {
+    return LM.get(L.result()).fastestDim() == 0;
+  }
+
+  /// The stage tile of staged load L at stage S: `x_stage{x_ring + S *
+  /// x_stage::elems}`.
+  std::string stageTile(const Op &L, const std::string &S) {
+    auto &[Type, Ring] = Rings[&L];
+    return Type + "{" + Ring + " + " + S + " * " + Type + "::elems}";
+  }
+
+  /// Asynchronous copies of staged load L's tile into stage S.
+  void emitStagedCopy(const Op &L, const std::string &S, unsigned Indent) {
+    const Value *R = L.result();
+    unsigned W = accessWidth(L);
+    std::string Tile = fresh(nameOf(R) + "_dst");
+    line(Indent, "const auto " + Tile + " = " + stageTile(L, S) + ";");
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(R), W));
+    line(Indent + 1, "if (" + layoutOf(R) + "::owns(e))");
+    line(Indent + 2, "rt::cp_async_v<" + std::to_string(W) + ">(" + Tile +
+                         ".template at<" + layoutOf(R) + ", " +
+                         (storedTransposed(L) ? "true" : "false") + ">(e), " +
+                         elem(L.operand(0), "e") + ", " + maskExpr(L, "e") +
+                         ");");
+  }
+
+  /// The prefetch of the iteration whose induction variable is Iv (an
+  /// expression) into stage S: the slice re-run with the induction
+  /// variable's own name bound to Iv, then the copies.
+  void emitPrefetch(const Op &Loop, const PipelinedLoop &P,
+                    const std::string &Iv, const std::string &S,
+                    unsigned Indent) {
+    const Value *IV = Loop.region(0)->argument(0);
+    line(Indent, "{");
+    line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
+    line(Indent + 1,
+         "if (" + nameOf(IV) + " < " + scalar(Loop.operand(1)) + ") {");
+    const PipelinedLoop *Outer = Active;
+    Active = nullptr;
+    for (const Op *O : P.Slice)
+      emitOp(*O, Indent + 2);
+    for (const Op *L : P.Loads)
+      emitStagedCopy(*L, S, Indent + 2);
+    Active = Outer;
+    line(Indent + 1, "}");
+    line(Indent, "}");
+    line(Indent, "rt::cp_async_commit();");
+  }
+
+  /// Triton's pipelined loop: a prologue prefetches the first NumStages - 1
+  /// iterations' staged loads; each iteration waits for its own stage,
+  /// prefetches NumStages - 1 iterations ahead into the stage the previous
+  /// iteration read, and runs the body with dots reading shared memory.
+  /// With AsyncMma the dots return while their product is still being
+  /// computed, once the previous one is done; the prefetch then follows
+  /// the body and a barrier.
+  void emitPipelinedFor(const Op &O, const PipelinedLoop &P, unsigned Indent) {
+    const Block &Body = *O.region(0);
+    for (unsigned I = 0; I < O.numResults(); ++I) {
+      declareResult(O.result(I), Indent, O.operand(3 + I));
+      Names[Body.argument(I + 1)] = nameOf(O.result(I));
+    }
+    const unsigned S = P.NumStages;
+    std::string Loads;
+    for (const Op *L : P.Loads)
+      Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result());
+    const unsigned D = S - 1; // iterations the prefetch runs ahead
+    line(Indent, "{ // pipeline: " + Loads + " in " + std::to_string(S) +
+                     " shared-memory stages, prefetched " + std::to_string(D) +
+                     " iterations ahead" +
+                     (P.AsyncMma ? "; one dot left in flight" : ""));
+    unsigned Offset = 0;
+    for (const Op *L : P.Loads) {
+      const Type &T = L->result()->type();
+      std::string Elem = deviceType(T.Elem);
+      bool Swap = storedTransposed(*L);
+      std::string Type = fresh(nameOf(L->result()) + "_stage");
+      std::string Ring = fresh(nameOf(L->result()) + "_ring");
+      line(Indent + 1, "using " + Type + " = rt::smem_tile<" + Elem + ", " +
+                           std::to_string(T.Shape[Swap ? 1 : 0]) + ", " +
+                           std::to_string(T.Shape[Swap ? 0 : 1]) + ">;");
+      line(Indent + 1, Elem + " *const " + Ring + " = rt::dynamic_smem<" +
+                           Elem + ">(" + std::to_string(Offset) + ");");
+      Rings[L] = {Type, Ring};
+      unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind) * S;
+      Offset += (Bytes + 1023) / 1024 * 1024;
+    }
+    DynamicSharedBytes = std::max(DynamicSharedBytes, Offset + 1024);
+
+    const Value *IV = Body.argument(0);
+    std::string N = nameOf(IV), Lb = scalar(O.operand(0)),
+                Ub = scalar(O.operand(1)), Step = scalar(O.operand(2));
+    std::string Stage = fresh("stage");
+    line(Indent + 1, "#pragma unroll");
+    line(Indent + 1, "for (int " + Stage + " = 0; " + Stage + " < " +
+                         std::to_string(D) + "; ++" + Stage + ") {");
+    emitPrefetch(O, P, Lb + " + " + Stage + " * " + Step, Stage, Indent + 2);
+    line(Indent + 1, "}");
+    std::string Read = fresh("read_stage"), Ahead = fresh(N + "_ahead");
+    line(Indent + 1, "int " + Read + " = 0;");
+    line(Indent + 1, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
+                         Lb + "; " + N + " < " + Ub + "; " + N + " += " + Step +
+                         ") {");
+    line(Indent + 2, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
+    line(Indent + 2, "rt::fence_proxy_async();");
+    line(Indent + 2, "__syncthreads();");
+    auto Prefetch = [&] {
+      line(Indent + 2, "const int " + Ahead + " = " + N + " + " +
+                           std::to_string(D) + " * " + Step + ";");
+      emitPrefetch(O, P, Ahead,
+                   "(" + Read + " + " + std::to_string(D) + ") % " +
+                       std::to_string(S),
+                   Indent + 2);
+    };
+    if (!P.AsyncMma)
+      Prefetch();
+    const PipelinedLoop *Outer = Active;
+    Active = &P;
+    StageExpr = Read;
+    emitBlock(Body, Indent + 2);
+    Active = Outer;
+    if (P.AsyncMma) {
+      // Every warp's previous dot is done: its stage takes the prefetch.
+      line(Indent + 2, "__syncthreads();");
+      Prefetch();
+    }
+    emitYield(O, Body, Indent + 2);
+    line(Indent + 2, Read + " = " + Read + " + 1 == " + std::to_string(S) +
+                         " ? 0 : " + Read + " + 1;");
+    line(Indent + 1, "}");
+    if (P.AsyncMma)
+      line(Indent + 1, "rt::mma_wait_all();");
+    // The buffers may be reused after the loop.
+    line(Indent + 1, "rt::cp_async_wait<0>();");
+    line(Indent + 1, "__syncthreads();");
+    line(Indent, "}");
+  }
+
+  /// A dot of staged operands: tensor cores read this iteration's stage.
+  void emitStagedDot(const Op &O, unsigned Indent) {
+    const Value *R = O.result();
+    declareTile(R, Indent);
+    assignValue(R, nameOf(R), O.operand(2), Indent);
+    std::string Ops[2];
+    for (unsigned I = 0; I < 2; ++I) {
+      auto [L, Trans] = stagedSource(*Active, O.operand(I));
+      // The logical dimension of the operand that is contiguous, and K's.
+      unsigned Contig = storedTransposed(*L) ? 0 : 1;
+      if (Trans)
+        Contig = 1 - Contig;
+      bool KMajor = Contig == (I == 0 ? 1u : 0u);
+      Ops[I] = "rt::operand<" + std::string(KMajor ? "true" : "false") + ">(" +
+               stageTile(*L, StageExpr) + ")";
+    }
+    line(Indent, std::string(Active->AsyncMma ? "rt::mma_tiles_async<"
+                                              : "rt::mma_tiles<") +
+                     layoutOf(R) + ", " +
+                     deviceType(O.operand(0)->type().Elem) + ">(" + Ops[0] +
+                     ", " + Ops[1] + ", " + nameOf(R) + ");");
   }
 
   void emitIf(const Op &O, unsigned Indent) {
@@ -803,16 +987,20 @@ private:
     unpackResults(O, Out, Indent);
   }
 
-  /// dot on CUDA cores: a and b staged in shared memory, each thread
-  /// summing the products for the elements of the result it holds.
+  /// dot on tensor cores when layout assignment gave the result an mma
+  /// accumulator layout, else on CUDA cores; either way a and b are
+  /// staged in shared memory from whatever layout they have.
   void emitDot(const Op &O, unsigned Indent) {
     static const char *const Precision[] = {
         "rt::precision::tf32", "rt::precision::tf32x3", "rt::precision::ieee"};
     const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
     declareTile(R, Indent);
-    line(Indent, "rt::dot_fma<" + std::string(Precision[O.intAttr()]) + ", " +
-                     layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
-                     ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
+    std::string Callee =
+        LM.get(R).Parent.WarpReps.empty()
+            ? "rt::dot_fma<" + std::string(Precision[O.intAttr()]) + ", "
+            : "rt::dot_mma<";
+    line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " +
+                     layoutOf(R) + ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
                      nameOf(O.operand(2)) + ", " + nameOf(R) + ");");
   }
 
@@ -844,6 +1032,14 @@ private:
   const Function &F;
   const LayoutMap &LM;
   const AxisInfoAnalysis &AI;
+  const Pipelines &Plans;
+  /// The pipelined loop whose body is being emitted, if any.
+  const PipelinedLoop *Active = nullptr;
+  /// Per staged load: its stage buffers' type alias and ring pointer.
+  llvm::DenseMap<const Op *, std::pair<std::string, std::string>> Rings;
+  unsigned DynamicSharedBytes = 0;
+  llvm::DenseSet<const Value *> Commented;
+  std::string StageExpr;
   const LayoutNamer &NameLayout;
   std::string SourcePath;
 
@@ -860,10 +1056,10 @@ private:
 } // namespace
 
 EmittedKernel emitKernel(const Function &F, const LayoutMap &LM,
-                         const AxisInfoAnalysis &AI,
+                         const AxisInfoAnalysis &AI, const Pipelines &Plans,
                          const LayoutNamer &NameLayout,
                          const std::string &SourcePath) {
-  return Emitter(F, LM, AI, NameLayout, SourcePath).run();
+  return Emitter(F, LM, AI, Plans, NameLayout, SourcePath).run();
 }
 
 } // namespace tilecc::codegen

@@ -12,6 +12,7 @@
 
 #include "analysis/AxisInfo.h"
 #include "analysis/LayoutAssignment.h"
+#include "analysis/Pipelining.h"
 #include "ir/IR.h"
 #include <functional>
 #include <string>
@@ -35,11 +36,15 @@ struct EmittedKernel {
   /// Widest global access of each load/store, in program order, for the
   /// metadata ("load x: v4").
   std::vector<std::string> Accesses;
+  /// Dynamic shared memory the kernel needs (pipeline stages), in bytes.
+  unsigned DynamicSharedBytes = 0;
 };
+
+using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;
 
 EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
                          const analysis::AxisInfoAnalysis &AI,
-                         const LayoutNamer &NameLayout,
+                         const Pipelines &Plans, const LayoutNamer &NameLayout,
                          const std::string &SourcePath);
 
 /// The device spelling of an element type (float, rt::f16, const int *).

@@ -14,10 +14,12 @@ using nlohmann::json;
 namespace tilecc::codegen {
 
 std::optional<TargetDesc> parseTarget(llvm::StringRef Name) {
-  if (Name == "sm_90a" || Name == "sm_80")
-    return TargetDesc{Name.str(), Backend::CUDA, 32};
+  if (Name == "sm_90a")
+    return TargetDesc{Name.str(), Backend::CUDA, 32, 3};
+  if (Name == "sm_80")
+    return TargetDesc{Name.str(), Backend::CUDA, 32, 2};
   if (Name == "gfx90a")
-    return TargetDesc{Name.str(), Backend::HIP, 64};
+    return TargetDesc{Name.str(), Backend::HIP, 64, 0};
   return std::nullopt;
 }
 
@@ -66,7 +68,8 @@ std::string blockedSpelling(const BlockedLayout &B,
                             llvm::ArrayRef<int64_t> Shape) {
   return "rt::blocked<rt::dims{" + shapeList(Shape) + "}, " +
          dimsList(B.SizePerThread) + ", " + dimsList(B.ThreadsPerWarp) + ", " +
-         dimsList(B.WarpsPerCTA) + ", " + dimsList(B.Order) + ">";
+         dimsList(B.WarpsPerCTA) + ", " + dimsList(B.Order) +
+         (B.WarpReps.empty() ? "" : ", " + dimsList(B.WarpReps)) + ">";
 }
 
 /// Collects the layout aliases a kernel file declares.
@@ -197,12 +200,14 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
     // access widths follow its own axis info.
     AxisInfoAnalysis Best(F, Specs.front().Specs);
     LayoutMap LM =
-        assignLayouts(F, Best, Inst.Cfg.NumWarps, {Opts.Target.WarpSize});
+        assignLayouts(F, Best, Inst.Cfg.NumWarps,
+                      {Opts.Target.WarpSize, Opts.Target.MmaVersion});
+    Pipelines Plans = planPipelines(F, LM, Inst.Cfg.NumStages);
     json ConfigVariants = json::array();
     for (const Specialization &S : Specs) {
       AxisInfoAnalysis AI(F, S.Specs);
       EmittedKernel E = emitKernel(
-          F, LM, AI,
+          F, LM, AI, Plans,
           [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
             return Layouts.name(L, Shape);
           },
@@ -217,6 +222,8 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
                           {"meta", metaText(K, Inst.Cfg)},
                           {"num_warps", Inst.Cfg.NumWarps},
                           {"threads", Threads},
+                          {"smem_bytes", E.DynamicSharedBytes},
+                          {"dynamic_smem", E.DynamicSharedBytes > 0},
                           {"specialization", S.Description},
                           {"tiles", Tiles},
                           {"accesses", Accesses},
@@ -226,6 +233,7 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
                           {"launch_args", launchArgs(F)}});
       ConfigVariants.push_back({{"name", Name},
                                 {"threads", Threads},
+                                {"smem_bytes", E.DynamicSharedBytes},
                                 {"guard", flagName(S)},
                                 {"call_args", argNames(F, true)}});
       json Spec = json::object();
@@ -330,8 +338,8 @@ std::string dumpLayouts(frontend::Kernel &K, const TargetDesc &Target) {
   for (unsigned C = 0; C < K.Instances.size(); ++C) {
     Function &F = *K.Instances[C].Fn;
     AxisInfoAnalysis AI(F, specializations(F).front().Specs);
-    LayoutMap LM =
-        assignLayouts(F, AI, K.Instances[C].Cfg.NumWarps, {Target.WarpSize});
+    LayoutMap LM = assignLayouts(F, AI, K.Instances[C].Cfg.NumWarps,
+                                 {Target.WarpSize, Target.MmaVersion});
     OS << "// " << K.QualifiedName << " configuration " << C << ": "
        << metaText(K, K.Instances[C].Cfg)
        << " num_warps=" << K.Instances[C].Cfg.NumWarps << " on " << Target.Name

@@ -20,6 +20,8 @@ struct TargetDesc {
   std::string Name; // sm_90a, sm_80, gfx90a
   Backend Back = Backend::CUDA;
   unsigned WarpSize = 32;
+  /// Tensor-core generation: 3 wgmma (sm_90a), 2 mma.sync (sm_80), 0 none.
+  unsigned MmaVersion = 0;
 };
 
 /// Parses a --target value; nothing for an unknown target.

@@ -1,12 +1,19 @@
-// Matrix multiply on CUDA cores (and transpose), for any layouts: the
-// operands are staged in shared memory, then every thread sums the products
-// for the elements of the result it holds. tilecc uses it where tensor
-// cores do not apply (fp32 with ieee precision, shapes or types without an
-// mma form).
+// Matrix multiply. On tensor cores (dot_mma, mma_tiles): fp16/bf16
+// operands in shared memory, the accumulator in an mma layout. On CUDA
+// cores (dot_fma), for any layouts: the operands are staged in shared
+// memory, then every thread sums the products for the elements of the
+// result it holds; tilecc uses it where tensor cores do not apply (fp32,
+// shapes or types without an mma form). And transpose.
 #pragma once
 
 #include "tile/rt/layout.cuh"
 #include "tile/rt/types.cuh"
+#if !defined(__HIPCC__)
+#include "tile/rt/async_copy.cuh"
+#include "tile/rt/mma.cuh"
+#include "tile/rt/smem.cuh"
+#include "tile/rt/wgmma.cuh"
+#endif
 
 #include <type_traits>
 
@@ -85,6 +92,82 @@ __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
   }
   __syncthreads(); // the next dot or transpose reuses the buffers
 }
+
+#if !defined(__HIPCC__)
+/// Whether this compilation issues wgmma for accumulator layout LC (sm_90a,
+/// warpgroups stacked along M); otherwise mma.sync.
+template <class LC> __device__ constexpr bool uses_wgmma() {
+#if __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  return LC::warps_per_cta(0) % 4 == 0;
+#else
+  return false;
+#endif
+}
+
+/// acc += A B for the program's accumulator in layout LC, from operands
+/// in shared memory that every thread has finished writing: wgmma on
+/// sm_90a where LC stacks warpgroups, mma.sync otherwise.
+template <class LC, class T, class OA, class OB, int NC>
+__device__ __forceinline__ void mma_tiles(const OA &a, const OB &b,
+                                          float (&acc)[NC]) {
+  if constexpr (uses_wgmma<LC>()) {
+    wgmma_issue<LC, T>(a, b, acc);
+    wgmma_wait<0>();
+  } else {
+    mma_sync_tiles<LC, T>(a, b, acc);
+  }
+}
+
+/// mma_tiles that may leave this product in flight (wgmma): it returns once
+/// the previous one has finished, so the operands of the one before are
+/// free again. acc is untouchable until mma_wait_all().
+template <class LC, class T, class OA, class OB, int NC>
+__device__ __forceinline__ void mma_tiles_async(const OA &a, const OB &b,
+                                                float (&acc)[NC]) {
+  if constexpr (uses_wgmma<LC>()) {
+    wgmma_issue<LC, T>(a, b, acc);
+    wgmma_wait<1>();
+  } else {
+    mma_sync_tiles<LC, T>(a, b, acc);
+  }
+}
+
+/// Waits for the products mma_tiles_async left in flight.
+__device__ __forceinline__ void mma_wait_all() {
+#if __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  wgmma_wait<0>();
+#endif
+}
+
+/// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
+/// (K x N) in LB in registers: both are written to swizzled shared memory
+/// first.
+template <class LA, class LB, class LC, class T, int NA, int NB, int NC>
+__device__ void dot_mma(const T (&a)[NA], const T (&b)[NB],
+                        const float (&acc)[NC], float (&out)[NC]) {
+  constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
+  using TA = smem_tile<T, M, K>;
+  using TB = smem_tile<T, K, N>;
+  __shared__ alignas(1024) T sa[TA::elems], sb[TB::elems];
+  TA ta{sa};
+  TB tb{sb};
+#pragma unroll
+  for (int e = 0; e < NA; ++e)
+    if (LA::owns(e))
+      *ta.template at<LA>(e) = a[e];
+#pragma unroll
+  for (int e = 0; e < NB; ++e)
+    if (LB::owns(e))
+      *tb.template at<LB>(e) = b[e];
+  fence_proxy_async();
+  __syncthreads();
+#pragma unroll
+  for (int e = 0; e < NC; ++e)
+    out[e] = acc[e];
+  mma_tiles<LC, T>(operand<true>(ta), operand<false>(tb), out);
+  __syncthreads(); // the next dot reuses the buffers
+}
+#endif
 
 /// out = the transpose of the 2-D tile in (layout LS); out has layout LD.
 template <class LS, class LD, class T, int NS, int ND>

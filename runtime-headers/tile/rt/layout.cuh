@@ -3,11 +3,14 @@
 // of a thread's register array sits at coord(e, d) along dimension d.
 //
 // blocked: each thread holds SizePerThread contiguous elements per
-// dimension; a warp's ThreadsPerWarp and the program's WarpsPerCTA tile the
-// tensor, repeating when the tensor is larger and wrapping (replicating) when
-// it is smaller. Order lists dimensions fastest first. A thread's elements
-// are numbered by their SizePerThread digits first, then their repetition
-// digits, both in Order.
+// dimension; a warp's ThreadsPerWarp tile WarpReps times and then the
+// program's WarpsPerCTA tile the tensor, repeating when the tensor is larger
+// and wrapping (replicating) when it is smaller. Order lists dimensions
+// fastest first. A thread's elements are numbered by their SizePerThread
+// digits first, then their repetition digits (the warp's own repetitions
+// fastest), both in Order. WarpReps is 1 except in the accumulator layouts
+// of tensor-core instructions, where a warp owns a block of 16 rows (rows g
+// and g + 8 of an mma fragment) and a run of 8-column chunks.
 //
 // sliced<Dim, Parent>: the layout of a tile that gains dimension Dim by
 // expand_dims (or loses it by a reduction): Parent's elements with the Dim
@@ -29,6 +32,13 @@ template <int R> struct dims {
 };
 template <class... T> dims(T...) -> dims<sizeof...(T)>;
 
+template <int R> TILE_RT_HD constexpr dims<R> ones() {
+  dims<R> d{};
+  for (int i = 0; i < R; ++i)
+    d.v[i] = 1;
+  return d;
+}
+
 /// Per-dimension digits of one element (up to rank 4).
 struct digits {
   int s[4] = {}; // which of the SizePerThread elements
@@ -36,7 +46,7 @@ struct digits {
 };
 
 template <dims Shape, dims SizePerThread, dims ThreadsPerWarp, dims WarpsPerCTA,
-          dims Order>
+          dims Order, dims WarpReps = ones<Shape.rank>()>
 struct blocked {
   static constexpr int rank = Shape.rank;
   static constexpr int slice_dim = -1;
@@ -66,11 +76,17 @@ struct blocked {
       stride *= ThreadsPerWarp[Order[i]];
     return stride;
   }
-  TILE_RT_HD static constexpr int tile(int d) {
-    return SizePerThread[d] * ThreadsPerWarp[d] * WarpsPerCTA[d];
+  TILE_RT_HD static constexpr int warp_reps(int d) { return WarpReps[d]; }
+  /// Elements one warp covers along d, and the whole program.
+  TILE_RT_HD static constexpr int warp_tile(int d) {
+    return SizePerThread[d] * ThreadsPerWarp[d] * WarpReps[d];
   }
+  TILE_RT_HD static constexpr int tile(int d) {
+    return warp_tile(d) * WarpsPerCTA[d];
+  }
+  /// Repetitions per thread along d: the warp's own, times the program's.
   TILE_RT_HD static constexpr int reps(int d) {
-    return Shape[d] > tile(d) ? Shape[d] / tile(d) : 1;
+    return WarpReps[d] * (Shape[d] > tile(d) ? Shape[d] / tile(d) : 1);
   }
   TILE_RT_HD static constexpr int warp_threads() {
     int n = 1;
@@ -143,10 +159,15 @@ struct blocked {
     return 0;
   }
 
+  /// Position along d of the element with digits g, before wrapping.
+  __device__ static int position(const digits &g, int d) {
+    int warp_rep = g.r[d] % WarpReps[d], rep = g.r[d] / WarpReps[d];
+    return rep * tile(d) + warp_pos(d) * warp_tile(d) +
+           (warp_rep * ThreadsPerWarp[d] + lane_pos(d)) * SizePerThread[d] +
+           g.s[d];
+  }
   __device__ static int coord_of(const digits &g, int d) {
-    int c = g.r[d] * tile(d) +
-            (warp_pos(d) * ThreadsPerWarp[d] + lane_pos(d)) * SizePerThread[d] +
-            g.s[d];
+    int c = position(g, d);
     return tile(d) > Shape[d] ? c % Shape[d] : c;
   }
   /// Coordinate along d of this thread's element e.
@@ -160,11 +181,7 @@ struct blocked {
   __device__ static bool owns_digits(const digits &g) {
     bool own = true;
     for (int d = 0; d < rank; ++d)
-      own = own && g.r[d] * tile(d) +
-                           (warp_pos(d) * ThreadsPerWarp[d] + lane_pos(d)) *
-                               SizePerThread[d] +
-                           g.s[d] <
-                       Shape[d];
+      own = own && position(g, d) < Shape[d];
     return own;
   }
   __device__ static bool owns(int e) { return owns_digits(decompose(e)); }

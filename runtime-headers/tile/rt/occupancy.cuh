@@ -6,17 +6,19 @@
 
 namespace tile::rt {
 
-/// Resident programs of `kernel` launched with `threads` threads and no
-/// dynamic shared memory, per SM; 1 when the runtime cannot tell.
-template <class Kernel> int programs_per_sm(Kernel kernel, int threads) {
+/// Resident programs of `kernel` launched with `threads` threads and
+/// `smem` bytes of dynamic shared memory, per SM; 1 when the runtime
+/// cannot tell.
+template <class Kernel>
+int programs_per_sm(Kernel kernel, int threads, int smem) {
   int n = 0;
 #if defined(__HIPCC__)
-  if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) !=
+  if (hipOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, smem) !=
       hipSuccess)
     return 1;
 #else
-  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads, 0) !=
-      cudaSuccess)
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads,
+                                                    smem) != cudaSuccess)
     return 1;
 #endif
   return n > 0 ? n : 1;

@@ -48,7 +48,8 @@ __device__ void accumulate(V &acc, bool &has, const V &v, Op op) {
 /// blocked layout L.
 template <int Dim, bool Reverse, class L, class V, int N, class Op>
 __device__ void scan(const V (&in)[N], V (&out)[N], Op op) {
-  static_assert(N == L::elems() && L::slice_dim == -1, "a blocked tile");
+  static_assert(N == L::elems() && L::slice_dim == -1 && L::warp_reps(Dim) == 1,
+                "a blocked tile whose repetitions along Dim are in order");
   constexpr int Size = L::shape(Dim);
   constexpr int Spt = L::size_per_thread(Dim);
   constexpr int Run = Spt < Size ? Spt : Size; // the rest of a run are copies

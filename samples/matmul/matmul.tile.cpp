@@ -1,0 +1,83 @@
+// Matrix multiply C = A B (Triton's tutorial 03): A is M x K and B is K x N,
+// both row-major, fp16 or bf16; products accumulate in fp32 on tensor cores
+// and C is stored in the input type. Programs walk the output in groups of
+// GROUP_M block rows so that the blocks of A and B they share stay in L2.
+// ACT = 1 applies a leaky ReLU before the store (a fused epilogue).
+// The loads feeding dot are software-pipelined over num_stages
+// shared-memory buffers.
+#include <tile/tile.hpp>
+
+template <class T, int BM, int BN, int BK, int GROUP_M, int ACT>
+void matmul_program(const T *a, const T *b, T *c, int m, int n, int k) {
+  const int pid = tile::program_id(0);
+  const int blocks_m = tile::cdiv(m, BM), blocks_n = tile::cdiv(n, BN);
+  const int in_group = GROUP_M * blocks_n;
+  const int first_m = pid / in_group * GROUP_M;
+  const int group_m = tile::minimum(blocks_m - first_m, GROUP_M);
+  const int pid_m = first_m + pid % in_group % group_m;
+  const int pid_n = pid % in_group / group_m;
+
+  auto rm = pid_m * BM + tile::arange<BM>();
+  auto rn = pid_n * BN + tile::arange<BN>();
+  auto rk = tile::arange<BK>();
+  auto acc = tile::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto kk = k0 + rk;
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
+    acc = tile::dot(x, y, acc);
+  }
+  if (ACT == 1)
+    acc = tile::where(acc >= 0.0f, acc, acc * 0.01f);
+  tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
+              tile::cast<T>(acc),
+              tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n));
+}
+
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_KERNEL void matmul_f16(const tile::half *a, const tile::half *b,
+                            tile::half *c, int m, int n, int k) {
+  matmul_program<tile::half, BM, BN, BK, GROUP_M, ACT>(a, b, c, m, n, k);
+}
+
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
+                             tile::bfloat16 *c, int m, int n, int k) {
+  matmul_program<tile::bfloat16, BM, BN, BK, GROUP_M, ACT>(a, b, c, m, n, k);
+}
+
+// Tutorial 03's H100 configurations that fit tilecc's rules (a warpgroup
+// per 64 rows), and a small one for small problems; ACT = 1 variants of
+// the first.
+#define MATMUL_CONFIGS(kernel)                                                 \
+  TILE_CONFIGS(                                                                \
+      kernel,                                                                  \
+      tile::config{                                                            \
+          .meta = {128, 256, 64, 8, 0}, .num_warps = 8, .num_stages = 3},      \
+      tile::config{                                                            \
+          .meta = {128, 128, 64, 8, 0}, .num_warps = 4, .num_stages = 4},      \
+      tile::config{                                                            \
+          .meta = {128, 128, 32, 8, 0}, .num_warps = 4, .num_stages = 4},      \
+      tile::config{                                                            \
+          .meta = {64, 64, 32, 8, 0}, .num_warps = 4, .num_stages = 4},        \
+      tile::config{                                                            \
+          .meta = {128, 128, 64, 8, 1}, .num_warps = 4, .num_stages = 4})
+MATMUL_CONFIGS(matmul_f16);
+MATMUL_CONFIGS(matmul_bf16);
+
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_GRID(matmul_f16)
+tile::grid matmul_f16_grid(const tile::half *, const tile::half *, tile::half *,
+                           int m, int n, int) {
+  return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};
+}
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_GRID(matmul_bf16)
+tile::grid matmul_bf16_grid(const tile::bfloat16 *, const tile::bfloat16 *,
+                            tile::bfloat16 *, int m, int n, int) {
+  return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};
+}

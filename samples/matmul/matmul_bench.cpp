@@ -1,0 +1,89 @@
+// Times matmul_f16 and matmul_bf16 (no activation) at M = N = K = 4096 and
+// 8192 with every configuration, checks 4096 sampled elements of each
+// result against the reference, and prints JSON lines (TFLOP/s) for
+// scripts/bench.sh. Exits 77 without a GPU.
+#include "matmul.tile.cpp"
+#include "matmul.tile.h"
+
+#include "bench.hpp"
+#include "reference.hpp"
+
+#include <cstdio>
+#include <string>
+#include <type_traits>
+
+namespace {
+
+constexpr std::initializer_list<const char *> meta_names = {"BM", "BN", "BK",
+                                                            "GROUP_M", "ACT"};
+
+template <class T> bool bench(const char *workload, const char *dtype) {
+  bool ok = true;
+  sample::Random rng(33);
+  for (int size : {4096, 8192}) {
+    const int m = size, n = size, k = size;
+    auto af = sample::random_vector(std::size_t(m) * k, rng, -1, 1);
+    auto bf = sample::random_vector(std::size_t(k) * n, rng, -1, 1);
+    auto a = sample::convert_all<T>(af), b = sample::convert_all<T>(bf);
+    auto ar = sample::convert_all<float>(a), br = sample::convert_all<float>(b);
+    sample::DeviceArray<T> da(a, 0), db(b, 0), dc(std::size_t(m) * n, 0);
+    auto tol = reference::matmul_tolerance(k);
+    std::vector<double> ms;
+    std::vector<bool> right;
+    std::vector<int> configs;
+    for (int c = 0; c < tilecc::matmul_f16_num_configs; ++c) {
+      if (matmul_f16_tile_configs[c].meta[4] != 0)
+        continue;
+      auto launch = [&] {
+        if constexpr (std::is_same_v<T, tile::half>)
+          return tilecc::matmul_f16(da.get(), db.get(), dc.get(), m, n, k,
+                                    nullptr, c);
+        else
+          return tilecc::matmul_bf16(da.get(), db.get(), dc.get(), m, n, k,
+                                     nullptr, c);
+      };
+      dc.poison();
+      CUDA_CHECK(launch());
+      CUDA_CHECK(cudaDeviceSynchronize());
+      auto got = dc.download_floats();
+      std::vector<float> got_s, want_s;
+      for (int s = 0; s < 4096; ++s) {
+        int i = int(rng.next() % m), j = int(rng.next() % n);
+        got_s.push_back(got[std::size_t(i) * n + j]);
+        want_s.push_back(static_cast<float>(
+            reference::matmul_element(ar, br, n, k, i, j, false)));
+      }
+      std::string what =
+          std::string(workload) + " " +
+          sample::describe(matmul_f16_tile_configs[c], meta_names);
+      right.push_back(sample::compare(what, got_s, want_s, {tol.abs, tol.rel}));
+      ms.push_back(sample::median_ms(launch, 10, 50));
+      configs.push_back(c);
+    }
+    auto best = std::min_element(ms.begin(), ms.end()) - ms.begin();
+    for (std::size_t i = 0; i < ms.size(); ++i) {
+      std::printf(
+          "{\"workload\": \"%s\", \"impl\": \"tilecc\", \"shape\": [%d, %d, "
+          "%d], \"dtype\": \"%s\", \"config\": \"%s\", \"ms\": %.5f, "
+          "\"tflops\": %.1f, \"best\": %s, \"ok\": %s}\n",
+          workload, m, n, k, dtype,
+          sample::describe(matmul_f16_tile_configs[configs[i]], meta_names)
+              .c_str(),
+          ms[i], 2.0 * m * n * k / ms[i] / 1e9,
+          std::ptrdiff_t(i) == best ? "true" : "false",
+          right[i] ? "true" : "false");
+      ok &= right[i];
+    }
+  }
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  bool ok = bench<tile::half>("matmul_f16", "fp16");
+  ok &= bench<tile::bfloat16>("matmul_bf16", "bf16");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,211 @@
+//===- Pipelining.cpp -----------------------------------------------------===//
+#include "analysis/Pipelining.h"
+
+using namespace tilecc::ir;
+
+namespace tilecc::analysis {
+
+namespace {
+
+/// Users of every value defined in B (its direct ops only).
+llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>>
+usersIn(const Block &B) {
+  llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>> Users;
+  walk(const_cast<Block &>(B), [&](Op &O) {
+    for (const Value *V : O.operands())
+      Users[V].push_back(&O);
+  });
+  return Users;
+}
+
+bool isTensorCoreDot(const Op &O, const LayoutMap &LM) {
+  return O.kind() == OpKind::Dot && !LM.get(O.result()).Parent.WarpReps.empty();
+}
+
+/// Ops a prefetch may re-run: pure index and mask arithmetic.
+bool recomputable(const Op &O) {
+  switch (categoryOf(O.kind())) {
+  case OpCategory::Source:
+  case OpCategory::Unary:
+  case OpCategory::Binary:
+  case OpCategory::Ternary:
+    return O.regions().empty();
+  case OpCategory::Shape:
+    return O.kind() != OpKind::Trans;
+  default:
+    return false;
+  }
+}
+
+bool isZeroConstant(const Value *V) {
+  const Op *D = V->definingOp();
+  while (D && (D->kind() == OpKind::Splat || D->kind() == OpKind::Broadcast))
+    D = D->operand(0)->definingOp();
+  return D && D->kind() == OpKind::Const && D->intAttr() == 0 &&
+         D->floatAttr() == 0.0;
+}
+
+class Planner {
+public:
+  Planner(const Op &Loop, const LayoutMap &LM)
+      : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(usersIn(Body)) {}
+
+  std::optional<PipelinedLoop> run(unsigned NumStages) {
+    PipelinedLoop P;
+    P.NumStages = NumStages;
+    // The step must be a positive constant for iterations ahead to be
+    // known to come later.
+    const Op *Step = Loop.operand(2)->definingOp();
+    if (!Step || Step->kind() != OpKind::Const || Step->intAttr() <= 0)
+      return std::nullopt;
+    llvm::DenseSet<const Op *> Candidates;
+    for (const auto &O : Body.ops())
+      if (O->kind() == OpKind::Load && stageable(*O))
+        Candidates.insert(O.get());
+    // A dot is pipelined when both of its operands are staged; a load
+    // stays staged only if every dot it feeds is.
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      P.Dots.clear();
+      for (const auto &O : Body.ops())
+        if (isTensorCoreDot(*O, LM) && source(O->operand(0), Candidates) &&
+            source(O->operand(1), Candidates))
+          P.Dots.insert(O.get());
+      for (const Op *L : llvm::SmallVector<const Op *, 4>(Candidates.begin(),
+                                                          Candidates.end()))
+        if (!onlyFeeds(*L, P.Dots)) {
+          Candidates.erase(L);
+          Changed = true;
+        }
+    }
+    if (Candidates.empty())
+      return std::nullopt;
+    llvm::DenseSet<const Op *> InSlice;
+    for (const auto &O : Body.ops())
+      if (Candidates.count(O.get())) {
+        P.Loads.push_back(O.get());
+        for (const Value *V : O->operands())
+          if (!addSlice(V, InSlice))
+            return std::nullopt;
+      }
+    for (const auto &O : Body.ops())
+      if (InSlice.count(O.get()))
+        P.Slice.push_back(O.get());
+    P.AsyncMma = NumStages >= 3 && llvm::all_of(P.Dots, [&](const Op *D) {
+      return onlyAccumulates(*D);
+    });
+    // Staged loads, their trans, and slice ops nobody else needs.
+    for (const Op *L : P.Loads) {
+      P.ProducerOnly.insert(L);
+      for (const Op *U : Users.lookup(L->result()))
+        if (U->kind() == OpKind::Trans)
+          P.ProducerOnly.insert(U);
+    }
+    for (auto It = P.Slice.rbegin(); It != P.Slice.rend(); ++It)
+      if (llvm::all_of((*It)->results(), [&](const auto &R) {
+            return llvm::all_of(Users.lookup(R.get()), [&](const Op *U) {
+              return P.ProducerOnly.count(U);
+            });
+          }))
+        P.ProducerOnly.insert(*It);
+    return P;
+  }
+
+private:
+  /// A 2-D load whose masked-off elements read as zero (cp.async fills
+  /// zeros).
+  bool stageable(const Op &L) const {
+    return L.result()->type().rank() == 2 &&
+           (!L.other() || isZeroConstant(L.other()));
+  }
+
+  /// The candidate load V comes from, directly or through one trans used
+  /// only here.
+  const Op *source(const Value *V,
+                   const llvm::DenseSet<const Op *> &Candidates) const {
+    const Op *D = V->definingOp();
+    if (D && D->kind() == OpKind::Trans && D->parentBlock() == &Body &&
+        Users.lookup(V).size() == 1)
+      D = D->operand(0)->definingOp();
+    return D && Candidates.count(D) ? D : nullptr;
+  }
+
+  /// Whether every use of L's tile is an operand of a dot in Dots (maybe
+  /// through a trans whose only use is).
+  bool onlyFeeds(const Op &L, const llvm::DenseSet<const Op *> &Dots) const {
+    auto Uses = Users.lookup(L.result());
+    return !Uses.empty() && llvm::all_of(Uses, [&](const Op *U) {
+      if (U->kind() == OpKind::Trans) {
+        auto TU = Users.lookup(U->result());
+        return TU.size() == 1 && Dots.count(TU.front()) &&
+               TU.front()->operand(2) != U->result();
+      }
+      return Dots.count(U) && U->operand(2) != L.result();
+    });
+  }
+
+  /// Whether dot D's result is only yielded, as the next value of the
+  /// carried accumulator it adds to, which nothing else reads.
+  bool onlyAccumulates(const Op &D) const {
+    const Value *Acc = D.operand(2);
+    const Op *Yield = Body.terminator();
+    auto Uses = Users.lookup(D.result());
+    if (Uses.size() != 1 || Uses.front() != Yield ||
+        Acc->ownerBlock() != &Body || Users.lookup(Acc).size() != 1)
+      return false;
+    for (unsigned I = 0; I < Yield->numOperands(); ++I)
+      if (Yield->operand(I) == D.result())
+        return Body.argument(I + 1) == Acc;
+    return false;
+  }
+
+  /// Adds the body ops V is computed by; false if one cannot be re-run
+  /// for a later iteration.
+  bool addSlice(const Value *V, llvm::DenseSet<const Op *> &InSlice) {
+    if (const Block *Owner = V->ownerBlock())
+      return Owner != &Body || V == Body.argument(0); // only the IV
+    const Op *D = V->definingOp();
+    if (!D || D->parentBlock() != &Body)
+      return true; // defined outside the loop
+    if (InSlice.count(D))
+      return true;
+    if (!recomputable(*D))
+      return false;
+    InSlice.insert(D);
+    return llvm::all_of(D->operands(),
+                        [&](const Value *O) { return addSlice(O, InSlice); });
+  }
+
+  const Op &Loop;
+  const Block &Body;
+  const LayoutMap &LM;
+  llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>> Users;
+};
+
+} // namespace
+
+llvm::DenseMap<const Op *, PipelinedLoop>
+planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages) {
+  llvm::DenseMap<const Op *, PipelinedLoop> Plans;
+  if (NumStages < 2)
+    return Plans;
+  walk(const_cast<Function &>(F).body(), [&](Op &O) {
+    if (O.kind() == OpKind::For)
+      if (auto P = Planner(O, LM).run(NumStages))
+        Plans[&O] = std::move(*P);
+  });
+  return Plans;
+}
+
+std::pair<const Op *, bool> stagedSource(const PipelinedLoop &P,
+                                         const Value *Operand) {
+  const Op *D = Operand->definingOp();
+  bool Trans = D && D->kind() == OpKind::Trans;
+  if (Trans)
+    D = D->operand(0)->definingOp();
+  if (D && llvm::is_contained(P.Loads, D))
+    return {D, Trans};
+  return {nullptr, false};
+}
+
+} // namespace tilecc::analysis
