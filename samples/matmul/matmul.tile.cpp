@@ -51,13 +51,16 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
 }
 
 // Tutorial 03's H100 configurations that fit tilecc's rules (a warpgroup
-// per 64 rows), and a small one for small problems; ACT = 1 variants of
-// the first.
+// per 64 rows) and the shared memory of both sm_90a and sm_80, the first
+// transposed, and a small one for small problems; the last applies the
+// leaky ReLU.
 #define MATMUL_CONFIGS(kernel)                                                 \
   TILE_CONFIGS(                                                                \
       kernel,                                                                  \
       tile::config{                                                            \
           .meta = {128, 256, 64, 8, 0}, .num_warps = 8, .num_stages = 3},      \
+      tile::config{                                                            \
+          .meta = {256, 128, 64, 8, 0}, .num_warps = 8, .num_stages = 3},      \
       tile::config{                                                            \
           .meta = {128, 128, 64, 8, 0}, .num_warps = 4, .num_stages = 4},      \
       tile::config{                                                            \

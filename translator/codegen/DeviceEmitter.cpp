@@ -83,6 +83,7 @@ public:
     K.TileComments = std::move(TileComments);
     K.Accesses = std::move(Accesses);
     K.DynamicSharedBytes = DynamicSharedBytes;
+    K.PipelineLoc = PipelineLoc;
     return K;
   }
 
@@ -755,7 +756,10 @@ private:
       unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind) * S;
       Offset += (Bytes + 1023) / 1024 * 1024;
     }
-    DynamicSharedBytes = std::max(DynamicSharedBytes, Offset + 1024);
+    if (Offset + 1024 > DynamicSharedBytes) {
+      DynamicSharedBytes = Offset + 1024;
+      PipelineLoc = O.loc();
+    }
 
     const Value *IV = Body.argument(0);
     std::string N = nameOf(IV), Lb = scalar(O.operand(0)),
@@ -1038,6 +1042,7 @@ private:
   /// Per staged load: its stage buffers' type alias and ring pointer.
   llvm::DenseMap<const Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;
+  SourceLoc PipelineLoc;
   llvm::DenseSet<const Value *> Commented;
   std::string StageExpr;
   const LayoutNamer &NameLayout;

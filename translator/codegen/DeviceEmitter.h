@@ -36,8 +36,10 @@ struct EmittedKernel {
   /// Widest global access of each load/store, in program order, for the
   /// metadata ("load x: v4").
   std::vector<std::string> Accesses;
-  /// Dynamic shared memory the kernel needs (pipeline stages), in bytes.
+  /// Dynamic shared memory the kernel needs (pipeline stages), in bytes,
+  /// and where the loop needing the most is.
   unsigned DynamicSharedBytes = 0;
+  ir::SourceLoc PipelineLoc;
 };
 
 using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;

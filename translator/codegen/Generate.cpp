@@ -15,11 +15,11 @@ namespace tilecc::codegen {
 
 std::optional<TargetDesc> parseTarget(llvm::StringRef Name) {
   if (Name == "sm_90a")
-    return TargetDesc{Name.str(), Backend::CUDA, 32, 3};
+    return TargetDesc{Name.str(), Backend::CUDA, 32, 3, 227 * 1024};
   if (Name == "sm_80")
-    return TargetDesc{Name.str(), Backend::CUDA, 32, 2};
+    return TargetDesc{Name.str(), Backend::CUDA, 32, 2, 163 * 1024};
   if (Name == "gfx90a")
-    return TargetDesc{Name.str(), Backend::HIP, 64, 0};
+    return TargetDesc{Name.str(), Backend::HIP, 64, 0, 64 * 1024};
   return std::nullopt;
 }
 
@@ -167,8 +167,9 @@ std::string resetLineDirectives(const std::string &Text,
   return Out;
 }
 
-std::optional<std::vector<GeneratedFile>>
-generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
+std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
+                                                   const GenerateOptions &Opts,
+                                                   GenerateError &Error) {
   bool Hip = Opts.Target.Back == Backend::HIP;
   std::string KernelExt = Hip ? "hip" : "cu";
   json Common = {
@@ -212,6 +213,18 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
             return Layouts.name(L, Shape);
           },
           Opts.SourcePath);
+      if (E.DynamicSharedBytes > Opts.Target.MaxSharedBytes) {
+        Error = {"a loop software-pipelined with num_stages = " +
+                     std::to_string(Inst.Cfg.NumStages) + " needs " +
+                     std::to_string(E.DynamicSharedBytes) +
+                     " bytes of shared memory (configuration " +
+                     std::to_string(C) + "), more than the " +
+                     std::to_string(Opts.Target.MaxSharedBytes) + " " +
+                     Opts.Target.Name +
+                     " allows: use fewer stages or smaller tiles",
+                 E.PipelineLoc};
+        return std::nullopt;
+      }
       std::string Name = K.Name + "_c" + std::to_string(C) + "_" + S.Suffix;
       json Tiles = json::array(), Accesses = json::array();
       for (const std::string &T : E.TileComments)
@@ -293,7 +306,7 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
     std::string Err;
     std::string Text = render(Template, Data, Err);
     if (!Err.empty())
-      Error = Name + ": template error: " + Err;
+      Error = {Name + ": template error: " + Err, std::nullopt};
     Files.push_back({Name, Text});
   };
   Render(templates::KernelCu, KernelFile);
@@ -315,7 +328,7 @@ generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error) {
     C.erase("grid_params");
   }
   Files.push_back({K.Name + ".json", Meta.dump(2) + "\n"});
-  if (!Error.empty())
+  if (!Error.Message.empty())
     return std::nullopt;
   return Files;
 }

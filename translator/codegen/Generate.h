@@ -22,6 +22,8 @@ struct TargetDesc {
   unsigned WarpSize = 32;
   /// Tensor-core generation: 3 wgmma (sm_90a), 2 mma.sync (sm_80), 0 none.
   unsigned MmaVersion = 0;
+  /// Shared memory one program may use (with the launch asking for it).
+  unsigned MaxSharedBytes = 65536;
 };
 
 /// Parses a --target value; nothing for an unknown target.
@@ -38,9 +40,17 @@ struct GenerateOptions {
   TargetDesc Target;
 };
 
-/// Generates K's files; on a template error returns nothing and sets Error.
-std::optional<std::vector<GeneratedFile>>
-generate(frontend::Kernel &K, const GenerateOptions &Opts, std::string &Error);
+/// Why generation failed: a kernel the target cannot run (at Loc in the
+/// user's source), or a bug of tilecc's (no Loc).
+struct GenerateError {
+  std::string Message;
+  std::optional<ir::SourceLoc> Loc;
+};
+
+/// Generates K's files; on failure returns nothing and sets Error.
+std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
+                                                   const GenerateOptions &Opts,
+                                                   GenerateError &Error);
 
 /// Kernel files mark with `#line __TILECC_RESET__` where the user's `#line`
 /// mapping ends; this replaces each mark with the generated file's own next

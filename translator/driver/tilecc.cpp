@@ -153,10 +153,14 @@ int main(int Argc, const char **Argv) {
   std::vector<codegen::GeneratedFile> Files;
   codegen::GenerateOptions GO{Input, TILECC_VERSION, *TD};
   for (frontend::Kernel &K : *Result) {
-    std::string Error;
+    codegen::GenerateError Error;
     auto KF = codegen::generate(K, GO, Error);
     if (!KF) {
-      errs() << "tilecc: error: internal error: " << Error << "\n";
+      if (Error.Loc)
+        errs() << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
+               << ": error: " << Error.Message << "\n";
+      else
+        errs() << "tilecc: error: internal error: " << Error.Message << "\n";
       return 1;
     }
     Files.insert(Files.end(), KF->begin(), KF->end());

@@ -553,6 +553,7 @@ private:
                     {Hi, B.intConst(1, IVType->Elem.Kind)});
 
     llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(FS->getBody());
+    setLoc(FS->getBeginLoc()); // the loop itself is at its `for`
     auto Op = std::make_unique<ir::Op>(OpKind::For, B.loc());
     for (Value *V : {Lo, Hi, Step})
       Op->addOperand(V);

@@ -175,10 +175,21 @@ struct blocked {
     return coord_of(decompose(e), d);
   }
 
+  /// Whether the program's threads tile the shape without wrapping, so
+  /// that no thread holds a copy.
+  TILE_RT_HD static constexpr bool covers_exactly() {
+    for (int d = 0; d < rank; ++d)
+      if (Shape[d] % tile(d) != 0)
+        return false;
+    return true;
+  }
+
   /// Whether this thread's copy of the element with digits g is the one
   /// that acts (stores, atomics): a layout larger than its tile wraps, and
   /// the copies past the tile's end do not.
   __device__ static bool owns_digits(const digits &g) {
+    if constexpr (covers_exactly())
+      return true;
     bool own = true;
     for (int d = 0; d < rank; ++d)
       own = own && position(g, d) < Shape[d];
