@@ -679,8 +679,10 @@ private:
     return Type + "{" + Ring + " + " + S + " * " + Type + "::elems}";
   }
 
-  /// Asynchronous copies of staged load L's tile into stage S.
-  void emitStagedCopy(const Op &L, const std::string &S, unsigned Indent) {
+  /// Asynchronous copies of staged load L's tile into stage S, for the
+  /// elements where Live holds.
+  void emitStagedCopy(const Op &L, const std::string &S,
+                      const std::string &Live, unsigned Indent) {
     const Value *R = L.result();
     unsigned W = accessWidth(L);
     std::string Tile = fresh(nameOf(R) + "_dst");
@@ -691,29 +693,31 @@ private:
     line(Indent + 2, "rt::cp_async_v<" + std::to_string(W) + ">(" + Tile +
                          ".template at<" + layoutOf(R) + ", " +
                          (storedTransposed(L) ? "true" : "false") + ">(e), " +
-                         elem(L.operand(0), "e") + ", " + maskExpr(L, "e") +
-                         ");");
+                         elem(L.operand(0), "e") + ", " + Live +
+                         (L.mask() ? " && " + maskExpr(L, "e") : "") + ");");
   }
 
   /// The prefetch of the iteration whose induction variable is Iv (an
   /// expression) into stage S: the slice re-run with the induction
-  /// variable's own name bound to Iv, then the copies.
+  /// variable's own name bound to Iv, then the copies. Past the loop's end
+  /// the copies read nothing and fill zeros; leaving them unconditional
+  /// lets the compiler hoist their per-thread address arithmetic.
   void emitPrefetch(const Op &Loop, const PipelinedLoop &P,
                     const std::string &Iv, const std::string &S,
                     unsigned Indent) {
     const Value *IV = Loop.region(0)->argument(0);
     line(Indent, "{");
     line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
-    line(Indent + 1,
-         "if (" + nameOf(IV) + " < " + scalar(Loop.operand(1)) + ") {");
+    std::string Live = fresh("live");
+    line(Indent + 1, "const bool " + Live + " = " + nameOf(IV) + " < " +
+                         scalar(Loop.operand(1)) + ";");
     const PipelinedLoop *Outer = Active;
     Active = nullptr;
     for (const Op *O : P.Slice)
-      emitOp(*O, Indent + 2);
+      emitOp(*O, Indent + 1);
     for (const Op *L : P.Loads)
-      emitStagedCopy(*L, S, Indent + 2);
+      emitStagedCopy(*L, S, Live, Indent + 1);
     Active = Outer;
-    line(Indent + 1, "}");
     line(Indent, "}");
     line(Indent, "rt::cp_async_commit();");
   }
