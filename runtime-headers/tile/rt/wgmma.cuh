@@ -41,17 +41,29 @@ __device__ __forceinline__ uint64_t smem_descriptor(const void *p, int lbo,
          (uint64_t((sbo >> 4) & 0x3fff) << 32) | (mode << 62);
 }
 
-/// Descriptor of the 64 (A) or N (B) x 16 block of operand o at (i, k).
+/// Descriptor of the 64 (A) or N (B) x 16 block of operand o at (i, 0);
+/// i is a multiple of 8 (a whole row group).
 template <class O>
-__device__ __forceinline__ uint64_t operand_descriptor(const O &o, int i,
-                                                       int k) {
+__device__ __forceinline__ uint64_t operand_descriptor(const O &o, int i) {
   using Tile = typename O::tile;
   constexpr int group = 8 * Tile::row_bytes;
   if constexpr (O::k_major)
-    return smem_descriptor<Tile>(o.at(i, k), 16, group);
+    return smem_descriptor<Tile>(o.at(i, 0), 16, group);
   else
     return smem_descriptor<Tile>(
-        o.at(i, k), Tile::slab_elems * int(sizeof(*o.t.base)), group);
+        o.at(i, 0), Tile::slab_elems * int(sizeof(*o.t.base)), group);
+}
+
+/// What to add to operand_descriptor(o, i) for the block at (i, k), k a
+/// multiple of 16: its byte offset in 16-byte units. Whole row groups
+/// start their swizzle pattern afresh, so the offset is the same for every
+/// i and known at compile time.
+template <class O, class T>
+__device__ constexpr uint64_t descriptor_step(int k) {
+  using Tile = typename O::tile;
+  return uint64_t((O::k_major ? Tile::offset(0, k) : Tile::offset(k, 0)) *
+                  int(sizeof(T))) >>
+         4;
 }
 
 template <int N> struct wgmma_instr;
@@ -327,6 +339,13 @@ __device__ void wgmma_issue(const OA &a, const OB &b, float (&acc)[NC]) {
                      : WN % 16 == 0  ? 16
                                      : 8;
   const int m0 = LC::warp_pos(0) / 4 * 64, n0 = LC::warp_pos(1) * WN;
+  uint64_t da[MB], db[WN / NI];
+#pragma unroll
+  for (int i = 0; i < MB; ++i)
+    da[i] = operand_descriptor(a, m0 + i * LC::tile(0));
+#pragma unroll
+  for (int c = 0; c < WN / NI; ++c)
+    db[c] = operand_descriptor(b, n0 + c * NI);
   wgmma_fence();
 #pragma unroll
   for (int k0 = 0; k0 < K; k0 += 16)
@@ -339,8 +358,8 @@ __device__ void wgmma_issue(const OA &a, const OB &b, float (&acc)[NC]) {
         for (int r = 0; r < NI / 2; ++r)
           d[r] = acc[fragment_element<LC>(i, c * NI / 8 + r / 4, r % 4)];
         wgmma_instr<NI>::template run<T, !OA::k_major, !OB::k_major>(
-            d, operand_descriptor(a, m0 + i * LC::tile(0), k0),
-            operand_descriptor(b, n0 + c * NI, k0));
+            d, da[i] + descriptor_step<OA, T>(k0),
+            db[c] + descriptor_step<OB, T>(k0));
 #pragma unroll
         for (int r = 0; r < NI / 2; ++r)
           acc[fragment_element<LC>(i, c * NI / 8 + r / 4, r % 4)] = d[r];
