@@ -26,10 +26,6 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
   return mmaAccumulator(C.Shape, NumWarps, Target.MmaVersion >= 3 ? 4 : 1);
 }
 
-bool usesTensorCores(const Op &O, unsigned NumWarps, const TargetInfo &Target) {
-  return tensorCoreLayout(O, NumWarps, Target).has_value();
-}
-
 namespace {
 
 class Assigner {

@@ -25,11 +25,9 @@ struct TargetInfo {
   unsigned MmaVersion = 0;
 };
 
-/// Whether dot op O runs on the target's tensor cores: fp16 or bf16
-/// operands accumulated in fp32, K a multiple of 16, and a result shape
-/// that mma fragments tile (then its layout is mmaAccumulator's).
-bool usesTensorCores(const ir::Op &O, unsigned NumWarps,
-                     const TargetInfo &Target);
+/// The accumulator layout of dot op O if it runs on the target's tensor
+/// cores: fp16 or bf16 operands accumulated in fp32, K a multiple of 16,
+/// and a result shape that mma fragments tile (mmaAccumulator's layout).
 std::optional<BlockedLayout>
 tensorCoreLayout(const ir::Op &O, unsigned NumWarps, const TargetInfo &Target);
 

@@ -53,7 +53,6 @@ template <class T> __device__ T *dynamic_smem(unsigned offset) {
 template <class Tile, bool KMajor> struct smem_operand {
   using tile = Tile;
   static constexpr bool k_major = KMajor;
-  static constexpr int mn = KMajor ? Tile::rows : Tile::cols;
   static constexpr int k = KMajor ? Tile::cols : Tile::rows;
   Tile t;
   __device__ auto *at(int i, int kk) const {
