@@ -956,6 +956,22 @@ auto minimum(const A &a, const B &b) {
       a, b);
 }
 
+/// Triton's swizzle2d: the (row, column) that program (i, j) of a size_i x
+/// size_j grid, numbered row-major, should compute so that programs run
+/// column by column within groups of size_g rows, and the blocks of the
+/// inputs that neighbouring programs share stay in L2 (tutorial 03's
+/// grouped ordering). Indices and sizes are non-negative. An ordinary
+/// function: tilecc translates its body.
+inline std::tuple<int, int> swizzle2d(int i, int j, int size_i, int size_j,
+                                      int size_g) {
+  const int ij = i * size_j + j;
+  const int per_group = size_g * size_j;
+  const int first_row = ij / per_group * size_g;
+  const int rows = minimum(size_i - first_row, size_g);
+  const int in_group = ij % per_group;
+  return std::make_tuple(first_row + in_group % rows, in_group / rows);
+}
+
 /// minimum(maximum(x, lo), hi): a NaN x gives lo.
 template <class X, class L, class H>
   requires detail::numeric_operand<X> && detail::numeric_operand<L> &&

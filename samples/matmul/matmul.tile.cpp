@@ -11,11 +11,8 @@ template <class T, int BM, int BN, int BK, int GROUP_M, int ACT>
 void matmul_program(const T *a, const T *b, T *c, int m, int n, int k) {
   const int pid = tile::program_id(0);
   const int blocks_m = tile::cdiv(m, BM), blocks_n = tile::cdiv(n, BN);
-  const int in_group = GROUP_M * blocks_n;
-  const int first_m = pid / in_group * GROUP_M;
-  const int group_m = tile::minimum(blocks_m - first_m, GROUP_M);
-  const int pid_m = first_m + pid % in_group % group_m;
-  const int pid_n = pid % in_group / group_m;
+  const auto [pid_m, pid_n] = tile::swizzle2d(pid / blocks_n, pid % blocks_n,
+                                              blocks_m, blocks_n, GROUP_M);
 
   auto rm = pid_m * BM + tile::arange<BM>();
   auto rn = pid_n * BN + tile::arange<BN>();

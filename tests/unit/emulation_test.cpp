@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -464,4 +465,24 @@ TEST_CASE("launch walks the whole grid, x fastest") {
   CHECK(ids[11] == 112);
   CHECK(tile::num_programs(0) == 1); // restored after the launch
   CHECK(tile::cdiv(10, 4) == 3);
+}
+
+TEST_CASE("swizzle2d orders programs in groups of rows, column by column") {
+  // 5 x 3 programs in groups of 2 rows: the last group has one row.
+  const int rows = 5, cols = 3, group = 2;
+  std::vector<int> seen(rows * cols, 0);
+  int pid = 0;
+  // The order the grouping asks for: group by group, then column by column,
+  // then row by row within the group.
+  for (int first = 0; first < rows; first += group)
+    for (int c = 0; c < cols; ++c)
+      for (int r = first; r < std::min(first + group, rows); ++r, ++pid) {
+        auto [i, j] =
+            tile::swizzle2d(pid / cols, pid % cols, rows, cols, group);
+        CHECK(i == r);
+        CHECK(j == c);
+        ++seen[i * cols + j];
+      }
+  for (int n : seen)
+    CHECK(n == 1);
 }
