@@ -49,8 +49,8 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
 
 // Tutorial 03's H100 configurations that fit tilecc's rules (a warpgroup
 // per 64 rows) and the shared memory of both sm_90a and sm_80, the first
-// transposed, and a small one for small problems; the last applies the
-// leaky ReLU.
+// transposed, a small one for small problems, and one whose 96 KB of
+// stages let two programs share an SM; the last applies the leaky ReLU.
 #define MATMUL_CONFIGS(kernel)                                                 \
   TILE_CONFIGS(                                                                \
       kernel,                                                                  \
@@ -64,6 +64,8 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
           .meta = {128, 128, 32, 8, 0}, .num_warps = 4, .num_stages = 4},      \
       tile::config{                                                            \
           .meta = {64, 64, 32, 8, 0}, .num_warps = 4, .num_stages = 4},        \
+      tile::config{                                                            \
+          .meta = {128, 128, 64, 8, 0}, .num_warps = 4, .num_stages = 3},      \
       tile::config{                                                            \
           .meta = {128, 128, 64, 8, 1}, .num_warps = 4, .num_stages = 4})
 MATMUL_CONFIGS(matmul_f16);

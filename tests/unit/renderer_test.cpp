@@ -26,6 +26,16 @@ TEST_CASE("section tags alone on a line take the line with them") {
         "a\nline 1\nline 2\nb\n");
 }
 
+TEST_CASE("names in the body of an empty list belong to its items") {
+  nlohmann::json D = {{"items", nlohmann::json::array()}};
+  std::string Err;
+  CHECK(render("[{{#items}}{{x}}{{/items}}]", D, Err) == "[]");
+  CHECK(Err.empty());
+  render("{{#items}}{{x}}{{/items}}", nlohmann::json{{"items", {{{"y", 1}}}}},
+         Err);
+  CHECK(Err.find("x") != std::string::npos);
+}
+
 TEST_CASE("template errors are reported, not rendered silently") {
   std::string Err;
   render("{{nope}}", nlohmann::json::object(), Err);

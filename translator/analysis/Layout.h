@@ -51,6 +51,9 @@ struct Layout {
   }
   bool operator!=(const Layout &O) const { return !(*this == O); }
 
+  /// Whether this is a tensor-core accumulator's layout (warps own runs of
+  /// mma tiles).
+  bool isMmaAccumulator() const { return !Parent.WarpReps.empty(); }
   /// Elements each thread holds of a tile of this shape.
   unsigned elemsPerThread(llvm::ArrayRef<int64_t> Shape) const;
   /// The dimension whose elements a thread holds contiguously, and how many.

@@ -35,10 +35,7 @@ public:
       : F(F), AI(AI), NumWarps(NumWarps), Target(T) {}
 
   LayoutMap run() {
-    walk(F.body(), [&](Op &O) {
-      for (const Value *V : O.operands())
-        AllUsers[V].push_back(&O);
-    });
+    AllUsers = users(F.body());
     chooseAnchors();
     followReductions();
     assignBlock(F.body());
@@ -414,7 +411,7 @@ private:
   TargetInfo Target;
   std::map<unsigned, Layout> Anchors;
   llvm::DenseMap<const Value *, Layout> Followed;
-  llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>> AllUsers;
+  UserMap AllUsers;
   llvm::DenseMap<const Value *, llvm::SmallVector<Layout, 2>> Users;
   std::map<std::pair<const Value *, std::string>, Value *> Copies;
   llvm::DenseMap<Value *, Value *> OriginOf;

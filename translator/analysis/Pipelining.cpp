@@ -7,19 +7,8 @@ namespace tilecc::analysis {
 
 namespace {
 
-/// Users of every value defined in B (its direct ops only).
-llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>>
-usersIn(const Block &B) {
-  llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>> Users;
-  walk(const_cast<Block &>(B), [&](Op &O) {
-    for (const Value *V : O.operands())
-      Users[V].push_back(&O);
-  });
-  return Users;
-}
-
 bool isTensorCoreDot(const Op &O, const LayoutMap &LM) {
-  return O.kind() == OpKind::Dot && !LM.get(O.result()).Parent.WarpReps.empty();
+  return O.kind() == OpKind::Dot && LM.get(O.result()).isMmaAccumulator();
 }
 
 /// Ops a prefetch may re-run: pure index and mask arithmetic.
@@ -48,7 +37,7 @@ bool isZeroConstant(const Value *V) {
 class Planner {
 public:
   Planner(const Op &Loop, const LayoutMap &LM)
-      : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(usersIn(Body)) {}
+      : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(users(Body)) {}
 
   std::optional<PipelinedLoop> run(unsigned NumStages) {
     PipelinedLoop P;
@@ -92,8 +81,8 @@ public:
       if (InSlice.count(O.get()))
         P.Slice.push_back(O.get());
     P.AsyncMma = NumStages >= 3 && llvm::all_of(P.Dots, [&](const Op *D) {
-      return onlyAccumulates(*D);
-    });
+                   return onlyAccumulates(*D);
+                 });
     // Staged loads, their trans, and slice ops nobody else needs.
     for (const Op *L : P.Loads) {
       P.ProducerOnly.insert(L);
@@ -179,7 +168,7 @@ private:
   const Op &Loop;
   const Block &Body;
   const LayoutMap &LM;
-  llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>> Users;
+  UserMap Users;
 };
 
 } // namespace

@@ -63,12 +63,13 @@ bool isNarrowInt(ScalarKind K) {
 class Emitter {
 public:
   Emitter(const Function &F, const LayoutMap &LM, const AxisInfoAnalysis &AI,
-          const Pipelines &Plans, const LayoutNamer &NameLayout,
-          const std::string &SourcePath)
-      : F(F), LM(LM), AI(AI), Plans(Plans), NameLayout(NameLayout),
+          const Pipelines &Plans, const TensorMapLoads &Tma,
+          const LayoutNamer &NameLayout, const std::string &SourcePath)
+      : F(F), LM(LM), AI(AI), Plans(Plans), Tma(Tma), NameLayout(NameLayout),
         SourcePath(SourcePath) {}
 
   EmittedKernel run() {
+    dropTmaAddressing();
     countUses(F.body());
     EmittedKernel K;
     llvm::raw_string_ostream PS(K.Params);
@@ -77,6 +78,16 @@ public:
       // A parameter only the grid rule uses would warn in device code.
       PS << (I ? ", " : "") << (Uses.lookup(A) ? "" : "[[maybe_unused]] ")
          << deviceType(A->type().Elem) << " " << nameOf(A);
+    }
+    for (const auto &[L, Map] : Tma) {
+      std::string Name = fresh(nameOf(L->result()) + "_map");
+      MapNames[L] = Name;
+      PS << ", const __grid_constant__ CUtensorMap " << Name;
+      const TensorMapAxis &Inner = Map.Axes[Map.InnerDim];
+      const TensorMapAxis &Outer = Map.Axes[Map.outerDim()];
+      K.TensorMaps.push_back({Name, stageType(*L), hostScalar(Map.Base),
+                              hostScalar(Inner.Bound), hostScalar(Outer.Bound),
+                              hostScalar(Outer.Stride)});
     }
     emitBlock(F.body(), 1);
     K.Body = std::move(Body);
@@ -92,6 +103,8 @@ private:
 
   void countUses(const Block &B) {
     for (const auto &O : B.ops()) {
+      if (Dropped.count(O.get()))
+        continue;
       for (const Value *V : O->operands()) {
         ++Uses[V];
         if (V->definingOp() && V->definingOp()->parentBlock() != &B)
@@ -104,6 +117,57 @@ private:
       }
       for (const auto &R : O->regions())
         countUses(*R);
+    }
+  }
+
+  /// The ops of a TMA pipeline's slice that compute where its boxes start:
+  /// what its prefetch re-runs.
+  llvm::DenseSet<const Op *> boxStartSlice(const PipelinedLoop &P) {
+    llvm::DenseSet<const Op *> Needed;
+    std::function<void(const Value *)> Need = [&](const Value *V) {
+      const Op *D = V ? V->definingOp() : nullptr;
+      if (D && llvm::is_contained(P.Slice, D) && Needed.insert(D).second)
+        llvm::for_each(D->operands(), Need);
+    };
+    for (const Op *L : P.Loads)
+      for (const TensorMapAxis &Axis : Tma.find(L)->second.Axes)
+        Need(Axis.Offset);
+    return Needed;
+  }
+
+  /// With TMA copies, the per-element pointers and masks of staged loads
+  /// are never computed: drops the ops that only they needed, in the loop
+  /// and before it.
+  void dropTmaAddressing() {
+    if (Tma.empty())
+      return;
+    const UserMap Users = users(F.body());
+    llvm::SmallVector<const Op *, 64> Pure;
+    walk(F.body(), [&](const Op &O) {
+      auto C = categoryOf(O.kind());
+      if (O.regions().empty() &&
+          (C == OpCategory::Source || C == OpCategory::Unary ||
+           C == OpCategory::Binary || C == OpCategory::Ternary ||
+           C == OpCategory::Shape))
+        Pure.push_back(&O);
+    });
+    for (const auto &[Loop, P] : Plans)
+      if (Tma.count(P.Loads.front())) {
+        llvm::DenseSet<const Op *> Kept = boxStartSlice(P);
+        for (const Op *O : P.ProducerOnly)
+          if (!Kept.count(O))
+            Dropped.insert(O);
+      }
+    for (bool Changed = true; Changed;) {
+      Changed = false;
+      for (const Op *O : Pure) {
+        auto Uses = Users.lookup(O->result());
+        if (!Dropped.count(O) && !Uses.empty() &&
+            llvm::all_of(Uses, [&](const Op *U) { return Dropped.count(U); })) {
+          Dropped.insert(O);
+          Changed = true;
+        }
+      }
     }
   }
 
@@ -401,7 +465,8 @@ private:
 
   void emitBlock(const Block &B, unsigned Indent) {
     for (const auto &O : B.ops())
-      if (!Active || !Active->ProducerOnly.count(O.get()))
+      if ((!Active || !Active->ProducerOnly.count(O.get())) &&
+          !Dropped.count(O.get()))
         emitOp(*O, Indent);
   }
 
@@ -637,7 +702,9 @@ private:
   }
 
   void emitFor(const Op &O, unsigned Indent) {
-    if (auto It = Plans.find(&O); It != Plans.end() && copiesFit(It->second))
+    if (auto It = Plans.find(&O);
+        It != Plans.end() &&
+        (Tma.count(It->second.Loads.front()) || copiesFit(It->second)))
       return emitPipelinedFor(O, It->second, Indent);
     const Block &Body = *O.region(0);
     // Loop-carried values live in the storage of the loop's results.
@@ -670,6 +737,22 @@ private:
   /// (its contiguous dimension is 0).
   bool storedTransposed(const Op &L) {
     return LM.get(L.result()).fastestDim() == 0;
+  }
+
+  /// The shared-memory tile type of one stage of staged load L.
+  std::string stageType(const Op &L) {
+    const Type &T = L.result()->type();
+    bool Swap = storedTransposed(L);
+    return "rt::smem_tile<" + deviceType(T.Elem) + ", " +
+           std::to_string(T.Shape[Swap ? 1 : 0]) + ", " +
+           std::to_string(T.Shape[Swap ? 0 : 1]) + ">";
+  }
+
+  /// A parameter or constant scalar as the launch wrapper spells it.
+  std::string hostScalar(const Value *V) {
+    if (auto I = paramIndex(F, V))
+      return F.Params[*I].Name;
+    return std::to_string(V->definingOp()->intAttr());
   }
 
   /// The stage tile of staged load L at stage S: `x_stage{x_ring + S *
@@ -705,6 +788,8 @@ private:
   void emitPrefetch(const Op &Loop, const PipelinedLoop &P,
                     const std::string &Iv, const std::string &S,
                     unsigned Indent) {
+    if (!Full.empty())
+      return emitTmaPrefetch(Loop, P, Iv, S, Indent);
     const Value *IV = Loop.region(0)->argument(0);
     line(Indent, "{");
     line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
@@ -720,6 +805,51 @@ private:
     Active = Outer;
     line(Indent, "}");
     line(Indent, "rt::cp_async_commit();");
+  }
+
+  /// Where a TMA box starts along Axis.
+  std::string boxStart(const TensorMapAxis &Axis) {
+    if (!Axis.Offset)
+      return std::to_string(Axis.Start);
+    return scalar(Axis.Offset) +
+           (Axis.Start ? " + " + std::to_string(Axis.Start) : "");
+  }
+
+  /// The TMA form of a prefetch: one thread re-runs the scalar ops the
+  /// boxes' starts need, tells stage S's barrier how many bytes to expect
+  /// and asks for every staged load's box.
+  void emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
+                       const std::string &Iv, const std::string &S,
+                       unsigned Indent) {
+    const Value *IV = Loop.region(0)->argument(0);
+    line(Indent, "{");
+    line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
+    line(Indent + 1, "if (" + nameOf(IV) + " < " + scalar(Loop.operand(1)) +
+                         " && threadIdx.x == 0) {");
+    llvm::DenseSet<const Op *> Needed = boxStartSlice(P);
+    unsigned Bytes = 0;
+    for (const Op *L : P.Loads) {
+      const Type &T = L->result()->type();
+      Bytes += T.numel() * storageBytes(T.Elem.Kind);
+    }
+    const PipelinedLoop *Outer = Active;
+    Active = nullptr;
+    for (const Op *O : P.Slice)
+      if (Needed.count(O))
+        emitOp(*O, Indent + 2);
+    Active = Outer;
+    std::string Bar = Full + " + " + S;
+    line(Indent + 2, "rt::mbarrier_arrive_expect_tx(" + Bar + ", " +
+                         std::to_string(Bytes) + ");");
+    for (const Op *L : P.Loads) {
+      const TensorMapAccess &Map = Tma.find(L)->second;
+      line(Indent + 2, "rt::tma_load_tile(" + stageTile(*L, S) + ", &" +
+                           MapNames.lookup(L) + ", " + Bar + ", " +
+                           boxStart(Map.Axes[Map.InnerDim]) + ", " +
+                           boxStart(Map.Axes[Map.outerDim()]) + ");");
+    }
+    line(Indent + 1, "}");
+    line(Indent, "}");
   }
 
   /// Triton's pipelined loop: a prologue prefetches the first NumStages - 1
@@ -748,17 +878,31 @@ private:
     for (const Op *L : P.Loads) {
       const Type &T = L->result()->type();
       std::string Elem = deviceType(T.Elem);
-      bool Swap = storedTransposed(*L);
       std::string Type = fresh(nameOf(L->result()) + "_stage");
       std::string Ring = fresh(nameOf(L->result()) + "_ring");
-      line(Indent + 1, "using " + Type + " = rt::smem_tile<" + Elem + ", " +
-                           std::to_string(T.Shape[Swap ? 1 : 0]) + ", " +
-                           std::to_string(T.Shape[Swap ? 0 : 1]) + ">;");
+      line(Indent + 1, "using " + Type + " = " + stageType(*L) + ";");
       line(Indent + 1, Elem + " *const " + Ring + " = rt::dynamic_smem<" +
                            Elem + ">(" + std::to_string(Offset) + ");");
       Rings[L] = {Type, Ring};
       unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind) * S;
       Offset += (Bytes + 1023) / 1024 * 1024;
+    }
+    // TMA copies complete on one mbarrier per stage, armed by the thread
+    // that issues them.
+    const bool ByTma = Tma.count(P.Loads.front());
+    Full = ByTma ? fresh("full") : "";
+    if (ByTma) {
+      line(Indent + 1, "rt::mbarrier *const " + Full +
+                           " = rt::dynamic_smem<rt::mbarrier>(" +
+                           std::to_string(Offset) + ");");
+      line(Indent + 1, "if (threadIdx.x == 0) {");
+      line(Indent + 2, "#pragma unroll");
+      line(Indent + 2, "for (int s = 0; s < " + std::to_string(S) + "; ++s)");
+      line(Indent + 3, "rt::mbarrier_init(" + Full + " + s, 1);");
+      line(Indent + 2, "rt::fence_mbarrier_init();");
+      line(Indent + 1, "}");
+      line(Indent + 1, "__syncthreads();");
+      Offset += 8 * S;
     }
     if (Offset + 1024 > DynamicSharedBytes) {
       DynamicSharedBytes = Offset + 1024;
@@ -775,13 +919,23 @@ private:
     emitPrefetch(O, P, Lb + " + " + Stage + " * " + Step, Stage, Indent + 2);
     line(Indent + 1, "}");
     std::string Read = fresh("read_stage"), Ahead = fresh(N + "_ahead");
+    std::string Phase = ByTma ? fresh("phase") : "";
     line(Indent + 1, "int " + Read + " = 0;");
+    if (ByTma)
+      line(Indent + 1, "unsigned " + Phase + " = 0;");
     line(Indent + 1, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
                          Lb + "; " + N + " < " + Ub + "; " + N + " += " + Step +
                          ") {");
-    line(Indent + 2, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
-    line(Indent + 2, "rt::fence_proxy_async();");
-    line(Indent + 2, "__syncthreads();");
+    if (ByTma) {
+      line(Indent + 2,
+           "rt::mbarrier_wait(" + Full + " + " + Read + ", " + Phase + ");");
+      if (!P.AsyncMma)
+        line(Indent + 2, "__syncthreads();");
+    } else {
+      line(Indent + 2, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
+      line(Indent + 2, "rt::fence_proxy_async();");
+      line(Indent + 2, "__syncthreads();");
+    }
     auto Prefetch = [&] {
       line(Indent + 2, "const int " + Ahead + " = " + N + " + " +
                            std::to_string(D) + " * " + Step + ";");
@@ -805,13 +959,18 @@ private:
     emitYield(O, Body, Indent + 2);
     line(Indent + 2, Read + " = " + Read + " + 1 == " + std::to_string(S) +
                          " ? 0 : " + Read + " + 1;");
+    if (ByTma)
+      line(Indent + 2, Phase + " ^= " + Read + " == 0;");
     line(Indent + 1, "}");
     if (P.AsyncMma)
       line(Indent + 1, "rt::mma_wait_all();");
-    // The buffers may be reused after the loop.
-    line(Indent + 1, "rt::cp_async_wait<0>();");
+    // The buffers may be reused after the loop. TMA copies past the end
+    // are never issued.
+    if (!ByTma)
+      line(Indent + 1, "rt::cp_async_wait<0>();");
     line(Indent + 1, "__syncthreads();");
     line(Indent, "}");
+    Full.clear();
   }
 
   /// A dot of staged operands: tensor cores read this iteration's stage.
@@ -830,11 +989,11 @@ private:
       Ops[I] = "rt::operand<" + std::string(KMajor ? "true" : "false") + ">(" +
                stageTile(*L, StageExpr) + ")";
     }
-    line(Indent, std::string(Active->AsyncMma ? "rt::mma_tiles_async<"
-                                              : "rt::mma_tiles<") +
-                     layoutOf(R) + ", " +
-                     deviceType(O.operand(0)->type().Elem) + ">(" + Ops[0] +
-                     ", " + Ops[1] + ", " + nameOf(R) + ");");
+    // A dot that only accumulates stays in flight (its InFlight is 1).
+    line(Indent, "rt::mma_tiles<" + layoutOf(R) + ", " +
+                     deviceType(O.operand(0)->type().Elem) +
+                     (Active->AsyncMma ? ", 1" : "") + ">(" + Ops[0] + ", " +
+                     Ops[1] + ", " + nameOf(R) + ");");
   }
 
   void emitIf(const Op &O, unsigned Indent) {
@@ -1004,7 +1163,7 @@ private:
     const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
     declareTile(R, Indent);
     std::string Callee =
-        LM.get(R).Parent.WarpReps.empty()
+        !LM.get(R).isMmaAccumulator()
             ? "rt::dot_fma<" + std::string(Precision[O.intAttr()]) + ", "
             : "rt::dot_mma<";
     line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " +
@@ -1041,6 +1200,13 @@ private:
   const LayoutMap &LM;
   const AxisInfoAnalysis &AI;
   const Pipelines &Plans;
+  const TensorMapLoads &Tma;
+  /// Ops no variant of this kernel emits (TMA variants' addressing).
+  llvm::DenseSet<const Op *> Dropped;
+  /// Per TMA load: its tensor map parameter.
+  llvm::DenseMap<const Op *, std::string> MapNames;
+  /// The stage barriers of the TMA pipeline being emitted; empty otherwise.
+  std::string Full;
   /// The pipelined loop whose body is being emitted, if any.
   const PipelinedLoop *Active = nullptr;
   /// Per staged load: its stage buffers' type alias and ring pointer.
@@ -1066,9 +1232,10 @@ private:
 
 EmittedKernel emitKernel(const Function &F, const LayoutMap &LM,
                          const AxisInfoAnalysis &AI, const Pipelines &Plans,
+                         const TensorMapLoads &Tma,
                          const LayoutNamer &NameLayout,
                          const std::string &SourcePath) {
-  return Emitter(F, LM, AI, Plans, NameLayout, SourcePath).run();
+  return Emitter(F, LM, AI, Plans, Tma, NameLayout, SourcePath).run();
 }
 
 } // namespace tilecc::codegen

@@ -13,7 +13,9 @@
 #include "analysis/AxisInfo.h"
 #include "analysis/LayoutAssignment.h"
 #include "analysis/Pipelining.h"
+#include "analysis/TensorMaps.h"
 #include "ir/IR.h"
+#include "llvm/ADT/MapVector.h"
 #include <functional>
 #include <string>
 #include <vector>
@@ -40,13 +42,25 @@ struct EmittedKernel {
   /// and where the loop needing the most is.
   unsigned DynamicSharedBytes = 0;
   ir::SourceLoc PipelineLoc;
+  /// The tensor maps of TMA loads, which the launch wrapper encodes and
+  /// passes after the kernel's own arguments: host expressions for
+  /// rt::encode_tensor_map<Stage>(&Name, Base, Inner, Outer, RowStride).
+  struct TensorMapParam {
+    std::string Name, Stage, Base, Inner, Outer, RowStride;
+  };
+  std::vector<TensorMapParam> TensorMaps;
 };
 
 using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;
+/// Staged loads a variant copies with TMA, in program order; empty for
+/// cp.async copies.
+using TensorMapLoads =
+    llvm::MapVector<const ir::Op *, analysis::TensorMapAccess>;
 
 EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
                          const analysis::AxisInfoAnalysis &AI,
-                         const Pipelines &Plans, const LayoutNamer &NameLayout,
+                         const Pipelines &Plans, const TensorMapLoads &Tma,
+                         const LayoutNamer &NameLayout,
                          const std::string &SourcePath);
 
 /// The device spelling of an element type (float, rt::f16, const int *).

@@ -50,6 +50,67 @@ std::string flagName(const Specialization &S) {
   return S.isGeneric() ? "" : "tilecc_" + S.Suffix;
 }
 
+/// One variant of a configuration: a specialization, maybe with its staged
+/// loads copied by TMA.
+struct VariantPlan {
+  const Specialization *Spec;
+  std::string Suffix, Description;
+  std::string Guard; // the wrapper's test; empty: always
+  TensorMapLoads Tma;
+};
+
+/// The staged loads of F's pipelines as TMA copies for launches with the
+/// facts of S on Target; empty unless every staged load can be one.
+TensorMapLoads tmaLoads(const Function &F, const LayoutMap &LM,
+                        const Pipelines &Plans, const Specialization &S,
+                        const TargetDesc &Target) {
+  TensorMapLoads Maps;
+  if (Target.MmaVersion < 3)
+    return Maps;
+  bool All = true;
+  walk(F.body(), [&](const Op &O) {
+    auto It = Plans.find(&O);
+    if (It == Plans.end())
+      return;
+    for (const Op *L : It->second.Loads) {
+      auto A = matchTensorMap(*L);
+      // The box's inner dimension must be the one the stage stores
+      // contiguously, and a box has at most 256 rows.
+      if (A && tensorMapUsable(*A, F, S.Specs) &&
+          (LM.get(L->result()).fastestDim() == 0) == (A->InnerDim == 0) &&
+          L->result()->type().Shape[A->outerDim()] <= 256)
+        Maps.insert({L, *A});
+      else
+        All = false;
+    }
+  });
+  if (!All)
+    Maps.clear();
+  return Maps;
+}
+
+/// The wrapper's test for a TMA variant of S: S's, and the tensors'
+/// parameter bounds and row strides positive (a map has neither empty nor
+/// reversed dimensions). The variant's launch itself says whether it can
+/// run here.
+std::string tmaGuard(const Function &F, const Specialization &S,
+                     const TensorMapLoads &Maps) {
+  std::string G = flagName(S);
+  llvm::SmallVector<unsigned, 4> Positive;
+  auto Add = [&](const Value *V) {
+    if (auto I = paramIndex(F, V); I && !is_contained(Positive, *I))
+      Positive.push_back(*I);
+  };
+  for (const auto &[L, A] : Maps) {
+    for (const TensorMapAxis &Axis : A.Axes)
+      Add(Axis.Bound);
+    Add(A.Axes[A.outerDim()].Stride);
+  }
+  for (unsigned I : Positive)
+    G += (G.empty() ? "" : " && ") + F.Params[I].Name + " > 0";
+  return G;
+}
+
 std::string dimsList(llvm::ArrayRef<unsigned> V) {
   std::string S = "rt::dims{";
   for (unsigned I = 0; I < V.size(); ++I)
@@ -185,6 +246,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       {"get_last_error", Hip ? "hipGetLastError" : "cudaGetLastError"},
       {"success", Hip ? "hipSuccess" : "cudaSuccess"},
       {"invalid_value", Hip ? "hipErrorInvalidValue" : "cudaErrorInvalidValue"},
+      {"not_supported", Hip ? "hipErrorNotSupported" : "cudaErrorNotSupported"},
   };
   const Function &F0 = *K.Instances.front().Fn;
   std::vector<Specialization> Specs = specializations(F0);
@@ -204,11 +266,26 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
         assignLayouts(F, Best, Inst.Cfg.NumWarps,
                       {Opts.Target.WarpSize, Opts.Target.MmaVersion});
     Pipelines Plans = planPipelines(F, LM, Inst.Cfg.NumStages);
+    // The TMA variant, tried first, takes the facts of the most specialized
+    // variant they suffice for (a unit stride may be a row stride too).
+    std::vector<VariantPlan> VariantPlans;
+    for (const Specialization &S : Specs)
+      if (TensorMapLoads Maps = tmaLoads(F, LM, Plans, S, Opts.Target);
+          !Maps.empty()) {
+        std::string Guard = tmaGuard(F, S, Maps);
+        VariantPlans.push_back({&S, S.Suffix + "_tma",
+                                S.Description + "; staged loads copied by TMA",
+                                Guard, std::move(Maps)});
+        break;
+      }
+    for (const Specialization &S : Specs)
+      VariantPlans.push_back({&S, S.Suffix, S.Description, flagName(S), {}});
     json ConfigVariants = json::array();
-    for (const Specialization &S : Specs) {
+    for (const VariantPlan &VP : VariantPlans) {
+      const Specialization &S = *VP.Spec;
       AxisInfoAnalysis AI(F, S.Specs);
       EmittedKernel E = emitKernel(
-          F, LM, AI, Plans,
+          F, LM, AI, Plans, VP.Tma,
           [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
             return Layouts.name(L, Shape);
           },
@@ -225,29 +302,43 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                  E.PipelineLoc};
         return std::nullopt;
       }
-      std::string Name = K.Name + "_c" + std::to_string(C) + "_" + S.Suffix;
+      std::string Name = K.Name + "_c" + std::to_string(C) + "_" + VP.Suffix;
       json Tiles = json::array(), Accesses = json::array();
       for (const std::string &T : E.TileComments)
         Tiles.push_back({{"line", T}});
       for (const std::string &A : E.Accesses)
         Accesses.push_back({{"line", A}});
+      json Maps = json::array();
+      std::string MapArgs;
+      for (const auto &M : E.TensorMaps) {
+        Maps.push_back({{"name", M.Name},
+                        {"stage", M.Stage},
+                        {"base", M.Base},
+                        {"inner", M.Inner},
+                        {"outer", M.Outer},
+                        {"row_stride", M.RowStride}});
+        MapArgs += ", " + M.Name;
+      }
       Variants.push_back({{"name", Name},
                           {"meta", metaText(K, Inst.Cfg)},
                           {"num_warps", Inst.Cfg.NumWarps},
                           {"threads", Threads},
                           {"smem_bytes", E.DynamicSharedBytes},
                           {"dynamic_smem", E.DynamicSharedBytes > 0},
-                          {"specialization", S.Description},
+                          {"specialization", VP.Description},
+                          {"tensor_maps", Maps},
+                          {"tma", !VP.Tma.empty()},
                           {"tiles", Tiles},
                           {"accesses", Accesses},
                           {"device_params", E.Params},
                           {"body", E.Body},
                           {"host_params", hostParams(F, true)},
-                          {"launch_args", launchArgs(F)}});
+                          {"launch_args", launchArgs(F) + MapArgs}});
       ConfigVariants.push_back({{"name", Name},
                                 {"threads", Threads},
                                 {"smem_bytes", E.DynamicSharedBytes},
-                                {"guard", flagName(S)},
+                                {"guard", VP.Guard},
+                                {"tma", !VP.Tma.empty()},
                                 {"call_args", argNames(F, true)}});
       json Spec = json::object();
       for (unsigned I = 0; I < F.Params.size(); ++I)
@@ -263,6 +354,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                           {"num_warps", Inst.Cfg.NumWarps},
                           {"threads", Threads},
                           {"specialization", Spec},
+                          {"tma", !VP.Tma.empty()},
                           {"accesses", Access},
                           {"tiles", E.TileComments}});
     }

@@ -84,8 +84,11 @@ private:
       }
       if (Kind != '#' && Kind != '^') {
         const nlohmann::json *V = lookup(Name, Stack);
-        if (!V)
+        // A skipped body's names may belong to items of an empty list.
+        if (!V && !Skipping)
           Error = "unknown name '" + Name + "'";
+        else if (!V)
+          continue;
         else if (V->is_string())
           Out += V->get<std::string>();
         else
@@ -100,7 +103,9 @@ private:
         std::string Sink;
         if (Ctx)
           Stack.push_back(Ctx);
+        Skipping += !Emit;
         renderUntil(P, Name, Stack, Emit ? Out : Sink);
+        Skipping -= !Emit;
         if (Ctx)
           Stack.pop_back();
         Pos = P;
@@ -122,6 +127,8 @@ private:
 
   const std::string &T;
   std::string &Error;
+  /// Depth of sections being skipped.
+  unsigned Skipping = 0;
 };
 
 } // namespace

@@ -102,4 +102,13 @@ void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn) {
   }
 }
 
+UserMap users(const Block &B) {
+  UserMap Users;
+  walk(B, [&](const Op &O) {
+    for (const Value *V : O.operands())
+      Users[V].push_back(&O);
+  });
+  return Users;
+}
+
 } // namespace tilecc::ir

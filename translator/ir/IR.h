@@ -10,6 +10,7 @@
 #define TILECC_IR_IR_H
 
 #include "ir/Type.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include <memory>
@@ -199,6 +200,10 @@ private:
 /// Visits every op in B and in nested blocks, parents before children.
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn);
 void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
+
+/// The ops using each value, over B and its nested blocks, in walk order.
+using UserMap = llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>>;
+UserMap users(const Block &B);
 
 } // namespace tilecc::ir
 

@@ -12,6 +12,7 @@
 #include "tile/rt/async_copy.cuh"
 #include "tile/rt/mma.cuh"
 #include "tile/rt/smem.cuh"
+#include "tile/rt/tma.cuh"
 #include "tile/rt/wgmma.cuh"
 #endif
 
@@ -106,33 +107,23 @@ template <class LC> __device__ constexpr bool uses_wgmma() {
 
 /// acc += A B for the program's accumulator in layout LC, from operands
 /// in shared memory that every thread has finished writing: wgmma on
-/// sm_90a where LC stacks warpgroups, mma.sync otherwise.
-template <class LC, class T, class OA, class OB, int NC>
+/// sm_90a where LC stacks warpgroups, mma.sync otherwise. With InFlight = 1
+/// a wgmma product may be left in flight: the call returns once the
+/// previous one has finished, so the operands of the one before are free
+/// again, and acc is untouchable until mma_wait_all().
+template <class LC, class T, int InFlight = 0, class OA, class OB, int NC>
 __device__ __forceinline__ void mma_tiles(const OA &a, const OB &b,
                                           float (&acc)[NC]) {
+  static_assert(InFlight == 0 || InFlight == 1, "at most one in flight");
   if constexpr (uses_wgmma<LC>()) {
     wgmma_issue<LC, T>(a, b, acc);
-    wgmma_wait<0>();
+    wgmma_wait<InFlight>();
   } else {
     mma_sync_tiles<LC, T>(a, b, acc);
   }
 }
 
-/// mma_tiles that may leave this product in flight (wgmma): it returns once
-/// the previous one has finished, so the operands of the one before are
-/// free again. acc is untouchable until mma_wait_all().
-template <class LC, class T, class OA, class OB, int NC>
-__device__ __forceinline__ void mma_tiles_async(const OA &a, const OB &b,
-                                                float (&acc)[NC]) {
-  if constexpr (uses_wgmma<LC>()) {
-    wgmma_issue<LC, T>(a, b, acc);
-    wgmma_wait<1>();
-  } else {
-    mma_sync_tiles<LC, T>(a, b, acc);
-  }
-}
-
-/// Waits for the products mma_tiles_async left in flight.
+/// Waits for the products mma_tiles left in flight.
 __device__ __forceinline__ void mma_wait_all() {
 #if __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   wgmma_wait<0>();

@@ -1,0 +1,157 @@
+// Tensor Memory Accelerator loads (sm_90): one thread asks the TMA unit to
+// copy a box of a 2-D tensor into shared memory, swizzled as wgmma reads
+// it, and an mbarrier counts the bytes as they land. The tensor map (shape,
+// strides, box, swizzle) is encoded on the host by the launch wrapper and
+// passed as a __grid_constant__ parameter.
+//
+// Kernels using these are launched only where runs_tma says so; built for
+// an older target, the helpers trap.
+#pragma once
+
+#include <cstdint>
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+namespace tile::rt {
+
+/// An mbarrier: a 64-bit shared-memory object threads arrive on and wait
+/// for, completing a phase when the expected arrivals and bytes are in.
+using mbarrier = std::uint64_t;
+
+__device__ __forceinline__ unsigned shared_address(const void *p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+/// Makes Count threads' arrivals complete a phase of bar.
+__device__ __forceinline__ void mbarrier_init(mbarrier *bar, unsigned count) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(shared_address(bar)),
+      "r"(count)
+      : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// Orders mbarrier initialization before their use by the async proxy.
+__device__ __forceinline__ void fence_mbarrier_init() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+
+/// Arrives on bar, telling it Bytes more will land before its phase ends.
+__device__ __forceinline__ void mbarrier_arrive_expect_tx(mbarrier *bar,
+                                                          unsigned bytes) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(
+                   shared_address(bar)),
+               "r"(bytes)
+               : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// Waits until the phase of bar with the given parity has completed.
+__device__ __forceinline__ void mbarrier_wait(mbarrier *bar, unsigned parity) {
+#if __CUDA_ARCH__ >= 900
+  unsigned done = 0;
+  do
+    asm volatile("{\n"
+                 "  .reg .pred p;\n"
+                 "  mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                 "  selp.u32 %0, 1, 0, p;\n"
+                 "}"
+                 : "=r"(done)
+                 : "r"(shared_address(bar)), "r"(parity)
+                 : "memory");
+  while (!done);
+#else
+  __trap();
+#endif
+}
+
+/// Copies the box of map at coordinates (inner, outer) to dst, completing
+/// its bytes on bar. Coordinates past the tensor's edge read zeros.
+__device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map,
+                                            mbarrier *bar, int inner,
+                                            int outer) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.tile"
+      ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3}], [%4];" ::"r"(
+          shared_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer),
+      "r"(shared_address(bar))
+      : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// Loads a Stage tile (an smem_tile) whose row r, column c is element
+/// (outer + r, inner + c) of map's tensor: one box per 128-byte slab.
+template <class Stage>
+__device__ __forceinline__ void tma_load_tile(Stage dst, const CUtensorMap *map,
+                                              mbarrier *bar, int inner,
+                                              int outer) {
+#pragma unroll
+  for (int s = 0; s < Stage::cols / Stage::slab_cols; ++s)
+    tma_load_2d(dst.base + s * Stage::slab_elems, map, bar,
+                inner + s * Stage::slab_cols, outer);
+}
+
+/// Whether kernel runs code built for sm_90 or later here, so its TMA
+/// copies work (built for an older target, or running on an older device,
+/// they trap).
+template <class Kernel> bool runs_tma(Kernel *kernel) {
+  cudaFuncAttributes attributes;
+  return cudaFuncGetAttributes(&attributes, kernel) == cudaSuccess &&
+         attributes.ptxVersion >= 90;
+}
+
+/// Encodes a 2-D tensor map for Stage tiles (boxes of slab_cols x rows,
+/// swizzled like smem_tile) over an Inner x Outer tensor of T at base with
+/// rows RowStride elements apart. Elements past the edges read zeros.
+template <class Stage, class T>
+cudaError_t encode_tensor_map(CUtensorMap *map, const T *base,
+                              std::uint64_t inner, std::uint64_t outer,
+                              std::uint64_t row_stride) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 1,
+                "tensor map element size");
+  using encode_fn = PFN_cuTensorMapEncodeTiled_v12000;
+  static const encode_fn encode = [] {
+    void *fn = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000,
+                                         cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      return encode_fn(nullptr);
+    return reinterpret_cast<encode_fn>(fn);
+  }();
+  if (!encode)
+    return cudaErrorNotSupported;
+  const CUtensorMapDataType type =
+      sizeof(T) == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+      : sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
+                       : CU_TENSOR_MAP_DATA_TYPE_UINT32;
+  const CUtensorMapSwizzle swizzle =
+      Stage::row_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
+      : Stage::row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
+                               : CU_TENSOR_MAP_SWIZZLE_32B;
+  const cuuint64_t dims[2] = {inner, outer};
+  const cuuint64_t strides[1] = {row_stride * sizeof(T)};
+  const cuuint32_t box[2] = {Stage::slab_cols, Stage::rows};
+  const cuuint32_t element_strides[2] = {1, 1};
+  CUresult r = encode(map, type, 2, const_cast<T *>(base), dims, strides, box,
+                      element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+} // namespace tile::rt

@@ -1,0 +1,211 @@
+//===- TensorMaps.cpp -----------------------------------------------------===//
+#include "analysis/TensorMaps.h"
+#include "llvm/ADT/SmallVector.h"
+
+using namespace tilecc::ir;
+
+namespace tilecc::analysis {
+
+namespace {
+
+/// A pointer offset term: Index (a 1-D tile) along tile dimension Dim,
+/// times Stride (a scalar; null for 1).
+struct OffsetTerm {
+  unsigned Dim;
+  const Value *Index;
+  const Value *Stride;
+};
+
+/// The scalar V splats, if it is a splat.
+const Value *splatted(const Value *V) {
+  const Op *D = V->definingOp();
+  return D && D->kind() == OpKind::Splat && D->operand(0)->type().isScalar()
+             ? D->operand(0)
+             : nullptr;
+}
+
+/// The rank-2 dimension a 1-D tile expanded at Axis varies along.
+unsigned expandedDim(const Op &ExpandDims) {
+  return ExpandDims.intAttr() == 1 ? 0 : 1;
+}
+
+/// Decomposes an integer offset tile into terms; false if it is not a sum
+/// of expanded 1-D tiles, each times at most one splatted scalar.
+bool offsetTerms(const Value *V, llvm::SmallVectorImpl<OffsetTerm> &Out) {
+  const Op *D = V->definingOp();
+  if (!D)
+    return false;
+  switch (D->kind()) {
+  case OpKind::Broadcast:
+    return offsetTerms(D->operand(0), Out);
+  case OpKind::Add:
+    return offsetTerms(D->operand(0), Out) && offsetTerms(D->operand(1), Out);
+  case OpKind::Mul:
+    for (unsigned I = 0; I < 2; ++I)
+      if (const Value *S = splatted(D->operand(1 - I))) {
+        llvm::SmallVector<OffsetTerm, 2> Scaled;
+        if (!offsetTerms(D->operand(I), Scaled) ||
+            llvm::any_of(Scaled, [](const OffsetTerm &T) { return T.Stride; }))
+          return false;
+        for (OffsetTerm &T : Scaled)
+          Out.push_back({T.Dim, T.Index, S});
+        return true;
+      }
+    return false;
+  case OpKind::ExpandDims:
+    if (D->operand(0)->type().rank() != 1 || V->type().rank() != 2)
+      return false;
+    Out.push_back({expandedDim(*D), D->operand(0), nullptr});
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// The scalar base pointer of a pointer tile, adding its offset terms.
+const Value *pointerBase(const Value *V,
+                         llvm::SmallVectorImpl<OffsetTerm> &Terms) {
+  const Op *D = V->definingOp();
+  if (!D)
+    return nullptr;
+  switch (D->kind()) {
+  case OpKind::Broadcast:
+    return pointerBase(D->operand(0), Terms);
+  case OpKind::AddPtr: {
+    const Value *Base = pointerBase(D->operand(0), Terms);
+    return Base && offsetTerms(D->operand(1), Terms) ? Base : nullptr;
+  }
+  case OpKind::Splat:
+    return splatted(V);
+  default:
+    return nullptr;
+  }
+}
+
+/// Reads a box start from Index: arange, or a splatted scalar plus arange.
+bool boxStart(const Value *Index, TensorMapAxis &A) {
+  const Op *D = Index->definingOp();
+  if (!D)
+    return false;
+  if (D->kind() == OpKind::Arange) {
+    A.Start = D->intAttr();
+    return true;
+  }
+  if (D->kind() != OpKind::Add)
+    return false;
+  for (unsigned I = 0; I < 2; ++I) {
+    const Op *R = D->operand(I)->definingOp();
+    if (const Value *S = splatted(D->operand(1 - I));
+        S && R && R->kind() == OpKind::Arange) {
+      A.Offset = S;
+      A.Start = R->intAttr();
+      return true;
+    }
+  }
+  return false;
+}
+
+/// Reads the per-dimension bounds of a mask that is a conjunction of
+/// expanded `index < bound` tests, one per dimension.
+bool maskBounds(const Value *M, const Value *Index[2], const Value *Bound[2]) {
+  const Op *D = M->definingOp();
+  if (!D)
+    return false;
+  switch (D->kind()) {
+  case OpKind::Broadcast:
+    return maskBounds(D->operand(0), Index, Bound);
+  case OpKind::LogicalAnd:
+  case OpKind::And:
+    return maskBounds(D->operand(0), Index, Bound) &&
+           maskBounds(D->operand(1), Index, Bound);
+  case OpKind::ExpandDims: {
+    const Op *Lt = D->operand(0)->definingOp();
+    const Value *B = nullptr;
+    if (!Lt || Lt->kind() != OpKind::CmpLT || !(B = splatted(Lt->operand(1))) ||
+        M->type().rank() != 2)
+      return false;
+    unsigned Dim = expandedDim(*D);
+    if (Bound[Dim])
+      return false;
+    Index[Dim] = Lt->operand(0);
+    Bound[Dim] = B;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+const Op *constant(const Value *V) {
+  const Op *D = V ? V->definingOp() : nullptr;
+  return D && D->kind() == OpKind::Const ? D : nullptr;
+}
+
+} // namespace
+
+std::optional<unsigned> paramIndex(const Function &F, const Value *V) {
+  for (unsigned I = 0; I < F.Params.size(); ++I)
+    if (F.Params[I].Arg == V)
+      return I;
+  return std::nullopt;
+}
+
+std::optional<TensorMapAccess> matchTensorMap(const Op &Load) {
+  const Value *Ptrs = Load.operand(0);
+  if (Ptrs->type().rank() != 2 || !Load.mask())
+    return std::nullopt;
+  TensorMapAccess A;
+  llvm::SmallVector<OffsetTerm, 2> Terms;
+  A.Base = pointerBase(Ptrs, Terms);
+  const Value *Index[2] = {nullptr, nullptr};
+  const Value *Bound[2] = {nullptr, nullptr};
+  if (!A.Base || Terms.size() != 2 || Terms[0].Dim == Terms[1].Dim ||
+      !maskBounds(Load.mask(), Index, Bound))
+    return std::nullopt;
+  unsigned Unit = 0;
+  for (const OffsetTerm &T : Terms) {
+    TensorMapAxis &Axis = A.Axes[T.Dim];
+    if (Index[T.Dim] != T.Index || !boxStart(T.Index, Axis))
+      return std::nullopt;
+    Axis.Stride = T.Stride;
+    Axis.Bound = Bound[T.Dim];
+    if (!T.Stride) {
+      A.InnerDim = T.Dim;
+      ++Unit;
+    }
+  }
+  // With two unit strides neither is a row stride; with none, the inner
+  // stride may still be a parameter the unit specialization makes 1.
+  if (Unit == 0)
+    A.InnerDim = constant(A.Axes[0].Stride) ? 1 : 0;
+  if (Unit == 2)
+    return std::nullopt;
+  return A;
+}
+
+bool tensorMapUsable(const TensorMapAccess &A, const Function &F,
+                     llvm::ArrayRef<ParamSpec> Specs) {
+  auto Spec = [&](const Value *V) {
+    auto I = paramIndex(F, V);
+    return I ? std::optional<ParamSpec>(Specs[*I]) : std::nullopt;
+  };
+  unsigned Bytes = A.Base->type().Elem.pointeeBytes();
+  const TensorMapAxis &Inner = A.Axes[A.InnerDim];
+  const TensorMapAxis &Outer = A.Axes[A.outerDim()];
+  bool InnerUnit =
+      !Inner.Stride ||
+      (constant(Inner.Stride) && constant(Inner.Stride)->intAttr() == 1) ||
+      Spec(Inner.Stride) == ParamSpec::EqualsOne;
+  bool OuterAligned =
+      Outer.Stride && ((constant(Outer.Stride) &&
+                        constant(Outer.Stride)->intAttr() * Bytes % 16 == 0 &&
+                        constant(Outer.Stride)->intAttr() > 0) ||
+                       Spec(Outer.Stride) == ParamSpec::Aligned16);
+  auto BoundOk = [&](const Value *B) {
+    return Spec(B) || (constant(B) && constant(B)->intAttr() > 0);
+  };
+  return Spec(A.Base) == ParamSpec::Aligned16 && InnerUnit && OuterAligned &&
+         BoundOk(Inner.Bound) && BoundOk(Outer.Bound);
+}
+
+} // namespace tilecc::analysis

@@ -1,0 +1,56 @@
+//===- TensorMaps.h - Staged loads the TMA unit can copy --------*- C++ -*-===//
+//
+// On sm_90 a staged load can be one TMA box copy instead of a cp.async per
+// thread and chunk, when its pointers and mask say "the box at (o0, o1) of
+// a 2-D tensor, zeros outside it":
+//   ptrs = base + (o0 + arange)[:, None] * s0 + (o1 + arange)[None, :] * s1
+//   mask = (o0 + arange < b0)[:, None] && (o1 + arange < b1)[None, :]
+// with base a pointer parameter, one stride 1, the other stride and the
+// bounds parameters or constants: the launch wrapper encodes the tensor map
+// from those. Whether a launch may use it (alignment) is the
+// specialization's to say; tensorMapUsable checks it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILECC_ANALYSIS_TENSORMAPS_H
+#define TILECC_ANALYSIS_TENSORMAPS_H
+
+#include "ir/IR.h"
+#include "llvm/ADT/ArrayRef.h"
+#include <optional>
+
+namespace tilecc::analysis {
+
+/// One dimension of a load's tile seen as a box of a tensor.
+struct TensorMapAxis {
+  /// Where the box starts: Offset (a scalar; null for 0) plus Start.
+  const ir::Value *Offset = nullptr;
+  int64_t Start = 0;
+  /// Elements between neighbours along the axis (a scalar; null for 1).
+  const ir::Value *Stride = nullptr;
+  /// The tensor's extent along the axis, from the mask (a scalar).
+  const ir::Value *Bound = nullptr;
+};
+
+struct TensorMapAccess {
+  const ir::Value *Base = nullptr; // a pointer parameter
+  TensorMapAxis Axes[2];           // by tile dimension
+  unsigned InnerDim = 1;           // the tile dimension with unit stride
+  unsigned outerDim() const { return 1 - InnerDim; }
+};
+
+/// Load's tile as a box of a 2-D tensor, if its pointers and mask have the
+/// form above.
+std::optional<TensorMapAccess> matchTensorMap(const ir::Op &Load);
+
+/// Whether launches with the facts Specs (one per parameter of F) can encode
+/// A's tensor map: base and row stride 16-byte aligned, the inner stride 1,
+/// constant bounds positive (parameter bounds the wrapper checks).
+bool tensorMapUsable(const TensorMapAccess &A, const ir::Function &F,
+                     llvm::ArrayRef<ir::ParamSpec> Specs);
+
+/// The index of the parameter whose argument V is, if any.
+std::optional<unsigned> paramIndex(const ir::Function &F, const ir::Value *V);
+
+} // namespace tilecc::analysis
+
+#endif
