@@ -5,15 +5,13 @@
 // ACT = 1 applies a leaky ReLU before the store (a fused epilogue).
 // The loads feeding dot are software-pipelined over num_stages
 // shared-memory buffers.
+#include <algorithm>
 #include <tile/tile.hpp>
 
-template <class T, int BM, int BN, int BK, int GROUP_M, int ACT>
-void matmul_program(const T *a, const T *b, T *c, int m, int n, int k) {
-  const int pid = tile::program_id(0);
-  const int blocks_m = tile::cdiv(m, BM), blocks_n = tile::cdiv(n, BN);
-  const auto [pid_m, pid_n] = tile::swizzle2d(pid / blocks_n, pid % blocks_n,
-                                              blocks_m, blocks_n, GROUP_M);
-
+// One BM x BN block of C: the K loop and the epilogue.
+template <class T, int BM, int BN, int BK, int ACT>
+void matmul_block(const T *a, const T *b, T *c, int m, int n, int k, int pid_m,
+                  int pid_n) {
   auto rm = pid_m * BM + tile::arange<BM>();
   auto rn = pid_n * BN + tile::arange<BN>();
   auto rk = tile::arange<BK>();
@@ -33,6 +31,32 @@ void matmul_program(const T *a, const T *b, T *c, int m, int n, int k) {
   tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
               tile::cast<T>(acc),
               tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n));
+}
+
+// One program per block of C, in grouped order.
+template <class T, int BM, int BN, int BK, int GROUP_M, int ACT>
+void matmul_program(const T *a, const T *b, T *c, int m, int n, int k) {
+  const int pid = tile::program_id(0);
+  const int blocks_m = tile::cdiv(m, BM), blocks_n = tile::cdiv(n, BN);
+  const auto [pid_m, pid_n] = tile::swizzle2d(pid / blocks_n, pid % blocks_n,
+                                              blocks_m, blocks_n, GROUP_M);
+  matmul_block<T, BM, BN, BK, ACT>(a, b, c, m, n, k, pid_m, pid_n);
+}
+
+// Tutorial 09's persistent form: as many programs as the GPU runs at once
+// walk the blocks of C in grouped order, so the next block's first copies
+// can overlap this block's epilogue.
+template <class T, int BM, int BN, int BK, int GROUP_M, int ACT>
+void persistent_matmul_program(const T *a, const T *b, T *c, int m, int n,
+                               int k) {
+  const int blocks_m = tile::cdiv(m, BM), blocks_n = tile::cdiv(n, BN);
+  const int blocks = blocks_m * blocks_n;
+  for (int pid = tile::program_id(0); pid < blocks;
+       pid += tile::num_programs(0)) {
+    const auto [pid_m, pid_n] = tile::swizzle2d(pid / blocks_n, pid % blocks_n,
+                                                blocks_m, blocks_n, GROUP_M);
+    matmul_block<T, BM, BN, BK, ACT>(a, b, c, m, n, k, pid_m, pid_n);
+  }
 }
 
 template <int BM, int BN, int BK, int GROUP_M, int ACT>
@@ -82,4 +106,39 @@ TILE_GRID(matmul_bf16)
 tile::grid matmul_bf16_grid(const tile::bfloat16 *, const tile::bfloat16 *,
                             tile::bfloat16 *, int m, int n, int) {
   return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};
+}
+
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_KERNEL void persistent_matmul_f16(const tile::half *a, const tile::half *b,
+                                       tile::half *c, int m, int n, int k) {
+  persistent_matmul_program<tile::half, BM, BN, BK, GROUP_M, ACT>(a, b, c, m, n,
+                                                                  k);
+}
+
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_KERNEL void
+persistent_matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
+                       tile::bfloat16 *c, int m, int n, int k) {
+  persistent_matmul_program<tile::bfloat16, BM, BN, BK, GROUP_M, ACT>(a, b, c,
+                                                                      m, n, k);
+}
+
+MATMUL_CONFIGS(persistent_matmul_f16);
+MATMUL_CONFIGS(persistent_matmul_bf16);
+
+// Every program the GPU holds at once, but no more than there are blocks.
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_GRID(persistent_matmul_f16)
+tile::grid persistent_matmul_f16_grid(const tile::half *, const tile::half *,
+                                      tile::half *, int m, int n, int) {
+  return {std::min(tile::cdiv(m, BM) * tile::cdiv(n, BN),
+                   tile::num_sms() * tile::programs_per_sm())};
+}
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_GRID(persistent_matmul_bf16)
+tile::grid
+    persistent_matmul_bf16_grid(const tile::bfloat16 *, const tile::bfloat16 *,
+                                tile::bfloat16 *, int m, int n, int) {
+  return {std::min(tile::cdiv(m, BM) * tile::cdiv(n, BN),
+                   tile::num_sms() * tile::programs_per_sm())};
 }

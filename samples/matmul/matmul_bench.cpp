@@ -1,7 +1,9 @@
-// Times matmul_f16 and matmul_bf16 (no activation) at M = N = K = 4096 and
-// 8192 with every configuration, checks 4096 sampled elements of each
-// result against the reference, and prints JSON lines (TFLOP/s) for
-// scripts/bench.sh. Exits 77 without a GPU.
+// Times matmul_f16 and matmul_bf16 and their persistent forms (no
+// activation) at M = N = K = 4096 and 8192 with every configuration, checks
+// 4096 sampled elements of each result against the reference, and prints
+// JSON lines (TFLOP/s) for scripts/bench.sh; a persistent kernel's lines
+// are its workload's, with "persistent" before the configuration. Exits 77
+// without a GPU.
 #include "matmul.tile.cpp"
 #include "matmul.tile.h"
 
@@ -17,7 +19,8 @@ namespace {
 constexpr std::initializer_list<const char *> meta_names = {"BM", "BN", "BK",
                                                             "GROUP_M", "ACT"};
 
-template <class T> bool bench(const char *workload, const char *dtype) {
+template <class T, bool Persistent>
+bool bench(const char *workload, const char *dtype) {
   bool ok = true;
   sample::Random rng(33);
   for (int size : {4096, 8192}) {
@@ -35,7 +38,14 @@ template <class T> bool bench(const char *workload, const char *dtype) {
       if (matmul_f16_tile_configs[c].meta[4] != 0)
         continue;
       auto launch = [&] {
-        if constexpr (std::is_same_v<T, tile::half>)
+        constexpr bool half = std::is_same_v<T, tile::half>;
+        if constexpr (half && Persistent)
+          return tilecc::persistent_matmul_f16(da.get(), db.get(), dc.get(), m,
+                                               n, k, nullptr, c);
+        else if constexpr (Persistent)
+          return tilecc::persistent_matmul_bf16(da.get(), db.get(), dc.get(), m,
+                                                n, k, nullptr, c);
+        else if constexpr (half)
           return tilecc::matmul_f16(da.get(), db.get(), dc.get(), m, n, k,
                                     nullptr, c);
         else
@@ -67,7 +77,8 @@ template <class T> bool bench(const char *workload, const char *dtype) {
           "%d], \"dtype\": \"%s\", \"config\": \"%s\", \"ms\": %.5f, "
           "\"tflops\": %.1f, \"best\": %s, \"ok\": %s}\n",
           workload, m, n, k, dtype,
-          sample::describe(matmul_f16_tile_configs[configs[i]], meta_names)
+          ((Persistent ? "persistent " : "") +
+           sample::describe(matmul_f16_tile_configs[configs[i]], meta_names))
               .c_str(),
           ms[i], 2.0 * m * n * k / ms[i] / 1e9,
           std::ptrdiff_t(i) == best ? "true" : "false",
@@ -83,7 +94,9 @@ template <class T> bool bench(const char *workload, const char *dtype) {
 int main() {
   if (!sample::have_gpu())
     return sample::exit_skip;
-  bool ok = bench<tile::half>("matmul_f16", "fp16");
-  ok &= bench<tile::bfloat16>("matmul_bf16", "bf16");
+  bool ok = bench<tile::half, false>("matmul_f16", "fp16");
+  ok &= bench<tile::bfloat16, false>("matmul_bf16", "bf16");
+  ok &= bench<tile::half, true>("matmul_f16", "fp16");
+  ok &= bench<tile::bfloat16, true>("matmul_bf16", "bf16");
   return ok ? 0 : 1;
 }

@@ -1,6 +1,7 @@
-// Runs every configuration of matmul_f16 and matmul_bf16 in emulation on
-// small ragged sizes (M, N, K not multiples of the blocks, K below one
-// block) against the reference.
+// Runs every configuration of matmul_f16 and matmul_bf16, and of their
+// persistent forms on two programs, in emulation on small ragged sizes (M,
+// N, K not multiples of the blocks, K below one block) against the
+// reference.
 #include "matmul.tile.cpp"
 
 #include "check.hpp"
@@ -16,7 +17,7 @@ namespace {
 constexpr std::initializer_list<const char *> meta_names = {"BM", "BN", "BK",
                                                             "GROUP_M", "ACT"};
 
-template <class T> bool check(const char *name) {
+template <class T, bool Persistent> bool check(const char *name) {
   constexpr bool half = std::is_same_v<T, tile::half>;
   struct Shape {
     int m, n, k;
@@ -34,8 +35,16 @@ template <class T> bool check(const char *name) {
       constexpr int bm = c.meta[0], bn = c.meta[1], bk = c.meta[2],
                     group = c.meta[3], act = c.meta[4];
       std::vector<T> out(std::size_t(m) * n);
-      tile::grid grid{tile::cdiv(m, bm) * tile::cdiv(n, bn)};
-      if constexpr (half)
+      tile::grid grid{Persistent ? 2 : tile::cdiv(m, bm) * tile::cdiv(n, bn)};
+      if constexpr (half && Persistent)
+        tile::emulate::launch(grid,
+                              persistent_matmul_f16<bm, bn, bk, group, act>,
+                              a.data(), b.data(), out.data(), m, n, k);
+      else if constexpr (Persistent)
+        tile::emulate::launch(grid,
+                              persistent_matmul_bf16<bm, bn, bk, group, act>,
+                              a.data(), b.data(), out.data(), m, n, k);
+      else if constexpr (half)
         tile::emulate::launch(grid, matmul_f16<bm, bn, bk, group, act>,
                               a.data(), b.data(), out.data(), m, n, k);
       else
@@ -56,7 +65,9 @@ template <class T> bool check(const char *name) {
 } // namespace
 
 int main() {
-  bool ok = check<tile::half>("matmul_f16");
-  ok &= check<tile::bfloat16>("matmul_bf16");
+  bool ok = check<tile::half, false>("matmul_f16");
+  ok &= check<tile::bfloat16, false>("matmul_bf16");
+  ok &= check<tile::half, true>("persistent_matmul_f16");
+  ok &= check<tile::bfloat16, true>("persistent_matmul_bf16");
   return ok ? 0 : 1;
 }

@@ -1,4 +1,5 @@
-// Runs matmul_f16 and matmul_bf16 on the GPU through their launch wrappers
+// Runs matmul_f16 and matmul_bf16, and their persistent forms, on the GPU
+// through their launch wrappers
 // with the default and every explicit configuration, on aligned sizes (the
 // pipelined tensor-core path, TMA copies on sm_90), ragged ones (M, N, K not
 // multiples of the blocks; K below one block; 208 x 336 x 48 is ragged but
@@ -17,7 +18,7 @@
 
 namespace {
 
-template <class T> bool check(const char *name) {
+template <class T, bool Persistent> bool check(const char *name) {
   struct Shape {
     int m, n, k;
   };
@@ -47,7 +48,14 @@ template <class T> bool check(const char *name) {
       ok &= sample::check_launch(
           what, dc, nullptr,
           [&] {
-            if constexpr (std::is_same_v<T, tile::half>)
+            constexpr bool half = std::is_same_v<T, tile::half>;
+            if constexpr (half && Persistent)
+              return tilecc::persistent_matmul_f16(da.get(), db.get(), dc.get(),
+                                                   m, n, k, nullptr, config);
+            else if constexpr (Persistent)
+              return tilecc::persistent_matmul_bf16(
+                  da.get(), db.get(), dc.get(), m, n, k, nullptr, config);
+            else if constexpr (half)
               return tilecc::matmul_f16(da.get(), db.get(), dc.get(), m, n, k,
                                         nullptr, config);
             else
@@ -67,7 +75,9 @@ template <class T> bool check(const char *name) {
 int main() {
   if (!sample::have_gpu())
     return sample::exit_skip;
-  bool ok = check<tile::half>("matmul_f16");
-  ok &= check<tile::bfloat16>("matmul_bf16");
+  bool ok = check<tile::half, false>("matmul_f16");
+  ok &= check<tile::bfloat16, false>("matmul_bf16");
+  ok &= check<tile::half, true>("persistent_matmul_f16");
+  ok &= check<tile::bfloat16, true>("persistent_matmul_bf16");
   return ok ? 0 : 1;
 }

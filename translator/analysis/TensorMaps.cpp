@@ -1,6 +1,7 @@
 //===- TensorMaps.cpp -----------------------------------------------------===//
 #include "analysis/TensorMaps.h"
 #include "llvm/ADT/SmallVector.h"
+#include <functional>
 
 using namespace tilecc::ir;
 
@@ -206,6 +207,85 @@ bool tensorMapUsable(const TensorMapAccess &A, const Function &F,
   };
   return Spec(A.Base) == ParamSpec::Aligned16 && InnerUnit && OuterAligned &&
          BoundOk(Inner.Bound) && BoundOk(Outer.Bound);
+}
+
+llvm::DenseSet<const Op *> boxStartSlice(const PipelinedLoop &P,
+                                         const TensorMapLoads &Maps) {
+  llvm::DenseSet<const Op *> Needed;
+  std::function<void(const Value *)> Need = [&](const Value *V) {
+    const Op *D = V ? V->definingOp() : nullptr;
+    if (D && llvm::is_contained(P.Slice, D) && Needed.insert(D).second)
+      llvm::for_each(D->operands(), Need);
+  };
+  for (const Op *L : P.Loads)
+    for (const TensorMapAxis &Axis : Maps.find(L)->second.Axes)
+      Need(Axis.Offset);
+  return Needed;
+}
+
+std::optional<FlattenedPipeline> flattenPipeline(const Op &Loop,
+                                                 const PipelinedLoop &P,
+                                                 const TensorMapLoads &Maps) {
+  const Block *Around = Loop.parentBlock();
+  const Op *Outer = Around ? Around->parentOp() : nullptr;
+  if (!Outer || Outer->kind() != OpKind::For)
+    return std::nullopt;
+  // Whether V is defined in the outer loop's body, at any depth.
+  auto Inside = [&](const Value *V) {
+    const Block *B =
+        V->definingOp() ? V->definingOp()->parentBlock() : V->ownerBlock();
+    while (B && B != Around)
+      B = B->parentOp() ? B->parentOp()->parentBlock() : nullptr;
+    return B == Around;
+  };
+  // Constants are the same wherever they are made.
+  if (llvm::any_of(Loop.operands().take_front(3),
+                   [&](const Value *V) { return Inside(V) && !constant(V); }))
+    return std::nullopt;
+  llvm::DenseSet<const Op *> InnerSlice = boxStartSlice(P, Maps);
+  llvm::DenseSet<const Op *> Needed;
+  bool Recomputable = true;
+  std::function<void(const Value *)> Need = [&](const Value *V) {
+    if (!Recomputable || !V || !Inside(V) || V == Around->argument(0) ||
+        V == Loop.region(0)->argument(0))
+      return;
+    const Op *D = V->definingOp();
+    if (D && InnerSlice.count(D)) {
+      llvm::for_each(D->operands(), Need);
+      return;
+    }
+    auto C = D ? categoryOf(D->kind()) : OpCategory::Control;
+    if (!D || D->parentBlock() != Around || !D->regions().empty() ||
+        !V->type().isScalar() ||
+        !(C == OpCategory::Source || C == OpCategory::Unary ||
+          C == OpCategory::Binary || C == OpCategory::Ternary)) {
+      Recomputable = false;
+      return;
+    }
+    if (Needed.insert(D).second)
+      llvm::for_each(D->operands(), Need);
+  };
+  for (const Op *L : P.Loads)
+    for (const TensorMapAxis &Axis : Maps.find(L)->second.Axes)
+      Need(Axis.Offset);
+  if (!Recomputable)
+    return std::nullopt;
+  FlattenedPipeline F{Outer, {}, {}};
+  for (const auto &O : Around->ops())
+    if (Needed.count(O.get()))
+      F.OuterSlice.push_back(O.get());
+  auto Carry = [&](const Value *V) {
+    if (V && V->definingOp() && Needed.count(V->definingOp()) &&
+        !llvm::is_contained(F.Carried, V))
+      F.Carried.push_back(V);
+  };
+  for (const Op *L : P.Loads)
+    for (const TensorMapAxis &Axis : Maps.find(L)->second.Axes)
+      Carry(Axis.Offset);
+  for (const Op *O : P.Slice)
+    if (InnerSlice.count(O))
+      llvm::for_each(O->operands(), Carry);
+  return F;
 }
 
 } // namespace tilecc::analysis

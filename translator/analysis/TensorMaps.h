@@ -14,8 +14,10 @@
 #ifndef TILECC_ANALYSIS_TENSORMAPS_H
 #define TILECC_ANALYSIS_TENSORMAPS_H
 
+#include "analysis/Pipelining.h"
 #include "ir/IR.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/MapVector.h"
 #include <optional>
 
 namespace tilecc::analysis {
@@ -50,6 +52,32 @@ bool tensorMapUsable(const TensorMapAccess &A, const ir::Function &F,
 
 /// The index of the parameter whose argument V is, if any.
 std::optional<unsigned> paramIndex(const ir::Function &F, const ir::Value *V);
+
+/// Staged loads a variant copies with TMA, in program order.
+using TensorMapLoads = llvm::MapVector<const ir::Op *, TensorMapAccess>;
+
+/// The ops of pipelined loop P's body that compute where its TMA boxes
+/// start: all its prefetch re-runs.
+llvm::DenseSet<const ir::Op *> boxStartSlice(const PipelinedLoop &P,
+                                             const TensorMapLoads &Maps);
+
+/// A TMA pipeline whose prefetches run on into the next iterations of the
+/// loop around it (Triton's flattened loop nest): in a persistent kernel,
+/// the next block's first stages load during this block's epilogue. The
+/// inner loop's bounds must not change from one outer iteration to the
+/// next, and the box starts may depend only on the two induction
+/// variables, values from before the outer loop, and scalar ops of the
+/// outer body (OuterSlice, in program order), which are re-run when the
+/// prefetches move on to the next outer iteration; Carried are the values
+/// of OuterSlice the box starts read.
+struct FlattenedPipeline {
+  const ir::Op *Outer = nullptr;
+  llvm::SmallVector<const ir::Op *, 8> OuterSlice;
+  llvm::SmallVector<const ir::Value *, 4> Carried;
+};
+std::optional<FlattenedPipeline> flattenPipeline(const ir::Op &Loop,
+                                                 const PipelinedLoop &P,
+                                                 const TensorMapLoads &Maps);
 
 } // namespace tilecc::analysis
 

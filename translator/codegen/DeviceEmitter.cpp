@@ -69,6 +69,7 @@ public:
         SourcePath(SourcePath) {}
 
   EmittedKernel run() {
+    planTmaPipelines();
     dropTmaAddressing();
     countUses(F.body());
     EmittedKernel K;
@@ -120,44 +121,59 @@ private:
     }
   }
 
-  /// The ops of a TMA pipeline's slice that compute where its boxes start:
-  /// what its prefetch re-runs.
-  llvm::DenseSet<const Op *> boxStartSlice(const PipelinedLoop &P) {
-    llvm::DenseSet<const Op *> Needed;
-    std::function<void(const Value *)> Need = [&](const Value *V) {
-      const Op *D = V ? V->definingOp() : nullptr;
-      if (D && llvm::is_contained(P.Slice, D) && Needed.insert(D).second)
-        llvm::for_each(D->operands(), Need);
-    };
-    for (const Op *L : P.Loads)
-      for (const TensorMapAxis &Axis : Tma.find(L)->second.Axes)
-        Need(Axis.Offset);
-    return Needed;
+  /// Plans the TMA pipelines: which run on into an enclosing loop.
+  void planTmaPipelines() {
+    walk(F.body(), [&](const Op &O) {
+      auto It = Plans.find(&O);
+      if (It == Plans.end() || !Tma.count(It->second.Loads.front()))
+        return;
+      if (auto Flat = flattenPipeline(O, It->second, Tma)) {
+        FlatHosts[Flat->Outer] = &O;
+        Flats[&O] = std::move(*Flat);
+      }
+    });
   }
 
   /// With TMA copies, the per-element pointers and masks of staged loads
   /// are never computed: drops the ops that only they needed, in the loop
-  /// and before it.
+  /// and before it. The prefetches re-run the ops computing where boxes
+  /// start, so the body drops those too, except what the prefetch reads.
   void dropTmaAddressing() {
     if (Tma.empty())
       return;
     const UserMap Users = users(F.body());
+    llvm::DenseSet<const Op *> Rerun, Inputs;
+    for (const auto &[Loop, P] : Plans) {
+      if (!Tma.count(P.Loads.front()))
+        continue;
+      llvm::DenseSet<const Op *> Slice = boxStartSlice(P, Tma);
+      for (const Op *O : P.ProducerOnly)
+        Dropped.insert(O);
+      if (auto It = Flats.find(Loop); It != Flats.end())
+        Slice.insert(It->second.OuterSlice.begin(),
+                     It->second.OuterSlice.end());
+      Rerun.insert(Slice.begin(), Slice.end());
+      for (const Op *L : P.Loads)
+        for (const TensorMapAxis &Axis : Tma.find(L)->second.Axes)
+          if (Axis.Offset && Axis.Offset->definingOp())
+            Inputs.insert(Axis.Offset->definingOp());
+      for (const Op *O : Slice)
+        for (const Value *V : O->operands())
+          if (V->definingOp())
+            Inputs.insert(V->definingOp());
+    }
+    // What a prefetch reads but does not re-run stays in the body.
+    for (const Op *O : Rerun)
+      Inputs.erase(O);
     llvm::SmallVector<const Op *, 64> Pure;
     walk(F.body(), [&](const Op &O) {
       auto C = categoryOf(O.kind());
-      if (O.regions().empty() &&
+      if (O.regions().empty() && !Inputs.count(&O) &&
           (C == OpCategory::Source || C == OpCategory::Unary ||
            C == OpCategory::Binary || C == OpCategory::Ternary ||
            C == OpCategory::Shape))
         Pure.push_back(&O);
     });
-    for (const auto &[Loop, P] : Plans)
-      if (Tma.count(P.Loads.front())) {
-        llvm::DenseSet<const Op *> Kept = boxStartSlice(P);
-        for (const Op *O : P.ProducerOnly)
-          if (!Kept.count(O))
-            Dropped.insert(O);
-      }
     for (bool Changed = true; Changed;) {
       Changed = false;
       for (const Op *O : Pure) {
@@ -712,6 +728,12 @@ private:
       declareResult(O.result(I), Indent, O.operand(3 + I));
       Names[Body.argument(I + 1)] = nameOf(O.result(I));
     }
+    // A pipeline flattened into this loop is set up around it.
+    const Op *Hosted = FlatHosts.lookup(&O);
+    if (Hosted) {
+      openPipeline(*Hosted, Plans.find(Hosted)->second, Indent);
+      ++Indent;
+    }
     const Value *IV = Body.argument(0);
     std::string T = deviceType(IV->type().Elem);
     std::string N = nameOf(IV);
@@ -721,6 +743,8 @@ private:
     emitBlock(Body, Indent + 1);
     emitYield(O, Body, Indent + 1);
     line(Indent, "}");
+    if (Hosted)
+      line(Indent - 1, "}");
   }
 
   //===--- Software pipelining --------------------------------------------===//
@@ -788,7 +812,7 @@ private:
   void emitPrefetch(const Op &Loop, const PipelinedLoop &P,
                     const std::string &Iv, const std::string &S,
                     unsigned Indent) {
-    if (!Full.empty())
+    if (Tma.count(P.Loads.front()))
       return emitTmaPrefetch(Loop, P, Iv, S, Indent);
     const Value *IV = Loop.region(0)->argument(0);
     line(Indent, "{");
@@ -817,16 +841,32 @@ private:
 
   /// The TMA form of a prefetch: one thread re-runs the scalar ops the
   /// boxes' starts need, tells stage S's barrier how many bytes to expect
-  /// and asks for every staged load's box.
+  /// and asks for every staged load's box. A flattened pipeline's prefetch
+  /// binds the outer induction variable too (to the cursor's) and re-runs
+  /// the outer body's ops the starts need.
   void emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
                        const std::string &Iv, const std::string &S,
                        unsigned Indent) {
     const Value *IV = Loop.region(0)->argument(0);
+    const PipelineState St = States[&Loop];
+    const FlattenedPipeline *Flat =
+        Flats.count(&Loop) ? &Flats.find(&Loop)->second : nullptr;
     line(Indent, "{");
+    std::string Live = nameOf(IV) + " < " + scalar(Loop.operand(1));
+    // A flattened pipeline's cursor holds what the outer body computed for
+    // the iteration it is at.
+    llvm::DenseMap<const Value *, std::string> Shadowed;
+    if (Flat) {
+      Live = St.NextOuter + " < " + scalar(Flat->Outer->operand(1)) + " && " +
+             Live;
+      for (unsigned I = 0; I < Flat->Carried.size(); ++I) {
+        Shadowed[Flat->Carried[I]] = nameOf(Flat->Carried[I]);
+        Names[Flat->Carried[I]] = St.Carried[I];
+      }
+    }
     line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
-    line(Indent + 1, "if (" + nameOf(IV) + " < " + scalar(Loop.operand(1)) +
-                         " && threadIdx.x == 0) {");
-    llvm::DenseSet<const Op *> Needed = boxStartSlice(P);
+    line(Indent + 1, "if (" + Live + " && threadIdx.x == 0) {");
+    llvm::DenseSet<const Op *> Needed = boxStartSlice(P, Tma);
     unsigned Bytes = 0;
     for (const Op *L : P.Loads) {
       const Type &T = L->result()->type();
@@ -838,7 +878,7 @@ private:
       if (Needed.count(O))
         emitOp(*O, Indent + 2);
     Active = Outer;
-    std::string Bar = Full + " + " + S;
+    std::string Bar = St.Full + " + " + S;
     line(Indent + 2, "rt::mbarrier_arrive_expect_tx(" + Bar + ", " +
                          std::to_string(Bytes) + ");");
     for (const Op *L : P.Loads) {
@@ -850,6 +890,42 @@ private:
     }
     line(Indent + 1, "}");
     line(Indent, "}");
+    for (const auto &[V, Name] : Shadowed)
+      Names[V] = Name;
+  }
+
+  /// Moves a flattened pipeline's cursor to the outer iteration its outer
+  /// induction variable names: re-runs the outer body's ops the box starts
+  /// need and keeps what they read.
+  void emitCursorOuter(const Op &Loop, unsigned Indent) {
+    const PipelineState St = States[&Loop];
+    const FlattenedPipeline &Flat = Flats.find(&Loop)->second;
+    line(Indent, "if (" + St.NextOuter + " < " +
+                     scalar(Flat.Outer->operand(1)) + ") {");
+    line(Indent + 1, constDecl(Flat.Outer->region(0)->argument(0)) + " = " +
+                         St.NextOuter + ";");
+    for (const Op *O : Flat.OuterSlice)
+      emitOp(*O, Indent + 1);
+    for (unsigned I = 0; I < Flat.Carried.size(); ++I)
+      line(Indent + 1, St.Carried[I] + " = " + scalar(Flat.Carried[I]) + ";");
+    line(Indent, "}");
+  }
+
+  /// A flattened pipeline's prefetch of the iteration its cursor is at,
+  /// into stage S, then the cursor's step to the next iteration of the
+  /// loop nest.
+  void emitCursorPrefetch(const Op &Loop, const PipelinedLoop &P,
+                          const std::string &S, unsigned Indent) {
+    const PipelineState St = States[&Loop];
+    const Op &Outer = *Flats.find(&Loop)->second.Outer;
+    emitPrefetch(Loop, P, St.NextInner, S, Indent);
+    line(Indent, St.NextInner + " += " + scalar(Loop.operand(2)) + ";");
+    line(Indent,
+         "if (" + St.NextInner + " >= " + scalar(Loop.operand(1)) + ") {");
+    line(Indent + 1, St.NextInner + " = " + scalar(Loop.operand(0)) + ";");
+    line(Indent + 1, St.NextOuter + " += " + scalar(Outer.operand(2)) + ";");
+    emitCursorOuter(Loop, Indent + 1);
+    line(Indent, "}");
   }
 
   /// Triton's pipelined loop: a prologue prefetches the first NumStages - 1
@@ -858,21 +934,89 @@ private:
   /// iteration read, and runs the body with dots reading shared memory.
   /// With AsyncMma the dots return while their product is still being
   /// computed, once the previous one is done; the prefetch then follows
-  /// the body and a barrier.
+  /// the body and a barrier. A flattened pipeline was opened around the
+  /// enclosing loop; its prefetches follow a cursor over the loop nest.
   void emitPipelinedFor(const Op &O, const PipelinedLoop &P, unsigned Indent) {
     const Block &Body = *O.region(0);
     for (unsigned I = 0; I < O.numResults(); ++I) {
       declareResult(O.result(I), Indent, O.operand(3 + I));
       Names[Body.argument(I + 1)] = nameOf(O.result(I));
     }
+    const bool Flat = Flats.count(&O);
+    if (!Flat)
+      openPipeline(O, P, Indent++);
+    const PipelineState St = States[&O];
+    const bool ByTma = Tma.count(P.Loads.front());
+    const unsigned S = P.NumStages, D = S - 1;
+    const Value *IV = Body.argument(0);
+    std::string N = nameOf(IV), Step = scalar(O.operand(2));
+    line(Indent, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
+                     scalar(O.operand(0)) + "; " + N + " < " +
+                     scalar(O.operand(1)) + "; " + N + " += " + Step + ") {");
+    if (ByTma) {
+      line(Indent + 1, "rt::mbarrier_wait(" + St.Full + " + " + St.Read + ", " +
+                           St.Phase + ");");
+      if (!P.AsyncMma)
+        line(Indent + 1, "__syncthreads();");
+    } else {
+      line(Indent + 1, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
+      line(Indent + 1, "rt::fence_proxy_async();");
+      line(Indent + 1, "__syncthreads();");
+    }
+    auto Prefetch = [&] {
+      std::string Into = "(" + St.Read + " + " + std::to_string(D) + ") % " +
+                         std::to_string(S);
+      if (Flat)
+        return emitCursorPrefetch(O, P, Into, Indent + 1);
+      std::string Ahead = fresh(N + "_ahead");
+      line(Indent + 1, "const int " + Ahead + " = " + N + " + " +
+                           std::to_string(D) + " * " + Step + ";");
+      emitPrefetch(O, P, Ahead, Into, Indent + 1);
+    };
+    if (!P.AsyncMma)
+      Prefetch();
+    const PipelinedLoop *Outer = Active;
+    Active = &P;
+    StageExpr = St.Read;
+    emitBlock(Body, Indent + 1);
+    Active = Outer;
+    if (P.AsyncMma) {
+      // Every warp's previous dot is done: its stage takes the prefetch.
+      line(Indent + 1, "__syncthreads();");
+      Prefetch();
+    }
+    emitYield(O, Body, Indent + 1);
+    line(Indent + 1, St.Read + " = " + St.Read + " + 1 == " +
+                         std::to_string(S) + " ? 0 : " + St.Read + " + 1;");
+    if (ByTma)
+      line(Indent + 1, St.Phase + " ^= " + St.Read + " == 0;");
+    line(Indent, "}");
+    if (P.AsyncMma)
+      line(Indent, "rt::mma_wait_all();");
+    // The buffers may be reused after the loop. TMA copies past the end
+    // are never issued.
+    if (!ByTma)
+      line(Indent, "rt::cp_async_wait<0>();");
+    line(Indent, "__syncthreads();");
+    if (!Flat)
+      line(Indent - 1, "}");
+  }
+
+  /// Opens the block of loop O's pipeline: the stage rings, for TMA one
+  /// mbarrier per stage, the read position and the prologue. A flattened
+  /// pipeline also gets a cursor (the outer and inner induction variables
+  /// of the next iteration to prefetch).
+  void openPipeline(const Op &O, const PipelinedLoop &P, unsigned Indent) {
+    const bool Flat = Flats.count(&O);
     const unsigned S = P.NumStages;
+    const unsigned D = S - 1; // iterations the prefetch runs ahead
     std::string Loads;
     for (const Op *L : P.Loads)
       Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result());
-    const unsigned D = S - 1; // iterations the prefetch runs ahead
     line(Indent, "{ // pipeline: " + Loads + " in " + std::to_string(S) +
                      " shared-memory stages, prefetched " + std::to_string(D) +
                      " iterations ahead" +
+                     (Flat ? " across the enclosing loop" : "") +
                      (P.AsyncMma ? "; one dot left in flight" : ""));
     unsigned Offset = 0;
     for (const Op *L : P.Loads) {
@@ -887,18 +1031,19 @@ private:
       unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind) * S;
       Offset += (Bytes + 1023) / 1024 * 1024;
     }
+    PipelineState &St = States[&O];
     // TMA copies complete on one mbarrier per stage, armed by the thread
     // that issues them.
     const bool ByTma = Tma.count(P.Loads.front());
-    Full = ByTma ? fresh("full") : "";
     if (ByTma) {
-      line(Indent + 1, "rt::mbarrier *const " + Full +
+      St.Full = fresh("full");
+      line(Indent + 1, "rt::mbarrier *const " + St.Full +
                            " = rt::dynamic_smem<rt::mbarrier>(" +
                            std::to_string(Offset) + ");");
       line(Indent + 1, "if (threadIdx.x == 0) {");
       line(Indent + 2, "#pragma unroll");
       line(Indent + 2, "for (int s = 0; s < " + std::to_string(S) + "; ++s)");
-      line(Indent + 3, "rt::mbarrier_init(" + Full + " + s, 1);");
+      line(Indent + 3, "rt::mbarrier_init(" + St.Full + " + s, 1);");
       line(Indent + 2, "rt::fence_mbarrier_init();");
       line(Indent + 1, "}");
       line(Indent + 1, "__syncthreads();");
@@ -908,69 +1053,40 @@ private:
       DynamicSharedBytes = Offset + 1024;
       PipelineLoc = O.loc();
     }
-
-    const Value *IV = Body.argument(0);
-    std::string N = nameOf(IV), Lb = scalar(O.operand(0)),
-                Ub = scalar(O.operand(1)), Step = scalar(O.operand(2));
+    St.Read = fresh("read_stage");
+    line(Indent + 1, "int " + St.Read + " = 0;");
+    if (ByTma) {
+      St.Phase = fresh("phase");
+      line(Indent + 1, "unsigned " + St.Phase + " = 0;");
+    }
+    const Value *IV = O.region(0)->argument(0);
+    if (Flat) {
+      const Op &Outer = *Flats.find(&O)->second.Outer;
+      St.NextOuter = fresh("next_" + nameOf(Outer.region(0)->argument(0)));
+      St.NextInner = fresh("next_" + nameOf(IV));
+      line(Indent + 1,
+           "int " + St.NextOuter + " = " + scalar(Outer.operand(0)) + ";");
+      line(Indent + 1,
+           "int " + St.NextInner + " = " + scalar(O.operand(0)) + ";");
+      for (const Value *V : Flats.find(&O)->second.Carried) {
+        St.Carried.push_back(fresh("next_" + nameOf(V)));
+        line(Indent + 1,
+             deviceType(V->type().Elem) + " " + St.Carried.back() + " = 0;");
+      }
+      emitCursorOuter(O, Indent + 1);
+    }
     std::string Stage = fresh("stage");
     line(Indent + 1, "#pragma unroll");
     line(Indent + 1, "for (int " + Stage + " = 0; " + Stage + " < " +
                          std::to_string(D) + "; ++" + Stage + ") {");
-    emitPrefetch(O, P, Lb + " + " + Stage + " * " + Step, Stage, Indent + 2);
+    if (Flat)
+      emitCursorPrefetch(O, P, Stage, Indent + 2);
+    else
+      emitPrefetch(O, P,
+                   scalar(O.operand(0)) + " + " + Stage + " * " +
+                       scalar(O.operand(2)),
+                   Stage, Indent + 2);
     line(Indent + 1, "}");
-    std::string Read = fresh("read_stage"), Ahead = fresh(N + "_ahead");
-    std::string Phase = ByTma ? fresh("phase") : "";
-    line(Indent + 1, "int " + Read + " = 0;");
-    if (ByTma)
-      line(Indent + 1, "unsigned " + Phase + " = 0;");
-    line(Indent + 1, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
-                         Lb + "; " + N + " < " + Ub + "; " + N + " += " + Step +
-                         ") {");
-    if (ByTma) {
-      line(Indent + 2,
-           "rt::mbarrier_wait(" + Full + " + " + Read + ", " + Phase + ");");
-      if (!P.AsyncMma)
-        line(Indent + 2, "__syncthreads();");
-    } else {
-      line(Indent + 2, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
-      line(Indent + 2, "rt::fence_proxy_async();");
-      line(Indent + 2, "__syncthreads();");
-    }
-    auto Prefetch = [&] {
-      line(Indent + 2, "const int " + Ahead + " = " + N + " + " +
-                           std::to_string(D) + " * " + Step + ";");
-      emitPrefetch(O, P, Ahead,
-                   "(" + Read + " + " + std::to_string(D) + ") % " +
-                       std::to_string(S),
-                   Indent + 2);
-    };
-    if (!P.AsyncMma)
-      Prefetch();
-    const PipelinedLoop *Outer = Active;
-    Active = &P;
-    StageExpr = Read;
-    emitBlock(Body, Indent + 2);
-    Active = Outer;
-    if (P.AsyncMma) {
-      // Every warp's previous dot is done: its stage takes the prefetch.
-      line(Indent + 2, "__syncthreads();");
-      Prefetch();
-    }
-    emitYield(O, Body, Indent + 2);
-    line(Indent + 2, Read + " = " + Read + " + 1 == " + std::to_string(S) +
-                         " ? 0 : " + Read + " + 1;");
-    if (ByTma)
-      line(Indent + 2, Phase + " ^= " + Read + " == 0;");
-    line(Indent + 1, "}");
-    if (P.AsyncMma)
-      line(Indent + 1, "rt::mma_wait_all();");
-    // The buffers may be reused after the loop. TMA copies past the end
-    // are never issued.
-    if (!ByTma)
-      line(Indent + 1, "rt::cp_async_wait<0>();");
-    line(Indent + 1, "__syncthreads();");
-    line(Indent, "}");
-    Full.clear();
   }
 
   /// A dot of staged operands: tensor cores read this iteration's stage.
@@ -1205,8 +1321,16 @@ private:
   llvm::DenseSet<const Op *> Dropped;
   /// Per TMA load: its tensor map parameter.
   llvm::DenseMap<const Op *, std::string> MapNames;
-  /// The stage barriers of the TMA pipeline being emitted; empty otherwise.
-  std::string Full;
+  /// TMA pipelines flattened into the loop around them, and those loops.
+  llvm::DenseMap<const Op *, FlattenedPipeline> Flats;
+  llvm::DenseMap<const Op *, const Op *> FlatHosts;
+  /// Names of a pipeline's state, by its loop: the stage barriers (TMA),
+  /// the stage being read and its phase, and a flattened one's cursor.
+  struct PipelineState {
+    std::string Full, Read, Phase, NextOuter, NextInner;
+    llvm::SmallVector<std::string, 4> Carried;
+  };
+  llvm::DenseMap<const Op *, PipelineState> States;
   /// The pipelined loop whose body is being emitted, if any.
   const PipelinedLoop *Active = nullptr;
   /// Per staged load: its stage buffers' type alias and ring pointer.

@@ -15,7 +15,6 @@
 #include "analysis/Pipelining.h"
 #include "analysis/TensorMaps.h"
 #include "ir/IR.h"
-#include "llvm/ADT/MapVector.h"
 #include <functional>
 #include <string>
 #include <vector>
@@ -52,10 +51,8 @@ struct EmittedKernel {
 };
 
 using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;
-/// Staged loads a variant copies with TMA, in program order; empty for
-/// cp.async copies.
-using TensorMapLoads =
-    llvm::MapVector<const ir::Op *, analysis::TensorMapAccess>;
+/// Staged loads a variant copies with TMA; empty for cp.async copies.
+using analysis::TensorMapLoads;
 
 EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
                          const analysis::AxisInfoAnalysis &AI,

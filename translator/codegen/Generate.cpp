@@ -372,6 +372,9 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                        {"select_params", Inst.SelectParams},
                        {"select_body", Inst.SelectBody},
                        {"args", argNames(F, false)},
+                       {"fast_variant", ConfigVariants[0]["name"]},
+                       {"fast_threads", Threads},
+                       {"fast_smem_bytes", ConfigVariants[0]["smem_bytes"]},
                        {"variants", ConfigVariants}});
   }
 
@@ -418,6 +421,9 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     C.erase("args");
     C.erase("select_params");
     C.erase("grid_params");
+    C.erase("fast_variant");
+    C.erase("fast_threads");
+    C.erase("fast_smem_bytes");
   }
   Files.push_back({K.Name + ".json", Meta.dump(2) + "\n"});
   if (!Error.Message.empty())
