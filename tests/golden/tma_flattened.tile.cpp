@@ -88,7 +88,10 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: }
 // CHECK-NEXT: rt::mma_wait_all();
 // CHECK-NEXT: __syncthreads();
-// CHECK: rt::st_global_v2(
+// CHECK: { // store acc through shared memory: one TMA store
+// CHECK-NEXT: const rt::smem_tile<float, 128, 128> acc_out{
+// CHECK-NEXT: rt::dynamic_smem<float>(99328)};
+// CHECK: rt::tma_store_tile(&acc_map, acc_out, [[COL]], [[ROW]]);
 // CHECK-LABEL: mm_persistent_c0_aligned16(
 // CHECK-NOT: across the enclosing loop
 // CHECK: rt::cp_async_commit();

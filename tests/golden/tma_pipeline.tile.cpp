@@ -11,7 +11,8 @@
 // (pointers base + row * stride + column, masked by the tensor's bounds)
 // gets a variant whose copies are TMA loads: the wrapper encodes one tensor
 // map per load, one thread asks for each stage's boxes, and the stage's
-// mbarrier says when they have landed. B is given transposed (N x K,
+// mbarrier says when they have landed. The masked store of C is a box too:
+// the tile goes through shared memory and one TMA store. B is given transposed (N x K,
 // rows k apart), as in C = A B^T. The variant is tried first where the pointers are aligned
 // and the bounds positive; where the kernel was built without sm_90 code it
 // declines and the cp.async variant runs. sm_80 has no TMA variant.
@@ -51,7 +52,8 @@ tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
 // clang-format off
 // CHECK-LABEL: mm_tma_c0_aligned16_tma(
 // CHECK: const __grid_constant__ CUtensorMap x_map,
-// CHECK-NEXT: const __grid_constant__ CUtensorMap y_map) {
+// CHECK-NEXT: const __grid_constant__ CUtensorMap y_map,
+// CHECK-NEXT: const __grid_constant__ CUtensorMap acc_map) {
 // CHECK-NOT: cp_async
 // CHECK: using x_stage = rt::smem_tile<rt::f16, 128, 64>;
 // CHECK: using y_stage = rt::smem_tile<rt::f16, 128, 64>;
@@ -85,6 +87,21 @@ tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK-NEXT: }
 // CHECK-NEXT: rt::mma_wait_all();
 // CHECK-NEXT: __syncthreads();
+// CHECK: { // store acc through shared memory: one TMA store
+// CHECK-NEXT: const rt::smem_tile<float, 128, 128> acc_out{
+// CHECK-NEXT: rt::dynamic_smem<float>(99328)};
+// CHECK-NEXT: if (threadIdx.x == 0)
+// CHECK-NEXT: rt::tma_store_wait<true>();
+// CHECK-NEXT: __syncthreads();
+// CHECK: *acc_out.template at<{{L[0-9]+}}>(e) = acc[e];
+// CHECK-NEXT: rt::fence_proxy_async();
+// CHECK-NEXT: __syncthreads();
+// CHECK-NEXT: if (threadIdx.x == 0) {
+// CHECK-NEXT: rt::tma_store_tile(&acc_map, acc_out, [[COL]], [[ROW]]);
+// CHECK-NEXT: rt::tma_store_commit();
+// CHECK: if (threadIdx.x == 0)
+// CHECK-NEXT: rt::tma_store_wait<false>();
+// CHECK-NEXT: }
 // CHECK-LABEL: launch_mm_tma_c0_aligned16_tma(
 // CHECK: static const bool runs_tma = rt::runs_tma(mm_tma_c0_aligned16_tma);
 // CHECK-NEXT: if (!runs_tma)
@@ -93,8 +110,11 @@ tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK-NEXT: m, lda);
 // CHECK: rt::encode_tensor_map<rt::smem_tile<rt::f16, 128, 64>>(&y_map, b, k,
 // CHECK-NEXT: n, k);
-// CHECK: mm_tma_c0_aligned16_tma<<<grid, 128, 99352, stream>>>(
-// CHECK: lda, x_map, y_map);
+// CHECK: rt::encode_tensor_map<rt::smem_tile<float, 128, 128>>(&acc_map, c, n,
+// CHECK-NEXT: m, n);
+// CHECK: mm_tma_c0_aligned16_tma<<<grid, 128, 165888, stream>>>(
+// CHECK: lda, x_map, y_map,
+// CHECK-NEXT: acc_map);
 // CHECK-LABEL: mm_tma_c0_aligned16(
 // CHECK: rt::cp_async_v<8>(
 // WRAP: if (tilecc_aligned16 && m > 0 && k > 0 && lda > 0 && n > 0)

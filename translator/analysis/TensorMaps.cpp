@@ -210,7 +210,7 @@ bool tensorMapUsable(const TensorMapAccess &A, const Function &F,
 }
 
 llvm::DenseSet<const Op *> boxStartSlice(const PipelinedLoop &P,
-                                         const TensorMapLoads &Maps) {
+                                         const TensorMapOps &Maps) {
   llvm::DenseSet<const Op *> Needed;
   std::function<void(const Value *)> Need = [&](const Value *V) {
     const Op *D = V ? V->definingOp() : nullptr;
@@ -225,7 +225,7 @@ llvm::DenseSet<const Op *> boxStartSlice(const PipelinedLoop &P,
 
 std::optional<FlattenedPipeline> flattenPipeline(const Op &Loop,
                                                  const PipelinedLoop &P,
-                                                 const TensorMapLoads &Maps) {
+                                                 const TensorMapOps &Maps) {
   const Block *Around = Loop.parentBlock();
   const Op *Outer = Around ? Around->parentOp() : nullptr;
   if (!Outer || Outer->kind() != OpKind::For)

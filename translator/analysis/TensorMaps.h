@@ -54,12 +54,12 @@ bool tensorMapUsable(const TensorMapAccess &A, const ir::Function &F,
 std::optional<unsigned> paramIndex(const ir::Function &F, const ir::Value *V);
 
 /// Staged loads a variant copies with TMA, in program order.
-using TensorMapLoads = llvm::MapVector<const ir::Op *, TensorMapAccess>;
+using TensorMapOps = llvm::MapVector<const ir::Op *, TensorMapAccess>;
 
 /// The ops of pipelined loop P's body that compute where its TMA boxes
 /// start: all its prefetch re-runs.
 llvm::DenseSet<const ir::Op *> boxStartSlice(const PipelinedLoop &P,
-                                             const TensorMapLoads &Maps);
+                                             const TensorMapOps &Maps);
 
 /// A TMA pipeline whose prefetches run on into the next iterations of the
 /// loop around it (Triton's flattened loop nest): in a persistent kernel,
@@ -77,7 +77,7 @@ struct FlattenedPipeline {
 };
 std::optional<FlattenedPipeline> flattenPipeline(const ir::Op &Loop,
                                                  const PipelinedLoop &P,
-                                                 const TensorMapLoads &Maps);
+                                                 const TensorMapOps &Maps);
 
 } // namespace tilecc::analysis
 

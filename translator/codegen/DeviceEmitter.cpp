@@ -63,7 +63,7 @@ bool isNarrowInt(ScalarKind K) {
 class Emitter {
 public:
   Emitter(const Function &F, const LayoutMap &LM, const AxisInfoAnalysis &AI,
-          const Pipelines &Plans, const TensorMapLoads &Tma,
+          const Pipelines &Plans, const TensorMapOps &Tma,
           const LayoutNamer &NameLayout, const std::string &SourcePath)
       : F(F), LM(LM), AI(AI), Plans(Plans), Tma(Tma), NameLayout(NameLayout),
         SourcePath(SourcePath) {}
@@ -81,7 +81,9 @@ public:
          << deviceType(A->type().Elem) << " " << nameOf(A);
     }
     for (const auto &[L, Map] : Tma) {
-      std::string Name = fresh(nameOf(L->result()) + "_map");
+      std::string Name = fresh(
+          nameOf(L->kind() == OpKind::Store ? L->operand(1) : L->result()) +
+          "_map");
       MapNames[L] = Name;
       PS << ", const __grid_constant__ CUtensorMap " << Name;
       const TensorMapAxis &Inner = Map.Axes[Map.InnerDim];
@@ -91,6 +93,13 @@ public:
                               hostScalar(Outer.Stride)});
     }
     emitBlock(F.body(), 1);
+    if (llvm::any_of(Tma, [](const auto &E) {
+          return E.first->kind() == OpKind::Store;
+        })) {
+      // Shared memory must outlive the TMA stores reading it.
+      line(1, "if (threadIdx.x == 0)");
+      line(2, "rt::tma_store_wait<false>();");
+    }
     K.Body = std::move(Body);
     K.TileComments = std::move(TileComments);
     K.Accesses = std::move(Accesses);
@@ -107,6 +116,8 @@ private:
       if (Dropped.count(O.get()))
         continue;
       for (const Value *V : O->operands()) {
+        if (tmaStoreAddressing(*O, V))
+          continue;
         ++Uses[V];
         if (V->definingOp() && V->definingOp()->parentBlock() != &B)
           UsedInOtherBlock.insert(V);
@@ -132,6 +143,13 @@ private:
         Flats[&O] = std::move(*Flat);
       }
     });
+  }
+
+  /// Whether V is the pointers or the mask of TMA store O, which the TMA
+  /// unit computes instead.
+  bool tmaStoreAddressing(const Op &O, const Value *V) {
+    return O.kind() == OpKind::Store && Tma.count(&O) &&
+           (V == O.operand(0) || V == O.mask());
   }
 
   /// With TMA copies, the per-element pointers and masks of staged loads
@@ -162,9 +180,15 @@ private:
           if (V->definingOp())
             Inputs.insert(V->definingOp());
     }
-    // What a prefetch reads but does not re-run stays in the body.
+    // What a prefetch reads but does not re-run stays in the body, as does
+    // what TMA stores read.
     for (const Op *O : Rerun)
       Inputs.erase(O);
+    for (const auto &[O, Map] : Tma)
+      if (O->kind() == OpKind::Store)
+        for (const TensorMapAxis &Axis : Map.Axes)
+          if (Axis.Offset && Axis.Offset->definingOp())
+            Inputs.insert(Axis.Offset->definingOp());
     llvm::SmallVector<const Op *, 64> Pure;
     walk(F.body(), [&](const Op &O) {
       auto C = categoryOf(O.kind());
@@ -179,7 +203,9 @@ private:
       for (const Op *O : Pure) {
         auto Uses = Users.lookup(O->result());
         if (!Dropped.count(O) && !Uses.empty() &&
-            llvm::all_of(Uses, [&](const Op *U) { return Dropped.count(U); })) {
+            llvm::all_of(Uses, [&](const Op *U) {
+              return Dropped.count(U) || tmaStoreAddressing(*U, O->result());
+            })) {
           Dropped.insert(O);
           Changed = true;
         }
@@ -609,7 +635,51 @@ private:
                          maskExpr(O, "e") + ", " + Other + ");");
   }
 
+  /// A TMA store: the tile goes to a swizzled shared-memory buffer after
+  /// the kernel's pipeline stages, then one thread asks the TMA unit to
+  /// write the box, which leaves out what lies outside the tensor (the
+  /// mask). The buffer is reused once the previous store has read it.
+  void emitTmaStore(const Op &O, unsigned Indent) {
+    const Value *Val = O.operand(1);
+    const TensorMapAccess &Map = Tma.find(&O)->second;
+    const Type &T = Val->type();
+    unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
+    unsigned Offset = DynamicSharedBytes ? DynamicSharedBytes - 1024 : 0;
+    Offset = (Offset + 1023) / 1024 * 1024;
+    if (Offset + Bytes + 1024 > DynamicSharedBytes) {
+      DynamicSharedBytes = Offset + Bytes + 1024;
+      PipelineLoc = O.loc();
+    }
+    Accesses.push_back("store " + nameOf(Val) + ": tma");
+    std::string Buf = fresh(nameOf(Val) + "_out");
+    std::string Elem = deviceType(T.Elem);
+    line(Indent,
+         "{ // store " + nameOf(Val) + " through shared memory: one TMA store");
+    line(Indent + 1, "const " + stageType(O) + " " + Buf +
+                         "{rt::dynamic_smem<" + Elem + ">(" +
+                         std::to_string(Offset) + ")};");
+    line(Indent + 1, "if (threadIdx.x == 0)");
+    line(Indent + 2, "rt::tma_store_wait<true>();");
+    line(Indent + 1, "__syncthreads();");
+    line(Indent + 1, "#pragma unroll");
+    line(Indent + 1, loopHeader(elems(Val)));
+    line(Indent + 2, "if (" + layoutOf(Val) + "::owns(e))");
+    line(Indent + 3, "*" + Buf + ".template at<" + layoutOf(Val) +
+                         ">(e) = " + nameOf(Val) + "[e];");
+    line(Indent + 1, "rt::fence_proxy_async();");
+    line(Indent + 1, "__syncthreads();");
+    line(Indent + 1, "if (threadIdx.x == 0) {");
+    line(Indent + 2, "rt::tma_store_tile(&" + MapNames.lookup(&O) + ", " + Buf +
+                         ", " + boxStart(Map.Axes[1]) + ", " +
+                         boxStart(Map.Axes[0]) + ");");
+    line(Indent + 2, "rt::tma_store_commit();");
+    line(Indent + 1, "}");
+    line(Indent, "}");
+  }
+
   void emitStore(const Op &O, unsigned Indent) {
+    if (Tma.count(&O))
+      return emitTmaStore(O, Indent);
     const Value *Val = O.operand(1);
     if (Val->type().isScalar()) {
       std::string S = "*" + scalar(O.operand(0)) + " = " + scalar(Val) + ";";
@@ -763,10 +833,12 @@ private:
     return LM.get(L.result()).fastestDim() == 0;
   }
 
-  /// The shared-memory tile type of one stage of staged load L.
+  /// The shared-memory tile type of one stage of staged load L, or of the
+  /// buffer of a TMA store.
   std::string stageType(const Op &L) {
-    const Type &T = L.result()->type();
-    bool Swap = storedTransposed(L);
+    bool IsStore = L.kind() == OpKind::Store;
+    const Type &T = IsStore ? L.operand(1)->type() : L.result()->type();
+    bool Swap = !IsStore && storedTransposed(L);
     return "rt::smem_tile<" + deviceType(T.Elem) + ", " +
            std::to_string(T.Shape[Swap ? 1 : 0]) + ", " +
            std::to_string(T.Shape[Swap ? 0 : 1]) + ">";
@@ -1316,7 +1388,7 @@ private:
   const LayoutMap &LM;
   const AxisInfoAnalysis &AI;
   const Pipelines &Plans;
-  const TensorMapLoads &Tma;
+  const TensorMapOps &Tma;
   /// Ops no variant of this kernel emits (TMA variants' addressing).
   llvm::DenseSet<const Op *> Dropped;
   /// Per TMA load: its tensor map parameter.
@@ -1356,8 +1428,7 @@ private:
 
 EmittedKernel emitKernel(const Function &F, const LayoutMap &LM,
                          const AxisInfoAnalysis &AI, const Pipelines &Plans,
-                         const TensorMapLoads &Tma,
-                         const LayoutNamer &NameLayout,
+                         const TensorMapOps &Tma, const LayoutNamer &NameLayout,
                          const std::string &SourcePath) {
   return Emitter(F, LM, AI, Plans, Tma, NameLayout, SourcePath).run();
 }

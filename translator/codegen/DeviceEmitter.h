@@ -52,11 +52,11 @@ struct EmittedKernel {
 
 using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;
 /// Staged loads a variant copies with TMA; empty for cp.async copies.
-using analysis::TensorMapLoads;
+using analysis::TensorMapOps;
 
 EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
                          const analysis::AxisInfoAnalysis &AI,
-                         const Pipelines &Plans, const TensorMapLoads &Tma,
+                         const Pipelines &Plans, const TensorMapOps &Tma,
                          const LayoutNamer &NameLayout,
                          const std::string &SourcePath);
 

@@ -56,15 +56,15 @@ struct VariantPlan {
   const Specialization *Spec;
   std::string Suffix, Description;
   std::string Guard; // the wrapper's test; empty: always
-  TensorMapLoads Tma;
+  TensorMapOps Tma;
 };
 
 /// The staged loads of F's pipelines as TMA copies for launches with the
 /// facts of S on Target; empty unless every staged load can be one.
-TensorMapLoads tmaLoads(const Function &F, const LayoutMap &LM,
-                        const Pipelines &Plans, const Specialization &S,
-                        const TargetDesc &Target) {
-  TensorMapLoads Maps;
+TensorMapOps tmaLoads(const Function &F, const LayoutMap &LM,
+                      const Pipelines &Plans, const Specialization &S,
+                      const TargetDesc &Target) {
+  TensorMapOps Maps;
   if (Target.MmaVersion < 3)
     return Maps;
   bool All = true;
@@ -86,6 +86,20 @@ TensorMapLoads tmaLoads(const Function &F, const LayoutMap &LM,
   });
   if (!All)
     Maps.clear();
+  if (Maps.empty())
+    return Maps;
+  // The TMA variant also stores row-major boxes through shared memory,
+  // outside pipelined loops.
+  walk(F.body(), [&](const Op &O) {
+    const Op *Parent = O.parentBlock()->parentOp();
+    if (O.kind() != OpKind::Store || O.operand(1)->type().rank() != 2 ||
+        (Parent && Plans.count(Parent)))
+      return;
+    auto A = matchTensorMap(O);
+    if (A && A->InnerDim == 1 && tensorMapUsable(*A, F, S.Specs) &&
+        O.operand(1)->type().Shape[0] <= 256)
+      Maps.insert({&O, *A});
+  });
   return Maps;
 }
 
@@ -94,7 +108,7 @@ TensorMapLoads tmaLoads(const Function &F, const LayoutMap &LM,
 /// reversed dimensions). The variant's launch itself says whether it can
 /// run here.
 std::string tmaGuard(const Function &F, const Specialization &S,
-                     const TensorMapLoads &Maps) {
+                     const TensorMapOps &Maps) {
   std::string G = flagName(S);
   llvm::SmallVector<unsigned, 4> Positive;
   auto Add = [&](const Value *V) {
@@ -270,7 +284,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     // variant they suffice for (a unit stride may be a row stride too).
     std::vector<VariantPlan> VariantPlans;
     for (const Specialization &S : Specs)
-      if (TensorMapLoads Maps = tmaLoads(F, LM, Plans, S, Opts.Target);
+      if (TensorMapOps Maps = tmaLoads(F, LM, Plans, S, Opts.Target);
           !Maps.empty()) {
         std::string Guard = tmaGuard(F, S, Maps);
         VariantPlans.push_back({&S, S.Suffix + "_tma",
@@ -281,15 +295,28 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     for (const Specialization &S : Specs)
       VariantPlans.push_back({&S, S.Suffix, S.Description, flagName(S), {}});
     json ConfigVariants = json::array();
-    for (const VariantPlan &VP : VariantPlans) {
+    for (VariantPlan &VP : VariantPlans) {
       const Specialization &S = *VP.Spec;
       AxisInfoAnalysis AI(F, S.Specs);
-      EmittedKernel E = emitKernel(
-          F, LM, AI, Plans, VP.Tma,
-          [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
-            return Layouts.name(L, Shape);
-          },
-          Opts.SourcePath);
+      auto Emit = [&] {
+        return emitKernel(
+            F, LM, AI, Plans, VP.Tma,
+            [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
+              return Layouts.name(L, Shape);
+            },
+            Opts.SourcePath);
+      };
+      EmittedKernel E = Emit();
+      // Without room for the buffers of its TMA stores, a variant stores
+      // as the others do.
+      auto IsStore = [](const auto &M) {
+        return M.first->kind() == OpKind::Store;
+      };
+      if (E.DynamicSharedBytes > Opts.Target.MaxSharedBytes &&
+          llvm::any_of(VP.Tma, IsStore)) {
+        VP.Tma.remove_if(IsStore);
+        E = Emit();
+      }
       if (E.DynamicSharedBytes > Opts.Target.MaxSharedBytes) {
         Error = {"a loop software-pipelined with num_stages = " +
                      std::to_string(Inst.Cfg.NumStages) + " needs " +

@@ -92,6 +92,50 @@ __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map,
 #endif
 }
 
+/// Copies src (shared memory) to the box of map at (inner, outer), writing
+/// only the elements inside the tensor, as one bulk group per call of
+/// tma_store_commit.
+__device__ __forceinline__ void
+tma_store_2d(const CUtensorMap *map, const void *src, int inner, int outer) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"
+      " [%0, {%2, %3}], [%1];" ::"l"(reinterpret_cast<std::uint64_t>(map)),
+      "r"(shared_address(src)), "r"(inner), "r"(outer)
+      : "memory");
+#else
+  __trap();
+#endif
+}
+
+/// Stores a Tile (an smem_tile) to the box of map whose corner is (outer,
+/// inner): one box per 128-byte slab.
+template <class Tile>
+__device__ __forceinline__ void tma_store_tile(const CUtensorMap *map, Tile src,
+                                               int inner, int outer) {
+#pragma unroll
+  for (int s = 0; s < Tile::cols / Tile::slab_cols; ++s)
+    tma_store_2d(map, src.base + s * Tile::slab_elems,
+                 inner + s * Tile::slab_cols, outer);
+}
+
+__device__ __forceinline__ void tma_store_commit() {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+#endif
+}
+
+/// Waits until this thread's committed TMA stores have read their shared
+/// memory (Read) or have completed.
+template <bool Read> __device__ __forceinline__ void tma_store_wait() {
+#if __CUDA_ARCH__ >= 900
+  if constexpr (Read)
+    asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+  else
+    asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
+#endif
+}
+
 /// Loads a Stage tile (an smem_tile) whose row r, column c is element
 /// (outer + r, inner + c) of map's tensor: one box per 128-byte slab.
 template <class Stage>
@@ -142,7 +186,8 @@ cudaError_t encode_tensor_map(CUtensorMap *map, const T *base,
   const CUtensorMapSwizzle swizzle =
       Stage::row_bytes == 128  ? CU_TENSOR_MAP_SWIZZLE_128B
       : Stage::row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
-                               : CU_TENSOR_MAP_SWIZZLE_32B;
+      : Stage::row_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
+                               : CU_TENSOR_MAP_SWIZZLE_NONE;
   const cuuint64_t dims[2] = {inner, outer};
   const cuuint64_t strides[1] = {row_stride * sizeof(T)};
   const cuuint32_t box[2] = {Stage::slab_cols, Stage::rows};
