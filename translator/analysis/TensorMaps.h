@@ -53,7 +53,7 @@ bool tensorMapUsable(const TensorMapAccess &A, const ir::Function &F,
 /// The index of the parameter whose argument V is, if any.
 std::optional<unsigned> paramIndex(const ir::Function &F, const ir::Value *V);
 
-/// Staged loads a variant copies with TMA, in program order.
+/// Staged loads and stores a variant does with TMA, in program order.
 using TensorMapOps = llvm::MapVector<const ir::Op *, TensorMapAccess>;
 
 /// The ops of pipelined loop P's body that compute where its TMA boxes

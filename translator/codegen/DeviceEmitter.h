@@ -41,8 +41,8 @@ struct EmittedKernel {
   /// and where the loop needing the most is.
   unsigned DynamicSharedBytes = 0;
   ir::SourceLoc PipelineLoc;
-  /// The tensor maps of TMA loads, which the launch wrapper encodes and
-  /// passes after the kernel's own arguments: host expressions for
+  /// The tensor maps of TMA loads and stores, which the launch wrapper encodes
+  /// and passes after the kernel's own arguments: host expressions for
   /// rt::encode_tensor_map<Stage>(&Name, Base, Inner, Outer, RowStride).
   struct TensorMapParam {
     std::string Name, Stage, Base, Inner, Outer, RowStride;
@@ -51,7 +51,7 @@ struct EmittedKernel {
 };
 
 using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;
-/// Staged loads a variant copies with TMA; empty for cp.async copies.
+/// Loads and stores a variant does with TMA; empty for cp.async copies.
 using analysis::TensorMapOps;
 
 EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,

@@ -59,11 +59,12 @@ struct VariantPlan {
   TensorMapOps Tma;
 };
 
-/// The staged loads of F's pipelines as TMA copies for launches with the
-/// facts of S on Target; empty unless every staged load can be one.
-TensorMapOps tmaLoads(const Function &F, const LayoutMap &LM,
-                      const Pipelines &Plans, const Specialization &S,
-                      const TargetDesc &Target) {
+/// The staged loads of F's pipelines, and its stores of boxes, as TMA
+/// copies for launches with the facts of S on Target; empty unless every
+/// staged load can be one.
+TensorMapOps tmaAccesses(const Function &F, const LayoutMap &LM,
+                         const Pipelines &Plans, const Specialization &S,
+                         const TargetDesc &Target) {
   TensorMapOps Maps;
   if (Target.MmaVersion < 3)
     return Maps;
@@ -284,7 +285,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     // variant they suffice for (a unit stride may be a row stride too).
     std::vector<VariantPlan> VariantPlans;
     for (const Specialization &S : Specs)
-      if (TensorMapOps Maps = tmaLoads(F, LM, Plans, S, Opts.Target);
+      if (TensorMapOps Maps = tmaAccesses(F, LM, Plans, S, Opts.Target);
           !Maps.empty()) {
         std::string Guard = tmaGuard(F, S, Maps);
         VariantPlans.push_back({&S, S.Suffix + "_tma",
