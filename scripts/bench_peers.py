@@ -9,7 +9,10 @@ kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use. Layer norm's forward and backward (layer_norm_fwd, layer_norm_bwd;
 fp16, 32768 rows of 1024, 4096 or 8192) run Triton's tutorial 05 kernels with its
-heuristics, and PyTorch's layer_norm and native_layer_norm_backward.
+heuristics, and PyTorch's layer_norm and native_layer_norm_backward. Matmul
+runs Triton's tutorial 03 and 09 kernels and torch.matmul; attention a
+tutorial-06-style kernel and torch's scaled_dot_product_attention
+(--only matmul|attention runs one of those two groups).
 Each output is poisoned with NaN, computed once and checked against a
 float64 reference with the sample's tolerance, then timed with
 triton.testing.do_bench (median; L2 flushed before each run, as the *_bench
@@ -32,6 +35,17 @@ import json
 import sys
 
 FLT_EPSILON = 2.0**-23
+
+
+def autotuned_config(kernel, stages=False):
+    """The configuration triton.autotune picked for kernel, as the tilecc
+    benchmarks describe theirs."""
+    cfg = getattr(kernel, "best_config", None)
+    if cfg is None:
+        return "autotuned"
+    meta = ",".join(f"{key}={v}" for key, v in cfg.kwargs.items())
+    text = f"{meta},num_warps={cfg.num_warps}"
+    return text + f",num_stages={cfg.num_stages}" if stages else text
 
 
 def peers():
@@ -208,13 +222,6 @@ def peers():
         tl.store(dw_ptr + cols, dw.to(dw_ptr.dtype.element_ty), mask=cols < n_cols)
         tl.store(db_ptr + cols, db.to(db_ptr.dtype.element_ty), mask=cols < n_cols)
 
-    def best_config(kernel):
-        c = getattr(kernel, "best_config", None)
-        if c is None:
-            return "autotuned"
-        meta = ",".join(f"{k}={v}" for k, v in c.kwargs.items())
-        return f"{meta},num_warps={c.num_warps}"
-
     def max_rel_err(out, ref, abs_tol=0.0):
         """Largest |out - ref| / |ref| (|out - ref| where ref is 0); NaN if any
         element of out is NaN, i.e. was not written. ref is computed in float64
@@ -266,7 +273,7 @@ def peers():
     out = torch.empty_like(x)
     ref = x.double() + y.double()
     grid = lambda meta: (triton.cdiv(n, meta["BLOCK"]),)
-    report("vector_add", "triton", [n], lambda: best_config(vector_add_kernel),
+    report("vector_add", "triton", [n], lambda: autotuned_config(vector_add_kernel),
            lambda: vector_add_kernel[grid](x, y, out, n), ref, 12 * n, 0.0, out=out)
     report("vector_add", "torch", [n], lambda: "x + y", lambda: x + y, ref, 12 * n, 0.0)
     del x, y, out, ref
@@ -279,7 +286,7 @@ def peers():
     bias = torch.rand(n, device=dev) - 0.5
     out = torch.empty_like(x)
     ref = torch.relu(x.double() + bias.double()) * scale32
-    report("add_relu_mul", "triton", [n], lambda: best_config(add_relu_mul_kernel),
+    report("add_relu_mul", "triton", [n], lambda: autotuned_config(add_relu_mul_kernel),
            lambda: add_relu_mul_kernel[grid](x, bias, out, scale, n), ref, 12 * n,
            1.5 * FLT_EPSILON, out=out)
     report("add_relu_mul", "torch", [n], lambda: "torch.relu(x + bias) * scale",
@@ -295,7 +302,7 @@ def peers():
     ref = 0.2989 * rgb64[0] + 0.5870 * rgb64[1] + 0.1140 * rgb64[2]
     del rgb64
     grey_grid = lambda meta: (triton.cdiv(w, meta["BLOCK_W"]), triton.cdiv(h, meta["BLOCK_H"]))
-    report("greyscale", "triton", [3, h, w], lambda: best_config(greyscale_kernel),
+    report("greyscale", "triton", [3, h, w], lambda: autotuned_config(greyscale_kernel),
            lambda: greyscale_kernel[grey_grid](rgb, grey, h, w), ref, 16 * h * w,
            3 * FLT_EPSILON, out=grey)
     r, g, b = rgb[0], rgb[1], rgb[2]
@@ -562,17 +569,10 @@ def matmul_peers():
                 persistent_tma_matmul[grid](a_desc, b_desc, c_desc, m, n, k, NUM_SMS=sms)
                 return c
 
-            def config_of(kernel):
-                cfg = getattr(kernel, "best_config", None)
-                if cfg is None:
-                    return "autotuned"
-                meta = ",".join(f"{key}={v}" for key, v in cfg.kwargs.items())
-                return f"{meta},num_warps={cfg.num_warps},num_stages={cfg.num_stages}"
-
             for impl, variant, run, config in (
-                    ("triton", "tutorial03", run_tut03, lambda: config_of(grouped_matmul)),
+                    ("triton", "tutorial03", run_tut03, lambda: autotuned_config(grouped_matmul, stages=True)),
                     ("triton", "tutorial09_tma_persistent", run_tut09,
-                     lambda: config_of(persistent_tma_matmul)),
+                     lambda: autotuned_config(persistent_tma_matmul, stages=True)),
                     ("torch", "torch.matmul", lambda: torch.matmul(a, b), lambda: "cuBLAS")):
                 try:
                     c.fill_(float("nan"))
@@ -591,6 +591,140 @@ def matmul_peers():
                             "shape": [m, n, k], "ok": False, "error": str(e)[:300]}
                 print(json.dumps(line), flush=True)
             del a, b, c
+
+
+def attention_peers():
+    """Fused attention forward (fp16, batch 4, 32 heads, seq 1024/4096/8192,
+    head_dim 64/128, causal and not): a Triton tutorial-06-style kernel
+    (online softmax with exp2, causal blocks split into the ones left of the
+    diagonal and the diagonal ones, autotuned over tutorial-style
+    configurations) and torch's scaled_dot_product_attention (its default
+    backend). Checked on 64 sampled rows against float64; one JSON line each
+    with "tflops" (4 B H S^2 D / t, halved when causal)."""
+    import torch
+    import torch.nn.functional as F
+    import triton
+    import triton.language as tl
+    from triton.testing import do_bench
+
+    configs = [
+        triton.Config({"BM": bm, "BN": bn}, num_stages=s, num_warps=w)
+        for bm, bn, s, w in ((128, 64, 3, 8), (128, 128, 3, 8), (128, 64, 4, 8),
+                             (128, 128, 2, 8), (64, 64, 3, 4))
+    ]
+
+    @triton.jit
+    def attend(acc, l_i, m_i, q, k_base, v_base, start_m, qk_scale, offs_m, offs_n, offs_d,
+               BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr, STAGE: tl.constexpr,
+               SEQ: tl.constexpr):
+        if STAGE == 1:
+            lo, hi = 0, start_m * BM
+        elif STAGE == 2:
+            lo, hi = start_m * BM, (start_m + 1) * BM
+            lo = tl.multiple_of(lo, BM)
+        else:
+            lo, hi = 0, SEQ
+        for start_n in tl.range(lo, hi, BN):
+            start_n = tl.multiple_of(start_n, BN)
+            kt = tl.load(k_base + (start_n + offs_n)[None, :] * D + offs_d[:, None])
+            qk = tl.dot(q, kt)
+            if STAGE == 2:
+                keep = offs_m[:, None] >= (start_n + offs_n[None, :])
+                qk = qk * qk_scale + tl.where(keep, 0, -1.0e6)
+                m_new = tl.maximum(m_i, tl.max(qk, 1))
+                qk -= m_new[:, None]
+            else:
+                m_new = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+                qk = qk * qk_scale - m_new[:, None]
+            p = tl.math.exp2(qk)
+            alpha = tl.math.exp2(m_i - m_new)
+            l_i = l_i * alpha + tl.sum(p, 1)
+            acc = acc * alpha[:, None]
+            v = tl.load(v_base + (start_n + offs_n)[:, None] * D + offs_d[None, :])
+            acc = tl.dot(p.to(v.dtype), v, acc)
+            m_i = m_new
+        return acc, l_i, m_i
+
+    @triton.autotune(configs=configs, key=["SEQ", "D", "CAUSAL"])
+    @triton.jit
+    def attention_fwd(q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, sm_scale, SEQ: tl.constexpr,
+                      D: tl.constexpr, CAUSAL: tl.constexpr, BM: tl.constexpr,
+                      BN: tl.constexpr):
+        start_m = tl.program_id(0)
+        head = tl.program_id(1).to(tl.int64)
+        base = head * SEQ * D
+        offs_m = start_m * BM + tl.arange(0, BM)
+        offs_n = tl.arange(0, BN)
+        offs_d = tl.arange(0, D)
+        q = tl.load(q_ptr + base + offs_m[:, None] * D + offs_d[None, :])
+        m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+        l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+        acc = tl.zeros([BM, D], dtype=tl.float32)
+        qk_scale = sm_scale * 1.44269504
+        if CAUSAL:
+            acc, l_i, m_i = attend(acc, l_i, m_i, q, k_ptr + base, v_ptr + base, start_m,
+                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 1, SEQ)
+            acc, l_i, m_i = attend(acc, l_i, m_i, q, k_ptr + base, v_ptr + base, start_m,
+                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 2, SEQ)
+        else:
+            acc, l_i, m_i = attend(acc, l_i, m_i, q, k_ptr + base, v_ptr + base, start_m,
+                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 3, SEQ)
+        tl.store(lse_ptr + head * SEQ + offs_m, m_i + tl.math.log2(l_i))
+        acc = acc / l_i[:, None]
+        tl.store(o_ptr + base + offs_m[:, None] * D + offs_d[None, :], acc.to(o_ptr.dtype.element_ty))
+
+    gen = torch.Generator(device="cuda").manual_seed(9)
+    batch, heads = 4, 32
+    for d in (64, 128):
+        for seq in (1024, 4096, 8192):
+            shape = (batch, heads, seq, d)
+            q, k, v = (torch.rand(shape, device="cuda", generator=gen).mul_(2).sub_(1)
+                       .to(torch.float16) for _ in range(3))
+            o = torch.empty_like(q)
+            lse = torch.empty(batch * heads, seq, device="cuda", dtype=torch.float32)
+            scale = 1.0 / d ** 0.5
+            picks = [(int(torch.randint(0, batch, (1,), generator=gen, device="cuda")),
+                      int(torch.randint(0, heads, (1,), generator=gen, device="cuda")),
+                      int(torch.randint(0, seq, (1,), generator=gen, device="cuda")))
+                     for _ in range(64)]
+            for causal in (False, True):
+                want = []
+                for b, h, i in picks:
+                    keys = i + 1 if causal else seq
+                    s = (k[b, h, :keys].double() @ q[b, h, i].double()) * scale
+                    want.append(torch.softmax(s, 0) @ v[b, h, :keys].double())
+                want = torch.stack(want)
+
+                def run_triton():
+                    grid = lambda meta: (triton.cdiv(seq, meta["BM"]), batch * heads)
+                    attention_fwd[grid](q, k, v, o, lse, scale, seq, d, causal)
+                    return o
+
+                def run_sdpa():
+                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+
+                name = "attention_f16_causal" if causal else "attention_f16"
+                flops = 4.0 * batch * heads * seq * seq * d * (0.5 if causal else 1.0)
+                for impl, variant, run, config in (
+                        ("triton", "tutorial06", run_triton, lambda: autotuned_config(attention_fwd, stages=True)),
+                        ("torch", "sdpa", run_sdpa,
+                         lambda: "scaled_dot_product_attention (default backend)")):
+                    try:
+                        o.fill_(float("nan"))
+                        out = run()
+                        torch.cuda.synchronize()
+                        got = torch.stack([out[b, h, i] for b, h, i in picks]).double()
+                        ok = bool(((got - want).abs() <= 2e-2).all())
+                        ms = do_bench(run, warmup=25, rep=100, return_mode="median")
+                        line = {"workload": name, "impl": impl, "variant": variant,
+                                "shape": list(shape), "dtype": "fp16", "config": config(),
+                                "ms": round(ms, 5), "tflops": round(flops / ms / 1e9, 1),
+                                "ok": ok}
+                    except Exception as e:  # a peer that fails is reported, not fatal
+                        line = {"workload": name, "impl": impl, "variant": variant,
+                                "shape": list(shape), "ok": False, "error": str(e)[:300]}
+                    print(json.dumps(line), flush=True)
+            del q, k, v, o, lse
 
 
 def rate(r):
@@ -654,13 +788,16 @@ def table(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--table", metavar="FILE", help="print the table of the JSON lines in FILE")
-    ap.add_argument("--only", choices=["matmul"], help="run only these peers")
+    ap.add_argument("--only", choices=["matmul", "attention"], help="run only these peers")
     args = ap.parse_args()
     if args.table:
         return table(args.table)
-    if args.only != "matmul":
+    if args.only is None:
         peers()
-    matmul_peers()
+    if args.only in (None, "matmul"):
+        matmul_peers()
+    if args.only in (None, "attention"):
+        attention_peers()
     return 0
 
 

@@ -6,8 +6,9 @@
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/mm.hip -o %t.hip/k.o %}
 //
 // dot on CUDA cores: operands staged in shared memory from whatever layout
-// they have, the accumulator in the result's layout, carried across the K
-// loop; trans through shared memory.
+// they have (one buffer the kernel's CUDA-core dots share), the
+// accumulator in the result's layout, carried across the K loop; trans
+// through shared memory.
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int BK>
@@ -38,7 +39,9 @@ tile::grid mm_grid(const float *, const float *, float *, int) {
 // IR: %{{[0-9]+}} = trans %{{[0-9]+}}.yt : tensor<f32, {{\[}}16, 32]>
 // IR: %{{[0-9]+}}.acc = dot {{.*}} : tensor<f32, {{\[}}32, 32]>
 // CHECK-LABEL: mm_c0_aligned16(
+// CHECK: alignas(16) __shared__ unsigned char dot_scratch[4096];
 // CHECK: for (int k0 = 0; k0 < k; k0 += 16) {
 // CHECK: rt::transpose<[[LS:L[0-9]+]], [[LT:L[0-9]+]]>(yt, [[T:t[0-9]+]]);
-// CHECK: rt::dot_fma<rt::precision::ieee, {{L[0-9]+}}, [[LT]], {{L[0-9]+}}>(x, [[T]], {{acc_[0-9]+}}, {{acc_[0-9]+}});
+// CHECK: rt::dot_fma<rt::precision::ieee, {{L[0-9]+}}, [[LT]], {{L[0-9]+}}>(x, [[T]], {{acc_[0-9]+}}, {{acc_[0-9]+}},
+// CHECK-NEXT: dot_scratch);
 // clang-format on

@@ -14,7 +14,8 @@
 // num_stages swizzled shared-memory buffers issued num_stages - 1 iterations
 // ahead, and the dot reads the current stage on tensor cores, left in
 // flight (wgmma) until the loop ends. Variants whose pointers are not
-// 16-byte aligned stage the tiles through registers instead. B's load has
+// 16-byte aligned keep the pipeline but copy element by element at once
+// (rt::copy_v): cp.async moves at least 4 bytes. B's load has
 // no mask, so the extent of its tensor is unknown and there is no TMA
 // variant (tma_pipeline.tile.cpp has one).
 #include <tile/tile.hpp>
@@ -76,7 +77,10 @@ tile::grid mm_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK: rt::st_global_v2(
 // CHECK: mm_c0_aligned16<<<grid, 128, 99328, stream>>>
 // CHECK-LABEL: mm_c0_generic(
-// CHECK: rt::dot_mma<{{L[0-9]+}}, {{L[0-9]+}}, [[LC]]>(x, y, acc_1, acc_2);
+// CHECK: { // pipeline: x, y in 3 shared-memory stages
+// CHECK: rt::copy_v<1>(x_dst.template at<{{L[0-9]+}}, false>(e),
+// CHECK: rt::copy_v<1>(y_dst.template at<{{L[0-9]+}}, false>(e),
+// CHECK: rt::mma_tiles<[[LC]], rt::f16, 1>(
 // SM80: #blocked<spt=[1, 2], tpw=[8, 4], wpc=[2, 2], order=[1, 0], warp_reps=[2, 8]> over [128, 128]
 // SM80: rt::mma_tiles<{{L[0-9]+}}, rt::f16, 1>(
 // NOTMA-NOT: CUtensorMap

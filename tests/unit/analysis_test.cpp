@@ -115,3 +115,28 @@ TEST_CASE("layout assignment anchors memory ops and slices expanded vectors") {
   CHECK(LM.get(K.Offs) == LM.get(K.Ptrs));
   CHECK(LM.get(K.Ptrs).Parent.SizePerThread[0] == 4);
 }
+
+TEST_CASE("an mma accumulator's registers are A fragments when warps stack "
+          "along M") {
+  // sm_90a: eight warps along M for 128 x 64.
+  auto Acc = mmaAccumulator({128, 64}, 8, 4);
+  REQUIRE(Acc);
+  CHECK(Acc->WarpsPerCTA[1] == 1);
+  auto A = mmaOperandA(*Acc, 128);
+  REQUIRE(A);
+  CHECK(A->WarpReps[0] == Acc->WarpReps[0]);
+  CHECK(A->WarpReps[1] == 16); // 128 columns of 8-column chunks
+  Layout AccL{*Acc, std::nullopt};
+  CHECK(holdsOperandA(AccL, AccL, 64)); // 128 x 64 feeds a K = 64 dot
+  CHECK(holdsOperandA(Layout{*A, std::nullopt}, AccL, 128));
+  CHECK_FALSE(holdsOperandA(AccL, AccL, 128));
+  CHECK_FALSE(holdsOperandA(Layout{*Acc, 1u}, AccL, 64));
+  // sm_80's split puts warps along N too: no warp holds whole rows.
+  auto Split = mmaAccumulator({128, 64}, 8, 1);
+  REQUIRE(Split);
+  CHECK(Split->WarpsPerCTA[1] == 2);
+  CHECK_FALSE(mmaOperandA(*Split, 64));
+  // A dot's a that is computed asks for all warps along M, on sm_80 too.
+  CHECK(mmaAccumulator({128, 64}, 8, 8)->WarpsPerCTA[0] == 8);
+  CHECK_FALSE(mmaAccumulator({64, 64}, 8, 8)); // 16 rows a warp
+}

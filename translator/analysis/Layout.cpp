@@ -105,6 +105,19 @@ std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
   return L;
 }
 
+std::optional<BlockedLayout> mmaOperandA(const BlockedLayout &Acc, int64_t K) {
+  if (Acc.WarpReps.empty() || Acc.WarpsPerCTA[1] != 1 || K % 16 != 0)
+    return std::nullopt;
+  BlockedLayout A = Acc;
+  A.WarpReps[1] = static_cast<unsigned>(K / 8);
+  return A;
+}
+
+bool holdsOperandA(const Layout &A, const Layout &Acc, int64_t K) {
+  auto Want = Acc.SliceDim ? std::nullopt : mmaOperandA(Acc.Parent, K);
+  return Want && !A.SliceDim && A.Parent == *Want;
+}
+
 BlockedLayout defaultBlocked(llvm::ArrayRef<int64_t> Shape, unsigned Vec,
                              unsigned NumWarps, unsigned WarpSize,
                              llvm::ArrayRef<unsigned> Order) {

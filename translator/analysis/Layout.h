@@ -78,6 +78,16 @@ std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
                                             unsigned NumWarps,
                                             unsigned MinWarpsM);
 
+/// The layout in which the M x K A operand of a tensor-core dot with
+/// accumulator layout Acc is held in registers as mma A fragments: Acc's,
+/// K columns wide. Only when Acc's warps all stack along M, so that each
+/// warp holds whole rows of A.
+std::optional<BlockedLayout> mmaOperandA(const BlockedLayout &Acc, int64_t K);
+
+/// Whether a tile in layout A holds the A fragments of a dot accumulating
+/// in layout Acc (mmaOperandA's layout).
+bool holdsOperandA(const Layout &A, const Layout &Acc, int64_t K);
+
 /// The shape of the parent tile of a sliced layout (size 1 along SliceDim).
 llvm::SmallVector<int64_t, 4> parentShape(const Layout &L,
                                           llvm::ArrayRef<int64_t> Shape);

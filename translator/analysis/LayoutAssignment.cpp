@@ -23,6 +23,9 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
   if ((In != ScalarKind::F16 && In != ScalarKind::BF16) || B.Elem.Kind != In ||
       C.Elem.Kind != ScalarKind::F32 || A.Shape[1] % 16 != 0)
     return std::nullopt;
+  if (computedOperandA(O))
+    if (auto L = mmaAccumulator(C.Shape, NumWarps, NumWarps))
+      return L;
   return mmaAccumulator(C.Shape, NumWarps, Target.MmaVersion >= 3 ? 4 : 1);
 }
 
@@ -226,12 +229,18 @@ private:
       return std::nullopt;
     case OpKind::Trans:
       return std::nullopt; // goes through shared memory from any layout
-    case OpKind::Dot:
-      // a and b go through shared memory from any layout; acc has the
-      // result's.
+    case OpKind::Dot: {
+      // A computed a goes to tensor cores from registers where the
+      // accumulator's layout allows; otherwise a and b go through shared
+      // memory from any layout. acc has the result's layout.
+      const Layout &R = Map.get(O.result());
+      if (I == 0 && R.isMmaAccumulator() && computedOperandA(O))
+        if (auto A = mmaOperandA(R.Parent, V->type().Shape[1]))
+          return Layout{*A, std::nullopt};
       if (I < 2)
         return std::nullopt;
-      return Map.get(O.result());
+      return R;
+    }
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce) {
         // A tile reduced along an axis lands in the slice of its layout

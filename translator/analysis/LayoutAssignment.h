@@ -28,6 +28,8 @@ struct TargetInfo {
 /// The accumulator layout of dot op O if it runs on the target's tensor
 /// cores: fp16 or bf16 operands accumulated in fp32, K a multiple of 16,
 /// and a result shape that mma fragments tile (mmaAccumulator's layout).
+/// A dot whose A operand is computed (ir::computedOperandA) stacks all
+/// warps along M where the shape allows, so that A can stay in registers.
 std::optional<BlockedLayout>
 tensorCoreLayout(const ir::Op &O, unsigned NumWarps, const TargetInfo &Target);
 

@@ -51,13 +51,15 @@ public:
     for (const auto &O : Body.ops())
       if (O->kind() == OpKind::Load && stageable(*O))
         Candidates.insert(O.get());
-    // A dot is pipelined when both of its operands are staged; a load
-    // stays staged only if every dot it feeds is.
+    // A dot is pipelined when b is staged and a is staged or held in
+    // registers as mma fragments; a load stays staged only if every dot it
+    // feeds is.
     for (bool Changed = true; Changed;) {
       Changed = false;
       P.Dots.clear();
       for (const auto &O : Body.ops())
-        if (isTensorCoreDot(*O, LM) && source(O->operand(0), Candidates) &&
+        if (isTensorCoreDot(*O, LM) &&
+            (source(O->operand(0), Candidates) || fragmentsOfA(*O)) &&
             source(O->operand(1), Candidates))
           P.Dots.insert(O.get());
       for (const Op *L : llvm::SmallVector<const Op *, 4>(Candidates.begin(),
@@ -80,8 +82,10 @@ public:
     for (const auto &O : Body.ops())
       if (InSlice.count(O.get()))
         P.Slice.push_back(O.get());
+    // A dot left in flight reads its staged operands, which stay until
+    // their stage is refilled; registers would be rewritten sooner.
     P.AsyncMma = NumStages >= 3 && llvm::all_of(P.Dots, [&](const Op *D) {
-                   return onlyAccumulates(*D);
+                   return onlyAccumulates(*D) && !fragmentsOfA(*D);
                  });
     // Staged loads, their trans, and slice ops nobody else needs.
     for (const Op *L : P.Loads) {
@@ -106,6 +110,12 @@ private:
   bool stageable(const Op &L) const {
     return L.result()->type().rank() == 2 &&
            (!L.other() || isZeroConstant(L.other()));
+  }
+
+  /// Whether dot D's A operand is held in registers as mma fragments.
+  bool fragmentsOfA(const Op &D) const {
+    const Value *A = D.operand(0);
+    return holdsOperandA(LM.get(A), LM.get(D.result()), A->type().Shape[1]);
   }
 
   /// The candidate load V comes from, directly or through one trans used

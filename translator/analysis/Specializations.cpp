@@ -69,11 +69,16 @@ llvm::DenseSet<const Value *> strideLike(const Function &F) {
 
 std::vector<Specialization> specializations(const Function &F) {
   llvm::DenseSet<const Value *> Strides = strideLike(F);
+  UserMap Users = users(F.body());
   std::vector<ParamSpec> Unit, Aligned;
   bool AnyAligned = false, AnyUnit = false;
   for (const Param &P : F.Params) {
-    bool Pointer = P.Arg->type().Elem.isPointer();
-    bool Integer = isIntegerParam(P);
+    // A parameter the body never reads (one a selection or grid rule
+    // reads) tells the variants nothing, so no value of it may keep the
+    // wrapper from the fast ones.
+    bool Used = !Users.lookup(P.Arg).empty();
+    bool Pointer = Used && P.Arg->type().Elem.isPointer();
+    bool Integer = Used && isIntegerParam(P);
     ParamSpec A = Pointer || Integer ? ParamSpec::Aligned16 : ParamSpec::None;
     Aligned.push_back(A);
     AnyAligned |= A != ParamSpec::None;

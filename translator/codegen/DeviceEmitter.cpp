@@ -6,6 +6,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -92,6 +93,7 @@ public:
                               hostScalar(Inner.Bound), hostScalar(Outer.Bound),
                               hostScalar(Outer.Stride)});
     }
+    declareDotScratch();
     emitBlock(F.body(), 1);
     if (llvm::any_of(Tma, [](const auto &E) {
           return E.first->kind() == OpKind::Store;
@@ -788,9 +790,7 @@ private:
   }
 
   void emitFor(const Op &O, unsigned Indent) {
-    if (auto It = Plans.find(&O);
-        It != Plans.end() &&
-        (Tma.count(It->second.Loads.front()) || copiesFit(It->second)))
+    if (auto It = Plans.find(&O); It != Plans.end())
       return emitPipelinedFor(O, It->second, Indent);
     const Block &Body = *O.region(0);
     // Loop-carried values live in the storage of the loop's results.
@@ -818,14 +818,6 @@ private:
   }
 
   //===--- Software pipelining --------------------------------------------===//
-
-  /// Whether every staged load of P moves at least 4 bytes per copy, the
-  /// least cp.async takes (the unaligned variants do not).
-  bool copiesFit(const PipelinedLoop &P) {
-    return llvm::all_of(P.Loads, [&](const Op *L) {
-      return accessWidth(*L) * storageBytes(L->result()->type().Elem.Kind) >= 4;
-    });
-  }
 
   /// Whether the staged load's tile sits in shared memory transposed
   /// (its contiguous dimension is 0).
@@ -859,7 +851,8 @@ private:
   }
 
   /// Asynchronous copies of staged load L's tile into stage S, for the
-  /// elements where Live holds.
+  /// elements where Live holds; copies narrower than cp.async's 4 bytes
+  /// (the unaligned variants) are done at once.
   void emitStagedCopy(const Op &L, const std::string &S,
                       const std::string &Live, unsigned Indent) {
     const Value *R = L.result();
@@ -869,8 +862,10 @@ private:
     line(Indent, "#pragma unroll");
     line(Indent, loopHeader(elems(R), W));
     line(Indent + 1, "if (" + layoutOf(R) + "::owns(e))");
-    line(Indent + 2, "rt::cp_async_v<" + std::to_string(W) + ">(" + Tile +
-                         ".template at<" + layoutOf(R) + ", " +
+    bool Async = W * storageBytes(R->type().Elem.Kind) >= 4;
+    line(Indent + 2, std::string(Async ? "rt::cp_async_v<" : "rt::copy_v<") +
+                         std::to_string(W) + ">(" + Tile + ".template at<" +
+                         layoutOf(R) + ", " +
                          (storedTransposed(L) ? "true" : "false") + ">(e), " +
                          elem(L.operand(0), "e") + ", " + Live +
                          (L.mask() ? " && " + maskExpr(L, "e") : "") + ");");
@@ -1161,7 +1156,8 @@ private:
     line(Indent + 1, "}");
   }
 
-  /// A dot of staged operands: tensor cores read this iteration's stage.
+  /// A dot of staged operands: tensor cores read this iteration's stage
+  /// (and a from registers when it is not staged).
   void emitStagedDot(const Op &O, unsigned Indent) {
     const Value *R = O.result();
     declareTile(R, Indent);
@@ -1169,6 +1165,11 @@ private:
     std::string Ops[2];
     for (unsigned I = 0; I < 2; ++I) {
       auto [L, Trans] = stagedSource(*Active, O.operand(I));
+      if (!L) { // a in registers, as mma fragments
+        Ops[I] = "rt::fragment<" + layoutOf(O.operand(I)) + ">(" +
+                 nameOf(O.operand(I)) + ")";
+        continue;
+      }
       // The logical dimension of the operand that is contiguous, and K's.
       unsigned Contig = storedTransposed(*L) ? 0 : 1;
       if (Trans)
@@ -1342,21 +1343,43 @@ private:
     unpackResults(O, Out, Indent);
   }
 
+  /// The shared memory the kernel's CUDA-core dots stage their operands
+  /// in: one buffer for all of them, as large as the largest needs, so
+  /// that a kernel's dots do not each hold their own.
+  void declareDotScratch() {
+    unsigned Bytes = 0;
+    walk(F.body(), [&](const Op &O) {
+      if (O.kind() != OpKind::Dot || LM.get(O.result()).isMmaAccumulator())
+        return;
+      const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
+      unsigned Elem = storageBytes(A.Elem.Kind);
+      Bytes = std::max<unsigned>(Bytes, (A.numel() * Elem + 15) / 16 * 16 +
+                                            B.numel() * Elem);
+    });
+    if (!Bytes)
+      return;
+    DotScratch = fresh("dot_scratch");
+    line(1, "alignas(16) __shared__ unsigned char " + DotScratch + "[" +
+                std::to_string(Bytes) + "];");
+  }
+
   /// dot on tensor cores when layout assignment gave the result an mma
-  /// accumulator layout, else on CUDA cores; either way a and b are
-  /// staged in shared memory from whatever layout they have.
+  /// accumulator layout, else on CUDA cores; a and b are staged in shared
+  /// memory from whatever layout they have, except that rt::dot_mma takes
+  /// a from registers when its layout holds the mma A fragments.
   void emitDot(const Op &O, unsigned Indent) {
     static const char *const Precision[] = {
         "rt::precision::tf32", "rt::precision::tf32x3", "rt::precision::ieee"};
     const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
     declareTile(R, Indent);
+    bool Fma = !LM.get(R).isMmaAccumulator();
     std::string Callee =
-        !LM.get(R).isMmaAccumulator()
-            ? "rt::dot_fma<" + std::string(Precision[O.intAttr()]) + ", "
+        Fma ? "rt::dot_fma<" + std::string(Precision[O.intAttr()]) + ", "
             : "rt::dot_mma<";
     line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " +
                      layoutOf(R) + ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
-                     nameOf(O.operand(2)) + ", " + nameOf(R) + ");");
+                     nameOf(O.operand(2)) + ", " + nameOf(R) +
+                     (Fma ? ", " + DotScratch : "") + ");");
   }
 
   /// Moves a tile between layouts through shared memory: every thread
@@ -1408,6 +1431,8 @@ private:
   /// Per staged load: its stage buffers' type alias and ring pointer.
   llvm::DenseMap<const Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;
+  /// The shared buffer of the CUDA-core dots (declareDotScratch).
+  std::string DotScratch;
   SourceLoc PipelineLoc;
   llvm::DenseSet<const Value *> Commented;
   std::string StageExpr;

@@ -1546,12 +1546,22 @@ private:
   }
 
   /// dot(a, b[, acc]): without acc, the result starts from zeros. The
-  /// operands are staged in shared memory, which must hold them.
+  /// operands are staged in shared memory, which must hold them, except a
+  /// computed a of 16-bit floats, which tensor cores take from registers.
   Value *lowerDot(llvm::ArrayRef<Value *> Args, const Type &RT,
                   int64_t Precision, SourceLocation L) {
     constexpr int64_t SharedLimit = 48 * 1024;
     const Type &A = Args[0]->type(), &Bt = Args[1]->type();
-    int64_t Bytes = (A.numel() + Bt.numel()) * storageBytes(A.Elem.Kind);
+    Value *Acc = Args.size() > 2
+                     ? B.cast(Args[2], RT.Elem)
+                     : B.broadcastTo(B.cast(B.intConst(0), RT.Elem), RT.Shape);
+    Value *R = B.create(OpKind::Dot, RT, {Args[0], Args[1], Acc});
+    R->definingOp()->setIntAttr(Precision);
+    bool InRegisters =
+        (A.Elem.Kind == ScalarKind::F16 || A.Elem.Kind == ScalarKind::BF16) &&
+        computedOperandA(*R->definingOp());
+    int64_t Bytes = ((InRegisters ? 0 : A.numel()) + Bt.numel()) *
+                    storageBytes(A.Elem.Kind);
     if (Bytes > SharedLimit) {
       error(L, "dot of " + A.str() + " and " + Bt.str() + " stages " +
                    std::to_string(Bytes) +
@@ -1560,11 +1570,6 @@ private:
                    " a program may use: use smaller tiles");
       return nullptr;
     }
-    Value *Acc = Args.size() > 2
-                     ? B.cast(Args[2], RT.Elem)
-                     : B.broadcastTo(B.cast(B.intConst(0), RT.Elem), RT.Shape);
-    Value *R = B.create(OpKind::Dot, RT, {Args[0], Args[1], Acc});
-    R->definingOp()->setIntAttr(Precision);
     return R;
   }
 

@@ -111,4 +111,11 @@ UserMap users(const Block &B) {
   return Users;
 }
 
+bool computedOperandA(const Op &D) {
+  const Op *A = D.operand(0)->definingOp();
+  if (A && A->kind() == OpKind::Trans)
+    A = A->operand(0)->definingOp();
+  return !A || A->kind() != OpKind::Load || A->parentBlock() != D.parentBlock();
+}
+
 } // namespace tilecc::ir

@@ -201,6 +201,13 @@ private:
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn);
 void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
 
+/// Whether dot D's A operand is computed rather than loaded for it: it is
+/// not a load (maybe through trans) in D's own block. A loaded operand is
+/// staged in shared memory (and pipelined in loops); a computed one, or
+/// one from outside the loop, is better given to tensor cores from
+/// registers.
+bool computedOperandA(const Op &D);
+
 /// The ops using each value, over B and its nested blocks, in walk order.
 using UserMap = llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>>;
 UserMap users(const Block &B);

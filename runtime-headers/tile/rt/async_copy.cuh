@@ -30,6 +30,16 @@ __device__ __forceinline__ void cp_async_v(T *dst, const T *src, bool pred) {
   cp_async<V *int(sizeof(T))>(dst, src, pred);
 }
 
+/// The same copy done at once, for accesses narrower than cp.async's 4
+/// bytes (pointers not aligned for more): the pipeline keeps its shape and
+/// its shared memory, without the overlap.
+template <int V, class T>
+__device__ __forceinline__ void copy_v(T *dst, const T *src, bool pred) {
+#pragma unroll
+  for (int i = 0; i < V; ++i)
+    dst[i] = pred ? src[i] : T{};
+}
+
 __device__ __forceinline__ void cp_async_commit() {
   asm volatile("cp.async.commit_group;" ::: "memory");
 }

@@ -50,18 +50,28 @@ template <> struct dot_accumulator<uint8_t> {
 };
 } // namespace detail
 
+/// Bytes of shared memory dot_fma stages a (M x K) and b (K x N) of T in.
+template <class T>
+__host__ __device__ constexpr int dot_fma_scratch(int m, int k, int n) {
+  return (m * k * int(sizeof(T)) + 15) / 16 * 16 + k * n * int(sizeof(T));
+}
+
 /// out = acc + a b, with a (M x K) in layout LA, b (K x N) in LB, acc and
 /// out (M x N) in LC. Products are exact; sums run in k order in int32 for
-/// 8-bit operands and in float otherwise (with fma).
+/// 8-bit operands and in float otherwise (with fma). The operands are
+/// staged in scratch (16-byte aligned, dot_fma_scratch bytes), which every
+/// dot_fma of the kernel shares.
 template <precision P, class LA, class LB, class LC, class T, class TC, int NA,
           int NB, int NC>
 __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
-                        TC (&out)[NC]) {
+                        TC (&out)[NC], unsigned char *scratch) {
   constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
   static_assert(LB::shape(0) == K && LC::shape(0) == M && LC::shape(1) == N,
                 "dot shapes");
   using Acc = typename detail::dot_accumulator<T>::type;
-  __shared__ T sa[M * K], sb[K * N];
+  T *const sa = reinterpret_cast<T *>(scratch);
+  T *const sb = reinterpret_cast<T *>(scratch + dot_fma_scratch<T>(M, K, N) -
+                                      K * N * int(sizeof(T)));
 #pragma unroll
   for (int e = 0; e < NA; ++e)
     if (LA::owns(e))
@@ -130,32 +140,42 @@ __device__ __forceinline__ void mma_wait_all() {
 #endif
 }
 
+/// A tile in layout L written to swizzled shared memory, and its view as
+/// a dot operand (K-major for A).
+template <class L, bool KMajor, class Tile, class T, int N>
+__device__ smem_operand<Tile, KMajor> stage_operand(Tile t, const T (&v)[N]) {
+#pragma unroll
+  for (int e = 0; e < N; ++e)
+    if (L::owns(e))
+      *t.template at<L>(e) = v[e];
+  return {t};
+}
+
 /// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
-/// (K x N) in LB in registers: both are written to swizzled shared memory
-/// first.
+/// (K x N) in LB in registers: b is written to swizzled shared memory
+/// first, and so is a unless LA holds the A fragments LC needs.
 template <class LA, class LB, class LC, class T, int NA, int NB, int NC>
 __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB],
                         const float (&acc)[NC], float (&out)[NC]) {
   constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
-  using TA = smem_tile<T, M, K>;
   using TB = smem_tile<T, K, N>;
-  __shared__ alignas(1024) T sa[TA::elems], sb[TB::elems];
-  TA ta{sa};
-  TB tb{sb};
-#pragma unroll
-  for (int e = 0; e < NA; ++e)
-    if (LA::owns(e))
-      *ta.template at<LA>(e) = a[e];
-#pragma unroll
-  for (int e = 0; e < NB; ++e)
-    if (LB::owns(e))
-      *tb.template at<LB>(e) = b[e];
-  fence_proxy_async();
-  __syncthreads();
+  __shared__ alignas(1024) T sb[TB::elems];
+  const auto ob = stage_operand<LB, false>(TB{sb}, b);
 #pragma unroll
   for (int e = 0; e < NC; ++e)
     out[e] = acc[e];
-  mma_tiles<LC, T>(operand<true>(ta), operand<false>(tb), out);
+  if constexpr (a_fragments<LA, LC>()) {
+    fence_proxy_async();
+    __syncthreads();
+    mma_tiles<LC, T>(fragment<LA>(a), ob, out);
+  } else {
+    using TA = smem_tile<T, M, K>;
+    __shared__ alignas(1024) T sa[TA::elems];
+    const auto oa = stage_operand<LA, true>(TA{sa}, a);
+    fence_proxy_async();
+    __syncthreads();
+    mma_tiles<LC, T>(oa, ob, out);
+  }
   __syncthreads(); // the next dot reuses the buffers
 }
 #endif

@@ -72,6 +72,66 @@ __device__ constexpr int fragment_element(int i, int j, int q) {
   return LC::compose(g);
 }
 
+/// Two 16-bit values in one register, lo in the low half: the packing of
+/// mma operand fragments.
+template <class T> __device__ __forceinline__ unsigned pack_b16(T lo, T hi) {
+  unsigned short l, h;
+  __builtin_memcpy(&l, &lo, 2);
+  __builtin_memcpy(&h, &hi, 2);
+  return unsigned(l) | unsigned(h) << 16;
+}
+
+/// A dot's A operand (M x K) held in registers in layout LA, an mma
+/// accumulator layout of M x K: its fragments are exactly the registers
+/// that mma.sync's and wgmma's A operands take, so a tile computed in the
+/// accumulator layout of an earlier dot (attention's probabilities) feeds
+/// the next dot without going through shared memory.
+template <class LA, class T, int N> struct fragment_operand {
+  using layout = LA;
+  static constexpr bool in_registers = true;
+  static constexpr int k = LA::shape(1);
+  const T (&regs)[N];
+
+  /// The four registers of the m16 x k16 fragment of row block i (of the
+  /// warp's) at k0, in mma's a0..a3 order: rows g and g + 8 of k chunk
+  /// k0 / 8, then of the next chunk.
+  __device__ void fragment(unsigned (&r)[4], int i, int k0) const {
+#pragma unroll
+    for (int c = 0; c < 2; ++c)
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+        r[2 * c + h] =
+            pack_b16(regs[fragment_element<LA>(i, k0 / 8 + c, 2 * h)],
+                     regs[fragment_element<LA>(i, k0 / 8 + c, 2 * h + 1)]);
+  }
+};
+
+template <class LA, class T, int N>
+__device__ fragment_operand<LA, T, N> fragment(const T (&regs)[N]) {
+  return {regs};
+}
+
+/// Whether a tile in layout LA holds, in registers, the A fragments that
+/// the warps of accumulator layout LC need: LA is an mma accumulator
+/// layout whose warps hold whole rows, the same row blocks as in LC.
+template <class LA, class LC> __host__ __device__ constexpr bool a_fragments() {
+  return LA::rank == 2 && LA::slice_dim < 0 && LA::size_per_thread(0) == 1 &&
+         LA::size_per_thread(1) == 2 && LA::threads_per_warp(0) == 8 &&
+         LA::threads_per_warp(1) == 4 && LA::lane_stride(1) == 1 &&
+         LA::warp_tile(0) == 16 && LA::warps_per_cta(1) == 1 &&
+         LA::warp_tile(1) == LA::shape(1) &&
+         LA::warps_per_cta(0) == LC::warps_per_cta(0) &&
+         LA::reps(0) == LC::reps(0);
+}
+
+/// Whether A operand OA is in shared memory or holds LC's A fragments.
+template <class LC, class OA> __device__ constexpr bool fragments_match() {
+  if constexpr (OA::in_registers)
+    return a_fragments<typename OA::layout, LC>();
+  else
+    return true;
+}
+
 /// acc += A B over the operands' whole K for this warp's part of the
 /// M x N accumulator in layout LC, with mma.sync.
 template <class LC, class T, class OA, class OB, int NC>
@@ -81,17 +141,23 @@ __device__ void mma_sync_tiles(const OA &a, const OB &b, float (&acc)[NC]) {
                 "an mma accumulator layout");
   constexpr int K = OA::k, MB = LC::reps(0) / 2, NB = LC::warp_tile(1) / 8;
   static_assert(OB::k == K && (NB % 2 == 0 || NB == 1), "whole chunk pairs");
+  static_assert(fragments_match<LC, OA>(), "A fragments for LC's warps");
   const int lane = threadIdx.x % 32, q = lane / 8, rr = lane % 8;
-  const int m0 = LC::warp_pos(0) * 16, n0 = LC::warp_pos(1) * LC::warp_tile(1);
+  [[maybe_unused]] const int m0 = LC::warp_pos(0) * 16;
+  const int n0 = LC::warp_pos(1) * LC::warp_tile(1);
 #pragma unroll
   for (int k0 = 0; k0 < K; k0 += 16) {
     unsigned af[MB][4], bf[NB][2];
 #pragma unroll
     for (int i = 0; i < MB; ++i) {
-      // Matrices: rows +0/+8 (q % 2), k +0/+8 (q / 2).
-      const int m = m0 + i * LC::tile(0) + (q % 2) * 8, k = k0 + (q / 2) * 8;
-      ldmatrix<!OA::k_major>(af[i],
-                             OA::k_major ? a.at(m + rr, k) : a.at(m, k + rr));
+      if constexpr (OA::in_registers) {
+        a.fragment(af[i], i, k0);
+      } else {
+        // Matrices: rows +0/+8 (q % 2), k +0/+8 (q / 2).
+        const int m = m0 + i * LC::tile(0) + (q % 2) * 8, k = k0 + (q / 2) * 8;
+        ldmatrix<!OA::k_major>(af[i],
+                               OA::k_major ? a.at(m + rr, k) : a.at(m, k + rr));
+      }
     }
 #pragma unroll
     for (int j = 0; j < NB; j += 2) {

@@ -52,6 +52,7 @@ template <class T> __device__ T *dynamic_smem(unsigned offset) {
 /// stored K-contiguous (Tile is MN x K) or MN-contiguous (Tile is K x MN).
 template <class Tile, bool KMajor> struct smem_operand {
   using tile = Tile;
+  static constexpr bool in_registers = false;
   static constexpr bool k_major = KMajor;
   static constexpr int k = KMajor ? Tile::cols : Tile::rows;
   Tile t;

@@ -1,0 +1,182 @@
+// Fused attention, forward pass (FlashAttention-2, Triton's tutorial 06):
+// O = softmax(Q K^T * sm_scale) V for each of Z * H heads, with Q, K, V and
+// O of shape (Z, H, seq, D) row-major and fp16 or bf16. One program takes
+// BM rows of Q of one head and walks the keys BN at a time with an online
+// softmax: it keeps each row's running maximum m and sum l, rescales its
+// accumulator when the maximum grows, and never writes the seq x seq
+// scores to memory. exp2 replaces exp with the scale folded into log2(e).
+// With CAUSAL, row i attends to keys 0..i. Blocks of keys that need no
+// mask (left of the diagonal, or whole blocks) run in a loop without it. lse
+// receives each row's log-sum-exp (natural log of the softmax's denominator,
+// scores scaled) for a backward pass.
+#include <cmath>
+#include <tile/tile.hpp>
+#include <tuple>
+
+// Which keys a block of attend() masks: none (every key exists and comes
+// before every row), those past seq, or those past seq or after the row.
+constexpr int unmasked = 0, seq_masked = 1, causal_masked = 2;
+
+/// The online softmax over the keys [lo, hi) for the rows `rows` of one
+/// head: updates the running maximum m_i (log2 units), the running sum l_i
+/// and the accumulator acc.
+template <class T, int BM, int BN, int D, int MASK>
+std::tuple<tile::tensor<float, BM>, tile::tensor<float, BM>,
+           tile::tensor<float, BM, D>>
+attend(const tile::tensor<T, BM, D> &q, tile::tensor<float, BM> m_i,
+       tile::tensor<float, BM> l_i, tile::tensor<float, BM, D> acc, const T *k,
+       const T *v, const tile::tensor<int, BM> &rows, int lo, int hi, int seq,
+       float qk_scale) {
+  auto rd = tile::arange<D>();
+  for (int n0 = lo; n0 < hi; n0 += BN) {
+    auto cols = n0 + tile::arange<BN>();
+    // K^T's block: D x BN, read from BN rows of K.
+    auto kt = tile::load(k + tile::expand_dims<1>(rd) +
+                             tile::expand_dims<0>(cols) * D,
+                         tile::expand_dims<0>(cols < seq));
+    auto s = tile::dot(q, kt);
+    if (MASK != unmasked) {
+      auto keep = tile::broadcast_to<BM, BN>(tile::expand_dims<0>(cols < seq));
+      if (MASK == causal_masked)
+        keep = keep && tile::expand_dims<0>(cols) <= tile::expand_dims<1>(rows);
+      s = tile::where(keep, s, -INFINITY);
+    }
+    auto m_new = tile::maximum(m_i, tile::max<1>(s) * qk_scale);
+    auto p = tile::exp2(s * qk_scale - tile::expand_dims<1>(m_new));
+    auto alpha = tile::exp2(m_i - m_new);
+    l_i = l_i * alpha + tile::sum<1>(p);
+    auto vb = tile::load(v + tile::expand_dims<1>(cols) * D +
+                             tile::expand_dims<0>(rd),
+                         tile::expand_dims<1>(cols < seq));
+    acc = tile::dot(tile::cast<T>(p), vb, acc * tile::expand_dims<1>(alpha));
+    m_i = m_new;
+  }
+  return std::tuple{m_i, l_i, acc};
+}
+
+/// The BM rows of Q from pid_m * BM of head `head`: the blocks of keys
+/// that need no mask first (all keys before the diagonal, or all whole
+/// blocks), then the masked ones (the diagonal, or the last partial block).
+template <class T, int BM, int BN, int D, int CAUSAL>
+void attention_rows(const T *q, const T *k, const T *v, T *o, float *lse,
+                    float sm_scale, int seq, int pid_m, int head) {
+  const long offset = static_cast<long>(head) * seq * D;
+  const int start = pid_m * BM;
+  auto rows = start + tile::arange<BM>();
+  auto rd = tile::arange<D>();
+  auto in_seq = tile::expand_dims<1>(rows < seq);
+  auto q_tile = tile::load(q + offset + tile::expand_dims<1>(rows) * D +
+                               tile::expand_dims<0>(rd),
+                           in_seq);
+  const float qk_scale = sm_scale * 1.44269504f; // log2(e)
+  const T *const k_head = k + offset;
+  const T *const v_head = v + offset;
+  auto m_i = tile::full<BM>(-INFINITY);
+  auto l_i = tile::full<BM>(0.0f);
+  auto acc = tile::zeros<float, BM, D>();
+  const int masked_from = CAUSAL ? start : seq - seq % BN;
+  {
+    auto [m, l, a] =
+        attend<T, BM, BN, D, unmasked>(q_tile, m_i, l_i, acc, k_head, v_head,
+                                       rows, 0, masked_from, seq, qk_scale);
+    m_i = m;
+    l_i = l;
+    acc = a;
+  }
+  if (CAUSAL) {
+    auto [m, l, a] = attend<T, BM, BN, D, causal_masked>(
+        q_tile, m_i, l_i, acc, k_head, v_head, rows, masked_from,
+        start + BM < seq ? start + BM : seq, seq, qk_scale);
+    m_i = m;
+    l_i = l;
+    acc = a;
+  } else {
+    auto [m, l, a] =
+        attend<T, BM, BN, D, seq_masked>(q_tile, m_i, l_i, acc, k_head, v_head,
+                                         rows, masked_from, seq, seq, qk_scale);
+    m_i = m;
+    l_i = l;
+    acc = a;
+  }
+  tile::store(lse + static_cast<long>(head) * seq + rows,
+              (m_i + tile::log2(l_i)) * 0.693147181f, rows < seq);
+  tile::store(o + offset + tile::expand_dims<1>(rows) * D +
+                  tile::expand_dims<0>(rd),
+              tile::cast<T>(acc / tile::expand_dims<1>(l_i)), in_seq);
+}
+
+// head_dim and causal pick the configuration (TILE_SELECT below); heads is
+// Z * H, for the grid.
+template <int BM, int BN, int D, int CAUSAL>
+TILE_KERNEL void
+attention_f16(const tile::half *q, const tile::half *k, const tile::half *v,
+              tile::half *o, float *lse, float sm_scale, int seq,
+              [[maybe_unused]] int heads, [[maybe_unused]] int head_dim,
+              [[maybe_unused]] int causal) {
+  attention_rows<tile::half, BM, BN, D, CAUSAL>(
+      q, k, v, o, lse, sm_scale, seq, tile::program_id(0), tile::program_id(1));
+}
+
+template <int BM, int BN, int D, int CAUSAL>
+TILE_KERNEL void
+attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
+               const tile::bfloat16 *v, tile::bfloat16 *o, float *lse,
+               float sm_scale, int seq, [[maybe_unused]] int heads,
+               [[maybe_unused]] int head_dim, [[maybe_unused]] int causal) {
+  attention_rows<tile::bfloat16, BM, BN, D, CAUSAL>(
+      q, k, v, o, lse, sm_scale, seq, tile::program_id(0), tile::program_id(1));
+}
+
+// Per head_dim and masking, the wrapper's default first (the fastest on an
+// H100), then others for the benchmark. Tutorial 06's H100 choice is 128 x
+// 64 blocks, 8 warps, 3 stages; a 64-row block of 4 warps leaves registers
+// for more programs per SM.
+#define ATTENTION_CONFIGS(kernel)                                              \
+  TILE_CONFIGS(                                                                \
+      kernel,                                                                  \
+      tile::config{.meta = {128, 64, 64, 0}, .num_warps = 8, .num_stages = 3}, \
+      tile::config{.meta = {64, 64, 64, 0}, .num_warps = 4, .num_stages = 3},  \
+      tile::config{                                                            \
+          .meta = {128, 128, 64, 0}, .num_warps = 8, .num_stages = 3},         \
+      tile::config{.meta = {64, 64, 64, 1}, .num_warps = 4, .num_stages = 3},  \
+      tile::config{.meta = {128, 64, 64, 1}, .num_warps = 8, .num_stages = 3}, \
+      tile::config{                                                            \
+          .meta = {128, 128, 128, 0}, .num_warps = 8, .num_stages = 2},        \
+      tile::config{                                                            \
+          .meta = {128, 64, 128, 0}, .num_warps = 8, .num_stages = 3},         \
+      tile::config{.meta = {64, 64, 128, 0}, .num_warps = 4, .num_stages = 2}, \
+      tile::config{                                                            \
+          .meta = {128, 64, 128, 1}, .num_warps = 8, .num_stages = 3},         \
+      tile::config{.meta = {64, 64, 128, 1}, .num_warps = 4, .num_stages = 2})
+ATTENTION_CONFIGS(attention_f16);
+ATTENTION_CONFIGS(attention_bf16);
+
+template <int BM, int BN, int D, int CAUSAL>
+TILE_SELECT(attention_f16)
+bool attention_f16_fits(const tile::half *, const tile::half *,
+                        const tile::half *, tile::half *, float *, float, int,
+                        int, int head_dim, int causal) {
+  return head_dim == D && causal == CAUSAL;
+}
+template <int BM, int BN, int D, int CAUSAL>
+TILE_SELECT(attention_bf16)
+bool attention_bf16_fits(const tile::bfloat16 *, const tile::bfloat16 *,
+                         const tile::bfloat16 *, tile::bfloat16 *, float *,
+                         float, int, int, int head_dim, int causal) {
+  return head_dim == D && causal == CAUSAL;
+}
+
+template <int BM, int BN, int D, int CAUSAL>
+TILE_GRID(attention_f16)
+tile::grid attention_f16_grid(const tile::half *, const tile::half *,
+                              const tile::half *, tile::half *, float *, float,
+                              int seq, int heads, int, int) {
+  return {tile::cdiv(seq, BM), heads};
+}
+template <int BM, int BN, int D, int CAUSAL>
+TILE_GRID(attention_bf16)
+tile::grid attention_bf16_grid(const tile::bfloat16 *, const tile::bfloat16 *,
+                               const tile::bfloat16 *, tile::bfloat16 *,
+                               float *, float, int seq, int heads, int, int) {
+  return {tile::cdiv(seq, BM), heads};
+}

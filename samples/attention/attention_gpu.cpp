@@ -1,0 +1,89 @@
+// Runs attention_f16 and attention_bf16 on the GPU through their launch
+// wrappers, with the default configuration (the wrapper picks by head_dim
+// and masking) and every explicit one that applies, on sequence lengths
+// below, at and not at multiples of the blocks, causal and not, head_dim 64
+// and 128, into poisoned outputs with guard zones; once more with
+// misaligned pointers (the generic variant). Exits 77 without a GPU.
+#include "attention.tile.cpp"
+#include "attention.tile.h"
+
+#include "cuda_check.hpp"
+#include "reference.hpp"
+
+#include <cstdio>
+#include <string>
+#include <type_traits>
+
+namespace {
+
+constexpr std::initializer_list<const char *> meta_names = {"BM", "BN", "D",
+                                                            "CAUSAL"};
+
+template <class T> bool check(const char *name) {
+  constexpr int heads = 3;
+  sample::Random rng(42);
+  bool ok = true;
+  int runs = 0;
+  for (int d : {64, 128})
+    for (int causal : {0, 1})
+      for (int seq : {1, 64, 70, 128, 200, 1000}) {
+        const std::size_t n = std::size_t(heads) * seq * d;
+        auto q = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
+        auto k = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
+        auto v = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
+        const float scale = 1.0f / std::sqrt(float(d));
+        auto want = reference::attention(
+            sample::convert_all<float>(q), sample::convert_all<float>(k),
+            sample::convert_all<float>(v), heads, seq, d, scale, causal);
+        for (std::size_t shift : {0, 1}) {
+          sample::DeviceArray<T> dq(q, shift), dk(k, shift), dv(v, shift),
+              dout(n, shift);
+          sample::DeviceArray<float> dlse(std::size_t(heads) * seq, shift);
+          for (int config = -1; config < tilecc::attention_f16_num_configs;
+               ++config) {
+            if (config >= 0 &&
+                (attention_f16_tile_configs[config].meta[2] != d ||
+                 attention_f16_tile_configs[config].meta[3] != causal))
+              continue;
+            if (shift && config >= 0)
+              continue; // the generic variant once, by default
+            std::string what =
+                std::string(name) + " " +
+                sample::describe_config(attention_f16_tile_configs, config,
+                                        meta_names) +
+                " seq=" + std::to_string(seq) + " d=" + std::to_string(d) +
+                " causal=" + std::to_string(causal) +
+                (shift ? " misaligned" : "");
+            auto launch = [&] {
+              if constexpr (std::is_same_v<T, tile::half>)
+                return tilecc::attention_f16(dq.get(), dk.get(), dv.get(),
+                                             dout.get(), dlse.get(), scale, seq,
+                                             heads, d, causal, nullptr, config);
+              else
+                return tilecc::attention_bf16(
+                    dq.get(), dk.get(), dv.get(), dout.get(), dlse.get(), scale,
+                    seq, heads, d, causal, nullptr, config);
+            };
+            dlse.poison();
+            ok &= sample::check_launch(what + " out", dout, nullptr, launch,
+                                       want.out, {reference::out_tolerance, 0});
+            ok &= dlse.guards_intact(what + " lse") &&
+                  sample::compare(what + " lse", dlse.download_floats(),
+                                  want.lse, {reference::lse_tolerance, 0});
+            ++runs;
+          }
+        }
+      }
+  std::printf("%s: %s on the GPU, %d runs\n", ok ? "PASS" : "FAIL", name, runs);
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  bool ok = check<tile::half>("attention_f16");
+  ok &= check<tile::bfloat16>("attention_bf16");
+  return ok ? 0 : 1;
+}
