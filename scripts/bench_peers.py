@@ -12,7 +12,7 @@ fp16, 32768 rows of 1024, 4096 or 8192) run Triton's tutorial 05 kernels with it
 heuristics, and PyTorch's layer_norm and native_layer_norm_backward. Matmul
 runs Triton's tutorial 03 and 09 kernels and torch.matmul; attention a
 tutorial-06-style kernel and torch's scaled_dot_product_attention
-(--only matmul|attention runs one of those two groups).
+(--only memory|matmul|attention runs one of those groups).
 Each output is poisoned with NaN, computed once and checked against a
 float64 reference with the sample's tolerance, then timed with
 triton.testing.do_bench (median; L2 flushed before each run, as the *_bench
@@ -115,12 +115,14 @@ def peers():
     def softmax_kernel(out_ptr, in_ptr, in_stride, out_stride, n_cols, BLOCK: tl.constexpr):
         softmax_row(out_ptr, in_ptr, tl.program_id(0), in_stride, out_stride, n_cols, BLOCK)
 
-    # The persistent form (tutorial 02 as published): a few programs per SM,
-    # each looping over rows; the same grid as tilecc's softmax_persistent.
+    # The persistent form (tutorial 02 as published): as many programs as the
+    # SMs hold, each looping over rows with its loads pipelined over
+    # NUM_STAGES (4 where an SM has more than 200 KB of shared memory).
     @triton.jit
     def softmax_persistent_kernel(out_ptr, in_ptr, in_stride, out_stride, n_rows, n_cols,
-                                  BLOCK: tl.constexpr):
-        for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+                                  BLOCK: tl.constexpr, NUM_STAGES: tl.constexpr):
+        for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0),
+                            num_stages=NUM_STAGES):
             softmax_row(out_ptr, in_ptr, row, in_stride, out_stride, n_cols, BLOCK)
 
     # Triton's tutorial 05, forward: one program per row, which walks the row
@@ -332,13 +334,26 @@ def peers():
             report(workload, "torch", [rows, cols], lambda: "torch.softmax(x, dim=1)",
                    lambda: torch.softmax(x, dim=1), ref, nbytes, tol, abs_tol=abs_tol)
             if dtype == torch.float32:
-                sms = torch.cuda.get_device_properties(0).multi_processor_count
-                programs = min(rows, sms * max(4, 16384 // block))
+                # Tutorial 02's grid: the SM count times the programs an SM
+                # holds, from the compiled kernel's registers and shared memory.
+                props = triton.runtime.driver.active.utils.get_device_properties(
+                    torch.cuda.current_device())
+                stages = 4 if props["max_shared_mem"] > 200000 else 2
+                compiled = softmax_persistent_kernel.warmup(
+                    y, x, x.stride(0), y.stride(0), rows, cols, BLOCK=block,
+                    NUM_STAGES=stages, num_warps=warps, grid=(1,))
+                compiled._init_handles()
+                occupancy = props["max_num_regs"] // (compiled.n_regs * 32 * warps)
+                if compiled.metadata.shared:
+                    occupancy = min(occupancy,
+                                    props["max_shared_mem"] // compiled.metadata.shared)
+                programs = min(rows, props["multiprocessor_count"] * max(1, occupancy))
                 report("softmax_persistent", "triton", [rows, cols],
-                       lambda: f"BLOCK={block},num_warps={warps},programs={programs}",
+                       lambda: (f"BLOCK={block},num_warps={warps},num_stages={stages},"
+                                f"programs={programs}"),
                        lambda: softmax_persistent_kernel[(programs,)](
                            y, x, x.stride(0), y.stride(0), rows, cols, BLOCK=block,
-                           num_warps=warps),
+                           NUM_STAGES=stages, num_warps=warps),
                        ref, nbytes, tol, out=y, abs_tol=abs_tol)
                 report("softmax_persistent", "torch", [rows, cols],
                        lambda: "torch.softmax(x, dim=1)", lambda: torch.softmax(x, dim=1),
@@ -788,11 +803,12 @@ def table(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--table", metavar="FILE", help="print the table of the JSON lines in FILE")
-    ap.add_argument("--only", choices=["matmul", "attention"], help="run only these peers")
+    ap.add_argument("--only", choices=["memory", "matmul", "attention"],
+                    help="run only these peers (memory: every memory-bound workload)")
     args = ap.parse_args()
     if args.table:
         return table(args.table)
-    if args.only is None:
+    if args.only in (None, "memory"):
         peers()
     if args.only in (None, "matmul"):
         matmul_peers()

@@ -543,6 +543,39 @@ TILE_OP("num_programs") inline int num_programs(int axis) {
       .count[detail::checked_axis(axis, "num_programs")];
 }
 
+namespace detail {
+/// The iterations of tile::range: begin, begin + step, ... while < end.
+template <class I> struct iteration_range {
+  I lo, hi, step;
+  struct iterator {
+    I at, hi, step;
+    I operator*() const { return at; }
+    iterator &operator++() {
+      at += step;
+      return *this;
+    }
+    bool operator!=(const iterator &) const { return at < hi; }
+  };
+  iterator begin() const { return {lo, hi, step}; }
+  iterator end() const { return {hi, hi, step}; }
+};
+} // namespace detail
+
+/// `for (int i : tile::range(lo, hi, step, num_stages))` is
+/// `for (int i = lo; i < hi; i += step)` (Triton's tl.range); a constant
+/// num_stages (1 to 8) sets the software pipelining of this loop: its loads
+/// are issued num_stages - 1 iterations ahead into shared memory (1: not
+/// pipelined; 0, the default: the configuration's num_stages, for loads
+/// that feed tile::dot only).
+template <class Lo, class Hi, class Step = int>
+TILE_OP("range")
+detail::iteration_range<std::common_type_t<Lo, Hi, Step>> range(
+    Lo lo, Hi hi, Step step = 1, [[maybe_unused]] int num_stages = 0) {
+  static_assert(std::is_integral_v<std::common_type_t<Lo, Hi, Step>>,
+                "tile::range iterates over integers");
+  return {lo, hi, step};
+}
+
 template <int N> TILE_OP("arange") tensor<int, N> arange() {
   tensor<int, N> r;
   for (int i = 0; i < N; ++i)

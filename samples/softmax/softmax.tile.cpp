@@ -3,7 +3,8 @@
 // normalized by its sum and stored, so the data crosses memory once each way.
 // fp16 rows are computed in fp32. softmax and softmax_f16 run one program per
 // row; softmax_persistent runs as many programs as fit on the GPU at once,
-// each looping over rows and loading the next while it works on one.
+// each looping over rows with its loads software-pipelined (tutorial 02's
+// tl.range(..., num_stages=)).
 #include <algorithm>
 #include <cmath>
 #include <tile/tile.hpp>
@@ -35,25 +36,14 @@ TILE_KERNEL void softmax_f16(const tile::half *x, tile::half *y, int x_stride,
   softmax_row<BLOCK>(x, y, tile::program_id(0), x_stride, y_stride, n_cols);
 }
 
-template <int BLOCK>
+// The rows' loads are issued STAGES - 1 iterations ahead into shared
+// memory, so they are in flight while earlier rows are computed.
+template <int BLOCK, int STAGES>
 TILE_KERNEL void softmax_persistent(const float *x, float *y, int x_stride,
                                     int y_stride, int n_rows, int n_cols) {
-  auto cols = tile::arange<BLOCK>();
-  auto mask = cols < n_cols;
-  int step = tile::num_programs(0);
-  // Each program loads its next row before it works on the current one, so
-  // the load's latency hides behind the arithmetic (the grid never has more
-  // programs than rows, so the first row exists).
-  auto next =
-      tile::load(x + tile::program_id(0) * x_stride + cols, mask, -INFINITY);
-  for (int row = tile::program_id(0); row < n_rows; row += step) {
-    auto v = next;
-    int following = row + step;
-    next = tile::load(x + following * x_stride + cols,
-                      mask && following < n_rows, -INFINITY);
-    auto num = tile::exp(v - tile::max(v));
-    tile::store(y + row * y_stride + cols, num / tile::sum(num), mask);
-  }
+  for (int row :
+       tile::range(tile::program_id(0), n_rows, tile::num_programs(0), STAGES))
+    softmax_row<BLOCK>(x, y, row, x_stride, y_stride, n_cols);
 }
 
 // One configuration per row length, smallest first: the TILE_SELECT rules
@@ -71,7 +61,18 @@ TILE_KERNEL void softmax_persistent(const float *x, float *y, int x_stride,
       tile::config{.meta = {8192}, .num_warps = 8}
 TILE_CONFIGS(softmax, SOFTMAX_CONFIGS);
 TILE_CONFIGS(softmax_f16, SOFTMAX_CONFIGS);
-TILE_CONFIGS(softmax_persistent, SOFTMAX_CONFIGS);
+// Persistent: BLOCK and STAGES, smallest block first as above; per block,
+// the fastest on an H100 first.
+TILE_CONFIGS(softmax_persistent, tile::config{.meta = {256, 2}, .num_warps = 4},
+             tile::config{.meta = {512, 2}, .num_warps = 4},
+             tile::config{.meta = {1024, 2}, .num_warps = 4},
+             tile::config{.meta = {2048, 2}, .num_warps = 8},
+             tile::config{.meta = {4096, 2}, .num_warps = 8},
+             tile::config{.meta = {8192, 2}, .num_warps = 8},
+             tile::config{.meta = {4096, 3}, .num_warps = 8},
+             tile::config{.meta = {4096, 2}, .num_warps = 16},
+             tile::config{.meta = {8192, 3}, .num_warps = 8},
+             tile::config{.meta = {8192, 2}, .num_warps = 16});
 
 template <int BLOCK>
 TILE_SELECT(softmax)
@@ -85,7 +86,7 @@ bool softmax_f16_fits(const tile::half *, tile::half *, int, int, int,
   return n_cols <= BLOCK;
 }
 
-template <int BLOCK>
+template <int BLOCK, int STAGES>
 TILE_SELECT(softmax_persistent)
 bool softmax_persistent_fits(const float *, float *, int, int, int,
                              int n_cols) {
@@ -105,7 +106,7 @@ tile::grid softmax_f16_grid(const tile::half *, tile::half *, int, int,
 }
 // As many programs as can be resident at once: the SM count times the
 // programs one SM holds, given the kernel's registers and threads.
-template <int BLOCK>
+template <int BLOCK, int STAGES>
 TILE_GRID(softmax_persistent)
 tile::grid
     softmax_persistent_grid(const float *, float *, int, int, int n_rows, int) {

@@ -2,7 +2,7 @@
 // issue 3 (32768 x
 // 4096 and 16384 x 8192) with every configuration that holds a row, and
 // prints JSON lines for scripts/bench.sh. Exits 77 without a GPU.
-#include "softmax.tile.cpp"
+#include "configs.hpp"
 #include "softmax.tile.h"
 
 #include "bench.hpp"
@@ -29,26 +29,31 @@ bool bench(const char *workload_name, const char *dtype,
     // Only the configurations whose block holds a row can run.
     std::vector<tile::config> fitting;
     std::vector<int> index;
-    for (int c = 0; c < tilecc::softmax_num_configs; ++c)
-      if (cols <= softmax_tile_configs[c].meta[0]) {
-        fitting.push_back(softmax_tile_configs[c]);
+    const auto &all = configs<Persistent>();
+    for (int c = 0; c < int(std::size(all)); ++c)
+      if (cols <= all[c].meta[0]) {
+        fitting.push_back(all[c]);
         index.push_back(c);
       }
     sample::Workload workload{
         workload_name, {rows, cols}, 2.0 * n * sizeof(T), tol, dtype};
-    ok &= sample::bench_configs(
-        workload, fitting, {"BLOCK"}, dy,
-        reference::softmax(xr, rows, cols, cols), [&](int c) {
-          if constexpr (Persistent)
-            return tilecc::softmax_persistent(dx.get(), dy.get(), cols, cols,
-                                              rows, cols, nullptr, index[c]);
-          else if constexpr (std::is_same_v<T, float>)
-            return tilecc::softmax(dx.get(), dy.get(), cols, cols, rows, cols,
+    auto want = reference::softmax(xr, rows, cols, cols);
+    auto launch = [&](int c) {
+      if constexpr (Persistent)
+        return tilecc::softmax_persistent(dx.get(), dy.get(), cols, cols, rows,
+                                          cols, nullptr, index[c]);
+      else if constexpr (std::is_same_v<T, float>)
+        return tilecc::softmax(dx.get(), dy.get(), cols, cols, rows, cols,
+                               nullptr, index[c]);
+      else
+        return tilecc::softmax_f16(dx.get(), dy.get(), cols, cols, rows, cols,
                                    nullptr, index[c]);
-          else
-            return tilecc::softmax_f16(dx.get(), dy.get(), cols, cols, rows,
-                                       cols, nullptr, index[c]);
-        });
+    };
+    ok &= Persistent
+              ? sample::bench_configs(workload, fitting, {"BLOCK", "STAGES"},
+                                      dy, want, launch)
+              : sample::bench_configs(workload, fitting, {"BLOCK"}, dy, want,
+                                      launch);
   }
   return ok;
 }

@@ -1,7 +1,7 @@
 // Runs every configuration of softmax (fp32), softmax_f16 and
 // softmax_persistent that holds a whole row in emulation, on rows whose
 // length is not a power of two, and compares with the reference.
-#include "softmax.tile.cpp"
+#include "configs.hpp"
 
 #include "check.hpp"
 #include "reference.hpp"
@@ -13,13 +13,15 @@
 namespace {
 
 /// Runs the kernel for element type T (float: softmax, or
-/// softmax_persistent; tile::half: softmax_f16) with configuration Block.
-template <class T, bool Persistent, int Block>
+/// softmax_persistent; tile::half: softmax_f16) with configuration C.
+template <class T, bool Persistent, tile::config C>
 void run(const T *x, T *y, int stride, int rows, int cols) {
+  constexpr int Block = C.meta[0];
   if constexpr (Persistent)
-    tile::emulate::launch(
-        softmax_persistent_grid<Block>(x, y, stride, cols, rows, cols),
-        softmax_persistent<Block>, x, y, stride, cols, rows, cols);
+    tile::emulate::launch(softmax_persistent_grid<Block, C.meta[1]>(
+                              x, y, stride, cols, rows, cols),
+                          softmax_persistent<Block, C.meta[1]>, x, y, stride,
+                          cols, rows, cols);
   else if constexpr (std::is_same_v<T, float>)
     tile::emulate::launch(softmax_grid<Block>(x, y, stride, cols, rows, cols),
                           softmax<Block>, x, y, stride, cols, rows, cols);
@@ -45,16 +47,17 @@ bool check(const char *name, sample::Tolerance tol) {
     // The reference sees the inputs the kernel sees (rounded to T).
     std::vector<float> xr(x.begin(), x.end());
     auto want = reference::softmax(xr, rows, cols, stride);
-    sample::for_each_index<std::size(softmax_tile_configs)>([&](auto index) {
-      constexpr tile::config c = softmax_tile_configs[decltype(index)::value];
-      constexpr int block = c.meta[0];
-      if (cols > block)
+    sample::for_each_index<std::size(configs<Persistent>())>([&](auto index) {
+      constexpr tile::config c = configs<Persistent>()[decltype(index)::value];
+      if (cols > c.meta[0])
         return;
       std::string what = std::string(name) + " " +
-                         sample::describe(c, {"BLOCK"}) + " " +
-                         std::to_string(rows) + "x" + std::to_string(cols);
+                         (Persistent ? sample::describe(c, {"BLOCK", "STAGES"})
+                                     : sample::describe(c, {"BLOCK"})) +
+                         " " + std::to_string(rows) + "x" +
+                         std::to_string(cols);
       std::vector<T> y(want.size());
-      run<T, Persistent, block>(x.data(), y.data(), stride, rows, cols);
+      run<T, Persistent, c>(x.data(), y.data(), stride, rows, cols);
       ok &= sample::compare(what, std::vector<float>(y.begin(), y.end()), want,
                             tol);
       ++runs;

@@ -3,7 +3,7 @@
 // smallest block holding a row) and with every explicitly chosen one that holds
 // a row; a configuration too small for the rows must be refused. Exits 77
 // without a GPU.
-#include "softmax.tile.cpp"
+#include "configs.hpp"
 #include "softmax.tile.h"
 
 #include "cuda_check.hpp"
@@ -39,7 +39,8 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
     std::string shape = std::to_string(rows) + "x" + std::to_string(cols) +
                         " stride=" + std::to_string(stride) +
                         " shift=" + std::to_string(shift);
-    for (int config = -1; config < tilecc::softmax_num_configs; ++config) {
+    const auto &all = configs<Persistent>();
+    for (int config = -1; config < int(std::size(all)); ++config) {
       auto launch = [&] {
         if constexpr (Persistent)
           return tilecc::softmax_persistent(dx.get(), dy.get(), stride, cols,
@@ -51,10 +52,12 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
           return tilecc::softmax_f16(dx.get(), dy.get(), stride, cols, rows,
                                      cols, stream, config);
       };
-      bool fits = config == -1 || cols <= softmax_tile_configs[config].meta[0];
+      bool fits = config == -1 || cols <= all[config].meta[0];
       std::string what =
           std::string(name) + " " +
-          sample::describe_config(softmax_tile_configs, config, {"BLOCK"}) +
+          (Persistent
+               ? sample::describe_config(all, config, {"BLOCK", "STAGES"})
+               : sample::describe_config(all, config, {"BLOCK"})) +
           " " + shape;
       if (!fits) {
         if (launch() != cudaErrorInvalidValue) {

@@ -1,14 +1,17 @@
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/mm.cu
+// RUN: %FileCheck %s --check-prefix=CHAIN < %t/chain.cu
 // RUN: %tilecc %s --kernel mm --emit=ir | %FileCheck %s --check-prefix=IR
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm.cu -o %t/sm90a.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t/mm.cu -o %t/sm80.o %}
+// RUN: %if nvcc %{ %nvcc-sm90a %t/chain.cu -o %t/chain.o %}
 // RUN: %tilecc %s -o %t.hip --target gfx90a
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/mm.hip -o %t.hip/k.o %}
 //
 // dot on CUDA cores: operands staged in shared memory from whatever layout
 // they have (one buffer the kernel's CUDA-core dots share), the
 // accumulator in the result's layout, carried across the K loop; trans
-// through shared memory.
+// through shared memory. The buffer is as large as the largest dot needs,
+// in the runtime's own words (rt::dot_fma_scratch).
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int BK>
@@ -35,13 +38,34 @@ tile::grid mm_grid(const float *, const float *, float *, int) {
   return {1};
 }
 
+// Two dots of different sizes share one buffer.
+TILE_KERNEL void chain(const float *a, const float *b, float *c) {
+  auto r = tile::arange<16>();
+  auto n = tile::arange<32>();
+  auto x =
+      tile::load(a + tile::expand_dims<1>(r) * 16 + tile::expand_dims<0>(r));
+  auto w =
+      tile::load(b + tile::expand_dims<1>(r) * 32 + tile::expand_dims<0>(n));
+  auto y = tile::dot(x, x, tile::input_precision::ieee);
+  tile::store(c + tile::expand_dims<1>(r) * 32 + tile::expand_dims<0>(n),
+              tile::dot(y, w, tile::input_precision::ieee));
+}
+TILE_CONFIGS(chain, tile::config{.num_warps = 4});
+TILE_GRID(chain)
+tile::grid chain_grid(const float *, const float *, float *) { return {1}; }
+
 // clang-format off
 // IR: %{{[0-9]+}} = trans %{{[0-9]+}}.yt : tensor<f32, {{\[}}16, 32]>
 // IR: %{{[0-9]+}}.acc = dot {{.*}} : tensor<f32, {{\[}}32, 32]>
 // CHECK-LABEL: mm_c0_aligned16(
-// CHECK: alignas(16) __shared__ unsigned char dot_scratch[4096];
+// CHECK: alignas(16) __shared__ unsigned char
+// CHECK-NEXT: dot_scratch[rt::dot_fma_scratch<float>(32, 16, 32)];
 // CHECK: for (int k0 = 0; k0 < k; k0 += 16) {
 // CHECK: rt::transpose<[[LS:L[0-9]+]], [[LT:L[0-9]+]]>(yt, [[T:t[0-9]+]]);
 // CHECK: rt::dot_fma<rt::precision::ieee, {{L[0-9]+}}, [[LT]], {{L[0-9]+}}>(x, [[T]], {{acc_[0-9]+}}, {{acc_[0-9]+}},
 // CHECK-NEXT: dot_scratch);
+// CHAIN-LABEL: chain_c0_aligned16(
+// CHAIN: alignas(16) __shared__ unsigned char
+// CHAIN-NEXT: dot_scratch[rt::largest(rt::dot_fma_scratch<float>(16, 16, 16),
+// CHAIN-NEXT: rt::dot_fma_scratch<float>(16, 16, 32))];
 // clang-format on

@@ -11,19 +11,10 @@ bool isTensorCoreDot(const Op &O, const LayoutMap &LM) {
   return O.kind() == OpKind::Dot && LM.get(O.result()).isMmaAccumulator();
 }
 
-/// Ops a prefetch may re-run: pure index and mask arithmetic.
+/// Ops a prefetch may re-run: pure index and mask arithmetic (a trans is
+/// a staged operand's, never an address's).
 bool recomputable(const Op &O) {
-  switch (categoryOf(O.kind())) {
-  case OpCategory::Source:
-  case OpCategory::Unary:
-  case OpCategory::Binary:
-  case OpCategory::Ternary:
-    return O.regions().empty();
-  case OpCategory::Shape:
-    return O.kind() != OpKind::Trans;
-  default:
-    return false;
-  }
+  return isPure(O) && O.kind() != OpKind::Trans;
 }
 
 bool isZeroConstant(const Value *V) {
@@ -39,13 +30,20 @@ public:
   Planner(const Op &Loop, const LayoutMap &LM)
       : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(users(Body)) {}
 
-  std::optional<PipelinedLoop> run(unsigned NumStages) {
+  std::optional<PipelinedLoop> run(unsigned NumStages, unsigned Threads,
+                                   bool AsyncCopies) {
     PipelinedLoop P;
-    P.NumStages = NumStages;
-    // The step must be a positive constant for iterations ahead to be
-    // known to come later.
+    const unsigned Hint = Loop.numStagesHint();
+    P.NumStages = Hint ? Hint : NumStages;
+    P.Threads = Threads;
+    if (P.NumStages < 2)
+      return std::nullopt;
+    // Iterations ahead come later when the step is positive: a constant
+    // step must be; a loop that names its stages may step by a value known
+    // at run time, which its prefetches check.
     const Op *Step = Loop.operand(2)->definingOp();
-    if (!Step || Step->kind() != OpKind::Const || Step->intAttr() <= 0)
+    P.ConstantStep = Step && Step->kind() == OpKind::Const;
+    if (P.ConstantStep ? Step->intAttr() <= 0 : !Hint)
       return std::nullopt;
     llvm::DenseSet<const Op *> Candidates;
     for (const auto &O : Body.ops())
@@ -69,8 +67,6 @@ public:
           Changed = true;
         }
     }
-    if (Candidates.empty())
-      return std::nullopt;
     llvm::DenseSet<const Op *> InSlice;
     for (const auto &O : Body.ops())
       if (Candidates.count(O.get())) {
@@ -79,25 +75,47 @@ public:
           if (!addSlice(V, InSlice))
             return std::nullopt;
       }
+    // In a loop that names its stages, the other tile loads whose
+    // pointers and mask can be re-run are staged by their own threads.
+    if (Hint && AsyncCopies)
+      for (const auto &O : Body.ops()) {
+        if (O->kind() != OpKind::Load || O->result()->type().isScalar() ||
+            Candidates.count(O.get()))
+          continue;
+        llvm::DenseSet<const Op *> With = InSlice;
+        if (addSlice(O->operand(0), With) &&
+            (!O->mask() || addSlice(O->mask(), With))) {
+          P.OwnLoads.push_back(O.get());
+          InSlice = std::move(With);
+        }
+      }
+    if (P.Loads.empty() && P.OwnLoads.empty())
+      return std::nullopt;
     for (const auto &O : Body.ops())
       if (InSlice.count(O.get()))
         P.Slice.push_back(O.get());
     // A dot left in flight reads its staged operands, which stay until
     // their stage is refilled; registers would be rewritten sooner.
-    P.AsyncMma = NumStages >= 3 && llvm::all_of(P.Dots, [&](const Op *D) {
+    P.AsyncMma = P.NumStages >= 3 && !P.Dots.empty() &&
+                 llvm::all_of(P.Dots, [&](const Op *D) {
                    return onlyAccumulates(*D) && !fragmentsOfA(*D);
                  });
-    // Staged loads, their trans, and slice ops nobody else needs.
+    // Staged loads feeding dots, their trans, and slice ops nobody else
+    // needs; a thread-staged load needs its pointers only to prefetch.
     for (const Op *L : P.Loads) {
       P.ProducerOnly.insert(L);
       for (const Op *U : Users.lookup(L->result()))
         if (U->kind() == OpKind::Trans)
           P.ProducerOnly.insert(U);
     }
+    auto PrefetchOnly = [&](const Op *U, const Value *V) {
+      return P.ProducerOnly.count(U) || (llvm::is_contained(P.OwnLoads, U) &&
+                                         U->mask() != V && U->other() != V);
+    };
     for (auto It = P.Slice.rbegin(); It != P.Slice.rend(); ++It)
       if (llvm::all_of((*It)->results(), [&](const auto &R) {
             return llvm::all_of(Users.lookup(R.get()), [&](const Op *U) {
-              return P.ProducerOnly.count(U);
+              return PrefetchOnly(U, R.get());
             });
           }))
         P.ProducerOnly.insert(*It);
@@ -184,13 +202,12 @@ private:
 } // namespace
 
 llvm::DenseMap<const Op *, PipelinedLoop>
-planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages) {
+planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages,
+              unsigned Threads, bool AsyncCopies) {
   llvm::DenseMap<const Op *, PipelinedLoop> Plans;
-  if (NumStages < 2)
-    return Plans;
   walk(const_cast<Function &>(F).body(), [&](Op &O) {
     if (O.kind() == OpKind::For)
-      if (auto P = Planner(O, LM).run(NumStages))
+      if (auto P = Planner(O, LM).run(NumStages, Threads, AsyncCopies))
         Plans[&O] = std::move(*P);
   });
   return Plans;

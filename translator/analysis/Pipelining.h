@@ -8,7 +8,10 @@
 // iterations ahead, and the dots read the buffer. The ops that compute a
 // staged load's pointers and mask (its slice) are re-run for the iteration
 // being prefetched, so they may depend only on the induction variable and
-// values from outside the loop.
+// values from outside the loop. num_stages is the configuration's, or the
+// loop's own from tile::range; in a loop that names it, the other tile
+// loads are staged too, each thread copying and reading back its own
+// elements (CUDA targets, which have cp.async).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_PIPELINING_H
@@ -24,12 +27,21 @@ namespace tilecc::analysis {
 
 struct PipelinedLoop {
   unsigned NumStages = 0;
-  /// Staged loads, in program order.
+  /// Staged loads feeding dots, in program order.
   llvm::SmallVector<const ir::Op *, 4> Loads;
+  /// Staged loads feeding other ops (loops with a num_stages hint), in
+  /// program order: each thread stages the elements it holds.
+  llvm::SmallVector<const ir::Op *, 4> OwnLoads;
+  /// Threads of the program (the size of an OwnLoads stage).
+  unsigned Threads = 0;
+  /// Whether the step is a constant, hence known to be positive; with a
+  /// step known only at run time, prefetches also check that it is.
+  bool ConstantStep = true;
   /// The loads' slices in program order: what the prefetch re-runs.
   llvm::SmallVector<const ir::Op *, 16> Slice;
   /// Ops of the loop body that the pipelined body leaves out: the staged
-  /// loads, trans of them, and slice ops nothing else uses.
+  /// loads feeding dots, trans of them, and slice ops nothing else uses
+  /// (an OwnLoads read-back still uses its mask).
   llvm::DenseSet<const ir::Op *> ProducerOnly;
   /// Dots whose operands both come from staged loads.
   llvm::DenseSet<const ir::Op *> Dots;
@@ -41,10 +53,12 @@ struct PipelinedLoop {
   bool AsyncMma = false;
 };
 
-/// Pipelined loops of F by their For op, for configurations with
-/// NumStages >= 2.
+/// Pipelined loops of F by their For op: NumStages is the configuration's
+/// (loops are pipelined with 2 or more), Threads its thread count;
+/// AsyncCopies: the target has cp.async for OwnLoads.
 llvm::DenseMap<const ir::Op *, PipelinedLoop>
-planPipelines(const ir::Function &F, const LayoutMap &LM, unsigned NumStages);
+planPipelines(const ir::Function &F, const LayoutMap &LM, unsigned NumStages,
+              unsigned Threads, bool AsyncCopies);
 
 /// The staged load a dot operand reads (through one trans or none), and
 /// whether a trans sits in between; null if the operand is not staged.

@@ -254,11 +254,8 @@ std::optional<FlattenedPipeline> flattenPipeline(const Op &Loop,
       llvm::for_each(D->operands(), Need);
       return;
     }
-    auto C = D ? categoryOf(D->kind()) : OpCategory::Control;
-    if (!D || D->parentBlock() != Around || !D->regions().empty() ||
-        !V->type().isScalar() ||
-        !(C == OpCategory::Source || C == OpCategory::Unary ||
-          C == OpCategory::Binary || C == OpCategory::Ternary)) {
+    if (!D || D->parentBlock() != Around || !isPure(*D) ||
+        !V->type().isScalar()) {
       Recomputable = false;
       return;
     }

@@ -3,6 +3,7 @@
 #include "ir/Printer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
@@ -107,6 +108,7 @@ public:
     K.Accesses = std::move(Accesses);
     K.DynamicSharedBytes = DynamicSharedBytes;
     K.PipelineLoc = PipelineLoc;
+    K.PipelineStages = PipelineStages;
     return K;
   }
 
@@ -138,7 +140,7 @@ private:
   void planTmaPipelines() {
     walk(F.body(), [&](const Op &O) {
       auto It = Plans.find(&O);
-      if (It == Plans.end() || !Tma.count(It->second.Loads.front()))
+      if (It == Plans.end() || !byTma(It->second))
         return;
       if (auto Flat = flattenPipeline(O, It->second, Tma)) {
         FlatHosts[Flat->Outer] = &O;
@@ -164,7 +166,7 @@ private:
     const UserMap Users = users(F.body());
     llvm::DenseSet<const Op *> Rerun, Inputs;
     for (const auto &[Loop, P] : Plans) {
-      if (!Tma.count(P.Loads.front()))
+      if (!byTma(P))
         continue;
       llvm::DenseSet<const Op *> Slice = boxStartSlice(P, Tma);
       for (const Op *O : P.ProducerOnly)
@@ -193,11 +195,7 @@ private:
             Inputs.insert(Axis.Offset->definingOp());
     llvm::SmallVector<const Op *, 64> Pure;
     walk(F.body(), [&](const Op &O) {
-      auto C = categoryOf(O.kind());
-      if (O.regions().empty() && !Inputs.count(&O) &&
-          (C == OpCategory::Source || C == OpCategory::Unary ||
-           C == OpCategory::Binary || C == OpCategory::Ternary ||
-           C == OpCategory::Shape))
+      if (isPure(O) && !Inputs.count(&O))
         Pure.push_back(&O);
     });
     for (bool Changed = true; Changed;) {
@@ -614,6 +612,8 @@ private:
   }
 
   void emitLoad(const Op &O, unsigned Indent) {
+    if (Active && llvm::is_contained(Active->OwnLoads, &O))
+      return emitOwnStagedRead(O, Indent);
     const Value *R = O.result();
     const ElemType &E = R->type().Elem;
     if (R->type().isScalar()) {
@@ -819,6 +819,11 @@ private:
 
   //===--- Software pipelining --------------------------------------------===//
 
+  /// Whether pipeline P's staged loads are TMA copies.
+  bool byTma(const PipelinedLoop &P) const {
+    return !P.Loads.empty() && Tma.count(P.Loads.front());
+  }
+
   /// Whether the staged load's tile sits in shared memory transposed
   /// (its contiguous dimension is 0).
   bool storedTransposed(const Op &L) {
@@ -852,23 +857,49 @@ private:
 
   /// Asynchronous copies of staged load L's tile into stage S, for the
   /// elements where Live holds; copies narrower than cp.async's 4 bytes
-  /// (the unaligned variants) are done at once.
+  /// (the unaligned variants) are done at once. A thread-staged load's
+  /// thread copies every element it holds, replicas included, into its own
+  /// slots; a dot operand's, the elements it owns, into the shared tile.
   void emitStagedCopy(const Op &L, const std::string &S,
                       const std::string &Live, unsigned Indent) {
     const Value *R = L.result();
-    unsigned W = accessWidth(L);
+    const bool Own = llvm::is_contained(Active->OwnLoads, &L);
+    const std::string Width = std::to_string(accessWidth(L));
     std::string Tile = fresh(nameOf(R) + "_dst");
     line(Indent, "const auto " + Tile + " = " + stageTile(L, S) + ";");
     line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(R), accessWidth(L)));
+    if (!Own)
+      line(Indent + 1, "if (" + layoutOf(R) + "::owns(e))");
+    std::string Slot =
+        Own ? Width
+            : layoutOf(R) + ", " + (storedTransposed(L) ? "true" : "false");
+    bool Async = accessWidth(L) * storageBytes(R->type().Elem.Kind) >= 4;
+    line(Indent + (Own ? 1 : 2),
+         std::string(Async ? "rt::cp_async_v<" : "rt::copy_v<") + Width + ">(" +
+             Tile + ".template at<" + Slot + ">(e), " +
+             elem(L.operand(0), "e") + ", " + Live +
+             (L.mask() ? " && " + maskExpr(L, "e") : "") + ");");
+  }
+
+  /// Thread-staged load L in the body: this thread reads its elements back
+  /// from this iteration's stage; masked-off ones take L's other value.
+  void emitOwnStagedRead(const Op &L, unsigned Indent) {
+    const Value *R = L.result();
+    unsigned W = accessWidth(L);
+    Accesses.push_back("load " + nameOf(R) + ": v" + std::to_string(W) +
+                       ", staged by its own threads");
+    declareTile(R, Indent);
+    std::string Tile = fresh(nameOf(R) + "_src");
+    std::string Width = std::to_string(W);
+    line(Indent, "const auto " + Tile + " = " + stageTile(L, StageExpr) + ";");
+    line(Indent, "#pragma unroll");
     line(Indent, loopHeader(elems(R), W));
-    line(Indent + 1, "if (" + layoutOf(R) + "::owns(e))");
-    bool Async = W * storageBytes(R->type().Elem.Kind) >= 4;
-    line(Indent + 2, std::string(Async ? "rt::cp_async_v<" : "rt::copy_v<") +
-                         std::to_string(W) + ">(" + Tile + ".template at<" +
-                         layoutOf(R) + ", " +
-                         (storedTransposed(L) ? "true" : "false") + ">(e), " +
-                         elem(L.operand(0), "e") + ", " + Live +
-                         (L.mask() ? " && " + maskExpr(L, "e") : "") + ");");
+    std::string Other =
+        L.other() ? elem(L.other(), "e") : deviceType(R->type().Elem) + "(0)";
+    line(Indent + 1, "rt::ld_shared_v" + Width + "(&" + nameOf(R) + "[e], " +
+                         Tile + ".template at<" + Width + ">(e), " +
+                         maskExpr(L, "e") + ", " + Other + ");");
   }
 
   /// The prefetch of the iteration whose induction variable is Iv (an
@@ -879,19 +910,24 @@ private:
   void emitPrefetch(const Op &Loop, const PipelinedLoop &P,
                     const std::string &Iv, const std::string &S,
                     unsigned Indent) {
-    if (Tma.count(P.Loads.front()))
+    if (byTma(P))
       return emitTmaPrefetch(Loop, P, Iv, S, Indent);
     const Value *IV = Loop.region(0)->argument(0);
     line(Indent, "{");
     line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
     std::string Live = fresh("live");
-    line(Indent + 1, "const bool " + Live + " = " + nameOf(IV) + " < " +
-                         scalar(Loop.operand(1)) + ";");
+    line(Indent + 1,
+         "const bool " + Live + " = " +
+             (P.ConstantStep ? "" : scalar(Loop.operand(2)) + " > 0 && ") +
+             nameOf(IV) + " < " + scalar(Loop.operand(1)) + ";");
     const PipelinedLoop *Outer = Active;
     Active = nullptr;
     for (const Op *O : P.Slice)
       emitOp(*O, Indent + 1);
+    Active = &P;
     for (const Op *L : P.Loads)
+      emitStagedCopy(*L, S, Live, Indent + 1);
+    for (const Op *L : P.OwnLoads)
       emitStagedCopy(*L, S, Live, Indent + 1);
     Active = Outer;
     line(Indent, "}");
@@ -1013,7 +1049,7 @@ private:
     if (!Flat)
       openPipeline(O, P, Indent++);
     const PipelineState St = States[&O];
-    const bool ByTma = Tma.count(P.Loads.front());
+    const bool ByTma = byTma(P);
     const unsigned S = P.NumStages, D = S - 1;
     const Value *IV = Body.argument(0);
     std::string N = nameOf(IV), Step = scalar(O.operand(2));
@@ -1027,8 +1063,11 @@ private:
         line(Indent + 1, "__syncthreads();");
     } else {
       line(Indent + 1, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
-      line(Indent + 1, "rt::fence_proxy_async();");
-      line(Indent + 1, "__syncthreads();");
+      // Stages that threads fill for themselves need no barrier.
+      if (!P.Loads.empty()) {
+        line(Indent + 1, "rt::fence_proxy_async();");
+        line(Indent + 1, "__syncthreads();");
+      }
     }
     auto Prefetch = [&] {
       std::string Into = "(" + St.Read + " + " + std::to_string(D) + ") % " +
@@ -1080,28 +1119,42 @@ private:
     std::string Loads;
     for (const Op *L : P.Loads)
       Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result());
+    for (const Op *L : P.OwnLoads)
+      Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result()) +
+               " (by its own threads)";
     line(Indent, "{ // pipeline: " + Loads + " in " + std::to_string(S) +
                      " shared-memory stages, prefetched " + std::to_string(D) +
                      " iterations ahead" +
                      (Flat ? " across the enclosing loop" : "") +
                      (P.AsyncMma ? "; one dot left in flight" : ""));
     unsigned Offset = 0;
-    for (const Op *L : P.Loads) {
+    auto AddRing = [&](const Op *L, const std::string &StageType,
+                       unsigned StageElems) {
       const Type &T = L->result()->type();
       std::string Elem = deviceType(T.Elem);
       std::string Type = fresh(nameOf(L->result()) + "_stage");
       std::string Ring = fresh(nameOf(L->result()) + "_ring");
-      line(Indent + 1, "using " + Type + " = " + stageType(*L) + ";");
+      line(Indent + 1, "using " + Type + " = " + StageType + ";");
       line(Indent + 1, Elem + " *const " + Ring + " = rt::dynamic_smem<" +
                            Elem + ">(" + std::to_string(Offset) + ");");
       Rings[L] = {Type, Ring};
-      unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind) * S;
+      unsigned Bytes = StageElems * storageBytes(T.Elem.Kind) * S;
       Offset += (Bytes + 1023) / 1024 * 1024;
+    };
+    for (const Op *L : P.Loads)
+      AddRing(L, stageType(*L), L->result()->type().numel());
+    for (const Op *L : P.OwnLoads) {
+      const Value *R = L->result();
+      AddRing(L,
+              "rt::thread_stage<" + deviceType(R->type().Elem) + ", " +
+                  std::to_string(elems(R)) + ", " + std::to_string(P.Threads) +
+                  ">",
+              elems(R) * P.Threads);
     }
     PipelineState &St = States[&O];
     // TMA copies complete on one mbarrier per stage, armed by the thread
     // that issues them.
-    const bool ByTma = Tma.count(P.Loads.front());
+    const bool ByTma = byTma(P);
     if (ByTma) {
       St.Full = fresh("full");
       line(Indent + 1, "rt::mbarrier *const " + St.Full +
@@ -1119,6 +1172,7 @@ private:
     if (Offset + 1024 > DynamicSharedBytes) {
       DynamicSharedBytes = Offset + 1024;
       PipelineLoc = O.loc();
+      PipelineStages = S;
     }
     St.Read = fresh("read_stage");
     line(Indent + 1, "int " + St.Read + " = 0;");
@@ -1347,20 +1401,26 @@ private:
   /// in: one buffer for all of them, as large as the largest needs, so
   /// that a kernel's dots do not each hold their own.
   void declareDotScratch() {
-    unsigned Bytes = 0;
+    llvm::SmallVector<std::string, 2> Sizes;
     walk(F.body(), [&](const Op &O) {
       if (O.kind() != OpKind::Dot || LM.get(O.result()).isMmaAccumulator())
         return;
       const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
-      unsigned Elem = storageBytes(A.Elem.Kind);
-      Bytes = std::max<unsigned>(Bytes, (A.numel() * Elem + 15) / 16 * 16 +
-                                            B.numel() * Elem);
+      std::string Size = "rt::dot_fma_scratch<" + deviceType(A.Elem) + ">(" +
+                         std::to_string(A.Shape[0]) + ", " +
+                         std::to_string(A.Shape[1]) + ", " +
+                         std::to_string(B.Shape[1]) + ")";
+      if (!llvm::is_contained(Sizes, Size))
+        Sizes.push_back(Size);
     });
-    if (!Bytes)
+    if (Sizes.empty())
       return;
     DotScratch = fresh("dot_scratch");
     line(1, "alignas(16) __shared__ unsigned char " + DotScratch + "[" +
-                std::to_string(Bytes) + "];");
+                (Sizes.size() == 1
+                     ? Sizes.front()
+                     : "rt::largest(" + llvm::join(Sizes, ", ") + ")") +
+                "];");
   }
 
   /// dot on tensor cores when layout assignment gave the result an mma
@@ -1434,6 +1494,7 @@ private:
   /// The shared buffer of the CUDA-core dots (declareDotScratch).
   std::string DotScratch;
   SourceLoc PipelineLoc;
+  unsigned PipelineStages = 0;
   llvm::DenseSet<const Value *> Commented;
   std::string StageExpr;
   const LayoutNamer &NameLayout;

@@ -38,9 +38,10 @@ struct EmittedKernel {
   /// metadata ("load x: v4").
   std::vector<std::string> Accesses;
   /// Dynamic shared memory the kernel needs (pipeline stages), in bytes,
-  /// and where the loop needing the most is.
+  /// and where the loop needing the most is, with its stage count.
   unsigned DynamicSharedBytes = 0;
   ir::SourceLoc PipelineLoc;
+  unsigned PipelineStages = 0;
   /// The tensor maps of TMA loads and stores, which the launch wrapper encodes
   /// and passes after the kernel's own arguments: host expressions for
   /// rt::encode_tensor_map<Stage>(&Name, Base, Inner, Outer, RowStride).

@@ -73,6 +73,9 @@ TensorMapOps tmaAccesses(const Function &F, const LayoutMap &LM,
     auto It = Plans.find(&O);
     if (It == Plans.end())
       return;
+    // Thread-staged loads are cp.async copies only.
+    if (!It->second.OwnLoads.empty())
+      All = false;
     for (const Op *L : It->second.Loads) {
       auto A = matchTensorMap(*L);
       // The box's inner dimension must be the one the stage stores
@@ -280,7 +283,8 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     LayoutMap LM =
         assignLayouts(F, Best, Inst.Cfg.NumWarps,
                       {Opts.Target.WarpSize, Opts.Target.MmaVersion});
-    Pipelines Plans = planPipelines(F, LM, Inst.Cfg.NumStages);
+    Pipelines Plans = planPipelines(F, LM, Inst.Cfg.NumStages, Threads,
+                                    Opts.Target.Back == Backend::CUDA);
     // The TMA variant, tried first, takes the facts of the most specialized
     // variant they suffice for (a unit stride may be a row stride too).
     std::vector<VariantPlan> VariantPlans;
@@ -320,7 +324,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       }
       if (E.DynamicSharedBytes > Opts.Target.MaxSharedBytes) {
         Error = {"a loop software-pipelined with num_stages = " +
-                     std::to_string(Inst.Cfg.NumStages) + " needs " +
+                     std::to_string(E.PipelineStages) + " needs " +
                      std::to_string(E.DynamicSharedBytes) +
                      " bytes of shared memory (configuration " +
                      std::to_string(C) + "), more than the " +

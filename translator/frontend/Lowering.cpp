@@ -333,6 +333,8 @@ private:
       return lowerIf(IS);
     if (const auto *FS = dyn_cast<ForStmt>(S))
       return lowerFor(FS);
+    if (const auto *RS = dyn_cast<CXXForRangeStmt>(S))
+      return lowerRangeFor(RS);
     if (const auto *WS = dyn_cast<WhileStmt>(S))
       return lowerWhile(WS);
     if (isa<ReturnStmt>(S))
@@ -528,19 +530,66 @@ private:
       return error(FS->getInc()->getBeginLoc(),
                    "a 'for' loop must step with '++i' or 'i += step'");
     }
+    lowerLoop(FS->getBeginLoc(), IV, IV->getInit(), Cond->getRHS(), StepExpr,
+              Cond->getOpcode() == BO_LE, 0, FS->getBody());
+  }
+
+  /// Accepts `for (T i : tile::range(lo, hi[, step[, num_stages]]))`,
+  /// Triton's tl.range: the same loop as `for (T i = lo; i < hi; i +=
+  /// step)`, with a constant num_stages hint for the software pipeliner.
+  void lowerRangeFor(const CXXForRangeStmt *FS) {
+    const Expr *Init = FS->getRangeInit()->IgnoreImplicit();
+    while (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Init))
+      Init = MT->getSubExpr()->IgnoreImplicit();
+    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Init))
+      Init = BT->getSubExpr()->IgnoreImplicit();
+    const auto *Call = dyn_cast<CallExpr>(Init);
+    const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+    if (!Callee || tileOpName(Callee) != "range")
+      return error(FS->getRangeInit()->getBeginLoc(),
+                   "a range-based 'for' loop in a tile kernel must iterate "
+                   "over tile::range(lo, hi, step, num_stages)");
+    const VarDecl *IV = FS->getLoopVariable();
+    if (IV->getType()->isReferenceType())
+      return error(IV->getLocation(), "the induction variable of a "
+                                      "'for' loop cannot be a reference");
+    auto Arg = [&](unsigned I) -> const Expr * {
+      return I < Call->getNumArgs() && !isa<CXXDefaultArgExpr>(Call->getArg(I))
+                 ? Call->getArg(I)
+                 : nullptr;
+    };
+    int64_t Stages = 0;
+    if (const Expr *E = Arg(3)) {
+      auto N = constantArg(E, "num_stages");
+      if (!N)
+        return;
+      if (*N < 1 || *N > 8)
+        return error(E->getExprLoc(),
+                     "num_stages must be between 1 and 8, not " +
+                         std::to_string(*N));
+      Stages = *N;
+    }
+    lowerLoop(FS->getBeginLoc(), IV, Arg(0), Arg(1), Arg(2), false,
+              unsigned(Stages), FS->getBody());
+  }
+
+  /// A for op over [Lo, Hi) (Hi included when Inclusive) by Step (1 when
+  /// null) with induction variable IV.
+  void lowerLoop(SourceLocation Loc, const VarDecl *IV, const Expr *LoExpr,
+                 const Expr *HiExpr, const Expr *StepExpr, bool Inclusive,
+                 unsigned NumStages, const Stmt *LoopBody) {
     AssignedVars InBody;
-    InBody.TraverseStmt(const_cast<Stmt *>(FS->getBody()));
+    InBody.TraverseStmt(const_cast<Stmt *>(LoopBody));
     if (InBody.Vars.count(IV))
-      return error(FS->getBeginLoc(),
-                   "the induction variable of a 'for' loop cannot be "
-                   "assigned in its body");
+      return error(Loc, "the induction variable of a 'for' loop cannot be "
+                        "assigned in its body");
 
     auto IVType = lowerType(IV->getType(), IV->getLocation());
     if (!IVType || !IVType->isScalar() || !isInteger(IVType->Elem.Kind))
       return error(IV->getLocation(),
                    "the induction variable must be an integer");
-    Value *Lo = lowerExpr(IV->getInit());
-    Value *Hi = Lo ? lowerExpr(Cond->getRHS()) : nullptr;
+    Value *Lo = lowerExpr(LoExpr);
+    Value *Hi = Lo ? lowerExpr(HiExpr) : nullptr;
     Value *Step =
         StepExpr ? lowerExpr(StepExpr) : B.intConst(1, IVType->Elem.Kind);
     if (!Lo || !Hi || !Step)
@@ -548,13 +597,14 @@ private:
     Lo = B.cast(Lo, IVType->Elem);
     Hi = B.cast(Hi, IVType->Elem);
     Step = B.cast(Step, IVType->Elem);
-    if (Cond->getOpcode() == BO_LE)
+    if (Inclusive)
       Hi = B.create(OpKind::Add, Hi->type(),
                     {Hi, B.intConst(1, IVType->Elem.Kind)});
 
-    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(FS->getBody());
-    setLoc(FS->getBeginLoc()); // the loop itself is at its `for`
+    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(LoopBody);
+    setLoc(Loc); // the loop itself is at its `for`
     auto Op = std::make_unique<ir::Op>(OpKind::For, B.loc());
+    Op->setNumStagesHint(NumStages);
     for (Value *V : {Lo, Hi, Step})
       Op->addOperand(V);
     for (const VarDecl *VD : Carried)
@@ -567,7 +617,7 @@ private:
     addCarriedArguments(*Body, Carried);
     Block *Outer = B.block();
     B.setBlock(*Body);
-    lowerStmt(FS->getBody());
+    lowerStmt(LoopBody);
     if (Failed)
       return;
     yieldCarried(Carried, *Outer);

@@ -31,6 +31,19 @@ std::optional<OpKind> opKindFromSpelling(llvm::StringRef S) {
       .Default(std::nullopt);
 }
 
+bool isPure(const Op &O) {
+  switch (categoryOf(O.kind())) {
+  case OpCategory::Source:
+  case OpCategory::Unary:
+  case OpCategory::Binary:
+  case OpCategory::Ternary:
+  case OpCategory::Shape:
+    return O.regions().empty();
+  default:
+    return false;
+  }
+}
+
 bool isComparison(OpKind K) { return K >= OpKind::CmpEQ && K <= OpKind::CmpGE; }
 
 bool isAtomicRMW(OpKind K) {

@@ -142,6 +142,10 @@ public:
     IntAttr = Axis | unsigned(Reverse) << 8;
   }
 
+  // For: the loop's num_stages hint (tile::range's), 0 when it has none.
+  unsigned numStagesHint() const { return unsigned(IntAttr); }
+  void setNumStagesHint(unsigned Stages) { IntAttr = Stages; }
+
   // Load: operands are (ptrs, [mask, [other]]). Store and atomic RMW:
   // (ptrs, value, [mask]).
   bool hasMask() const;
@@ -207,6 +211,11 @@ void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
 /// one from outside the loop, is better given to tensor cores from
 /// registers.
 bool computedOperandA(const Op &D);
+
+/// Whether O computes its results from its operands alone: no memory,
+/// control flow or side effect, so it may be re-run (a prefetch's address
+/// arithmetic) or left out when nothing uses it.
+bool isPure(const Op &O);
 
 /// The ops using each value, over B and its nested blocks, in walk order.
 using UserMap = llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>>;

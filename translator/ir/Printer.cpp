@@ -46,6 +46,10 @@ private:
     case OpKind::Arange:
       OS << " {start = " << O.intAttr() << "}";
       break;
+    case OpKind::For:
+      if (O.numStagesHint())
+        OS << " {num_stages = " << O.numStagesHint() << "}";
+      break;
     case OpKind::Scan:
       OS << " {axis = " << O.scanAxis() << (O.scanReverse() ? ", reverse" : "")
          << "}";

@@ -56,6 +56,14 @@ __host__ __device__ constexpr int dot_fma_scratch(int m, int k, int n) {
   return (m * k * int(sizeof(T)) + 15) / 16 * 16 + k * n * int(sizeof(T));
 }
 
+/// The largest of sizes: the one buffer a kernel's dot_fma calls share.
+template <class... Sizes>
+__host__ __device__ constexpr int largest(int first, Sizes... rest) {
+  int most = first;
+  ((most = rest > most ? rest : most), ...);
+  return most;
+}
+
 /// out = acc + a b, with a (M x K) in layout LA, b (K x N) in LB, acc and
 /// out (M x N) in LC. Products are exact; sums run in k order in int32 for
 /// 8-bit operands and in float otherwise (with fma). The operands are

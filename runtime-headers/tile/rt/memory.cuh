@@ -1,6 +1,7 @@
-// Global memory access, one helper per access width. tilecc picks the width
-// from axis information: contiguity and alignment proven for V elements
-// (16 bytes at most) give one V-wide access.
+// Global memory access, one helper per access width, and the read-back of a
+// pipeline stage a thread filled itself. tilecc picks the width from axis
+// information: contiguity and alignment proven for V elements (16 bytes at
+// most) give one V-wide access.
 #pragma once
 
 namespace tile::rt {
@@ -9,9 +10,10 @@ template <class T, int V> struct alignas(sizeof(T) * V) vec {
   T v[V];
 };
 
-/// Loads V elements at p into dst if pred, else fills dst with other.
+/// Loads V elements at p (a generic address) into dst if pred, else fills
+/// dst with other.
 template <int V, class T>
-__device__ __forceinline__ void ld_global(T *dst, const T *p, bool pred,
+__device__ __forceinline__ void load_vector(T *dst, const T *p, bool pred,
                                           T other) {
   static_assert(sizeof(T) * V <= 16, "at most 16 bytes per access");
   if (pred) {
@@ -26,9 +28,9 @@ __device__ __forceinline__ void ld_global(T *dst, const T *p, bool pred,
   }
 }
 
-/// Stores V elements of src at p if pred.
+/// Stores V elements of src at p (a generic address) if pred.
 template <int V, class T>
-__device__ __forceinline__ void st_global(T *p, const T *src, bool pred) {
+__device__ __forceinline__ void store_vector(T *p, const T *src, bool pred) {
   static_assert(sizeof(T) * V <= 16, "at most 16 bytes per access");
   if (pred) {
     vec<T, V> x;
@@ -43,12 +45,17 @@ __device__ __forceinline__ void st_global(T *p, const T *src, bool pred) {
   template <class T>                                                           \
   __device__ __forceinline__ void ld_global_v##V(T *dst, const T *p,           \
                                                  bool pred, T other) {         \
-    ld_global<V>(dst, p, pred, other);                                         \
+    load_vector<V>(dst, p, pred, other);                                       \
+  }                                                                            \
+  template <class T>                                                           \
+  __device__ __forceinline__ void ld_shared_v##V(T *dst, const T *p,           \
+                                                 bool pred, T other) {         \
+    load_vector<V>(dst, p, pred, other);                                       \
   }                                                                            \
   template <class T>                                                           \
   __device__ __forceinline__ void st_global_v##V(T *p, const T *src,           \
                                                  bool pred) {                  \
-    st_global<V>(p, src, pred);                                                \
+    store_vector<V>(p, src, pred);                                             \
   }
 TILE_RT_ACCESS_WIDTH(1)
 TILE_RT_ACCESS_WIDTH(2)

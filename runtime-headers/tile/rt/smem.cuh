@@ -1,4 +1,5 @@
-// Operand tiles in shared memory for tensor cores. A Rows x Cols tile is
+// Operand tiles in shared memory for tensor cores, and pipeline stages that
+// threads fill for themselves. A Rows x Cols tile is
 // stored as slabs of at most 128 bytes per row (slab s holds columns
 // [s * SlabCols, (s + 1) * SlabCols) of every row, rows one after another),
 // and within each 8-row group of a slab the 16-byte chunks are XOR-swizzled
@@ -34,6 +35,18 @@ template <class T, int Rows, int Cols> struct smem_tile {
   template <class L, bool Swap = false> __device__ T *at(int e) const {
     return Swap ? at(L::coord(e, 1), L::coord(e, 0))
                 : at(L::coord(e, 0), L::coord(e, 1));
+  }
+};
+
+/// One stage of a pipelined load that feeds no dot: every thread copies the
+/// elements it holds and reads them back itself, so the stage needs no
+/// barrier. Thread t's elements [e, e + V) lie at (e / V * Threads + t) * V:
+/// a warp's V-element vectors side by side, free of bank conflicts.
+template <class T, int PerThread, int Threads> struct thread_stage {
+  static constexpr int elems = PerThread * Threads;
+  T *base;
+  template <int V> __device__ T *at(int e) const {
+    return base + (e / V * Threads + int(threadIdx.x)) * V + e % V;
   }
 };
 
