@@ -1,0 +1,324 @@
+//===- KernelEmitter.h - One kernel's device code, statement by statement -===//
+//
+// The device emitter's state and steps, shared by the files that implement
+// them: DeviceEmitter.cpp (uses, names, expressions, statements, memory,
+// control flow, reductions, dots) and PipelineEmitter.cpp (software
+// pipelines: stage rings, prefetches, cp.async and TMA copies, the
+// pipelined loop). Private to codegen; emitKernel (DeviceEmitter.h) is the
+// interface.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILECC_CODEGEN_KERNELEMITTER_H
+#define TILECC_CODEGEN_KERNELEMITTER_H
+
+#include "codegen/DeviceEmitter.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringSet.h"
+#include <string>
+#include <vector>
+
+namespace tilecc::codegen {
+
+class KernelEmitter {
+public:
+  KernelEmitter(const ir::Function &F, const analysis::LayoutMap &LM,
+                const analysis::AxisInfoAnalysis &AI, const Pipelines &Plans,
+                const TensorMapOps &Tma, const LayoutNamer &NameLayout,
+                const std::string &SourcePath)
+      : F(F), LM(LM), AI(AI), Plans(Plans), Tma(Tma), NameLayout(NameLayout),
+        SourcePath(SourcePath) {}
+
+  EmittedKernel run();
+
+private:
+  //===--- Use analysis ---------------------------------------------------===//
+
+  void countUses(const ir::Block &B);
+
+  /// Plans the TMA pipelines: which run on into an enclosing loop.
+  void planTmaPipelines();
+
+  /// Whether V is the pointers or the mask of TMA store O, which the TMA
+  /// unit computes instead.
+  bool tmaStoreAddressing(const ir::Op &O, const ir::Value *V);
+
+  /// With TMA copies, the per-element pointers and masks of staged loads
+  /// are never computed: drops the ops that only they needed, in the loop
+  /// and before it. The prefetches re-run the ops computing where boxes
+  /// start, so the body drops those too, except what the prefetch reads.
+  void dropTmaAddressing();
+
+  /// Ops that are one tile::rt call on whole register arrays (their
+  /// operands and results are arrays, never folded expressions).
+  static bool takesWholeTiles(ir::OpKind K);
+
+  /// Tiles that get a register array; the rest are folded into their users.
+  bool materialized(const ir::Value *V);
+
+  //===--- Names ----------------------------------------------------------===//
+
+  /// Names the generated code uses itself: the element index, the runtime
+  /// namespace, CUDA/HIP built-ins, and the shapes of temporaries (t12) and
+  /// layout aliases (L3).
+  static bool isReserved(llvm::StringRef N);
+
+  std::string nameOf(const ir::Value *V);
+
+  /// Base, or Base_1, Base_2 ... if taken.
+  std::string fresh(const std::string &Base);
+
+  std::string layoutOf(const ir::Value *V);
+
+  unsigned elems(const ir::Value *V);
+
+  //===--- Expressions ----------------------------------------------------===//
+
+  std::string literal(const ir::Op &O);
+
+  /// The value of scalar V as an expression.
+  std::string scalar(const ir::Value *V);
+
+  /// Element Idx of tile V as an expression.
+  std::string elem(const ir::Value *V, const std::string &Idx);
+
+  std::string operandExpr(const ir::Op &O, unsigned I, const std::string &Idx);
+
+  /// What op O computes for element Idx (or the scalar it computes).
+  std::string compute(const ir::Op &O, const std::string &Idx);
+
+  template <class ArgFn> std::string arithmetic(const ir::Op &O, ArgFn A);
+
+  //===--- Statements -----------------------------------------------------===//
+
+  void line(unsigned Indent, const std::string &S);
+
+  void lineDirective(const ir::Op &O);
+
+  std::string loopHeader(unsigned N, unsigned Step = 1);
+
+  /// `const int n` or, for pointers, `float *const p`.
+  std::string constDecl(const ir::Value *V, const std::string &Name = "");
+
+  void declareTile(const ir::Value *V, unsigned Indent);
+
+  /// Copies tile or scalar From into the storage named To.
+  void assignValue(const ir::Value *To, const std::string &ToName,
+                   const ir::Value *From, unsigned Indent);
+
+  void emitBlock(const ir::Block &B, unsigned Indent);
+
+  void emitOp(const ir::Op &O, unsigned Indent);
+
+  /// Elements per access: what the layout gives each thread contiguously,
+  /// cut down to what axis info proves about the pointers and the mask, and
+  /// to 16 bytes.
+  unsigned accessWidth(const ir::Op &O);
+
+  std::string maskExpr(const ir::Op &O, const std::string &Idx);
+
+  void emitLoad(const ir::Op &O, unsigned Indent);
+
+  /// A TMA store: the tile goes to a swizzled shared-memory buffer after
+  /// the kernel's pipeline stages, then one thread asks the TMA unit to
+  /// write the box, which leaves out what lies outside the tensor (the
+  /// mask). The buffer is reused once the previous store has read it.
+  void emitTmaStore(const ir::Op &O, unsigned Indent);
+
+  void emitStore(const ir::Op &O, unsigned Indent);
+
+  /// One atomic per element this thread owns (replicas skip it), between
+  /// the fences its memory order asks for. A scalar atomic runs once per
+  /// program and every thread gets the old value.
+  void emitAtomic(const ir::Op &O, unsigned Indent);
+
+  void declareResult(const ir::Value *R, unsigned Indent,
+                     const ir::Value *Init);
+
+  /// Assigns a block's yielded values to its parent's results. A loop's
+  /// carried values live in its results' storage, so with more than one all
+  /// are read before any is written (the loop may swap them); an `if`'s
+  /// branches never read its results, which are assigned directly.
+  void emitYield(const ir::Op &Parent, const ir::Block &B, unsigned Indent);
+
+  void emitFor(const ir::Op &O, unsigned Indent);
+
+  //===--- Software pipelining --------------------------------------------===//
+
+  /// Whether pipeline P's staged loads are TMA copies.
+  bool byTma(const analysis::PipelinedLoop &P) const;
+
+  /// Whether the staged load's tile sits in shared memory transposed
+  /// (its contiguous dimension is 0).
+  bool storedTransposed(const ir::Op &L);
+
+  /// The shared-memory tile type of one stage of staged load L, or of the
+  /// buffer of a TMA store.
+  std::string stageType(const ir::Op &L);
+
+  /// A parameter or constant scalar as the launch wrapper spells it.
+  std::string hostScalar(const ir::Value *V);
+
+  /// The stage tile of staged load L at stage S: `x_stage{x_ring + S *
+  /// x_stage::elems}`.
+  std::string stageTile(const ir::Op &L, const std::string &S);
+
+  /// Asynchronous copies of staged load L's tile into stage S, for the
+  /// elements where Live holds; copies narrower than cp.async's 4 bytes
+  /// (the unaligned variants) are done at once. A thread-staged load's
+  /// thread copies every element it holds, replicas included, into its own
+  /// slots; a dot operand's, the elements it owns, into the shared tile.
+  void emitStagedCopy(const ir::Op &L, const std::string &S,
+                      const std::string &Live, unsigned Indent);
+
+  /// Thread-staged load L in the body: this thread reads its elements back
+  /// from this iteration's stage; masked-off ones take L's other value.
+  void emitOwnStagedRead(const ir::Op &L, unsigned Indent);
+
+  /// The prefetch of the iteration whose induction variable is Iv (an
+  /// expression) into stage S: the slice re-run with the induction
+  /// variable's own name bound to Iv, then the copies. Past the loop's end
+  /// the copies read nothing and fill zeros; leaving them unconditional
+  /// lets the compiler hoist their per-thread address arithmetic.
+  void emitPrefetch(const ir::Op &Loop, const analysis::PipelinedLoop &P,
+                    const std::string &Iv, const std::string &S,
+                    unsigned Indent);
+
+  /// Where a TMA box starts along Axis.
+  std::string boxStart(const analysis::TensorMapAxis &Axis);
+
+  /// The TMA form of a prefetch: one thread re-runs the scalar ops the
+  /// boxes' starts need, tells stage S's barrier how many bytes to expect
+  /// and asks for every staged load's box. A flattened pipeline's prefetch
+  /// binds the outer induction variable too (to the cursor's) and re-runs
+  /// the outer body's ops the starts need.
+  void emitTmaPrefetch(const ir::Op &Loop, const analysis::PipelinedLoop &P,
+                       const std::string &Iv, const std::string &S,
+                       unsigned Indent);
+
+  /// Moves a flattened pipeline's cursor to the outer iteration its outer
+  /// induction variable names: re-runs the outer body's ops the box starts
+  /// need and keeps what they read.
+  void emitCursorOuter(const ir::Op &Loop, unsigned Indent);
+
+  /// A flattened pipeline's prefetch of the iteration its cursor is at,
+  /// into stage S, then the cursor's step to the next iteration of the
+  /// loop nest.
+  void emitCursorPrefetch(const ir::Op &Loop, const analysis::PipelinedLoop &P,
+                          const std::string &S, unsigned Indent);
+
+  /// Triton's pipelined loop: a prologue prefetches the first NumStages - 1
+  /// iterations' staged loads; each iteration waits for its own stage,
+  /// prefetches NumStages - 1 iterations ahead into the stage the previous
+  /// iteration read, and runs the body with dots reading shared memory.
+  /// With AsyncMma the dots return while their product is still being
+  /// computed, once the previous one is done; the prefetch then follows
+  /// the body and a barrier. A flattened pipeline was opened around the
+  /// enclosing loop; its prefetches follow a cursor over the loop nest.
+  void emitPipelinedFor(const ir::Op &O, const analysis::PipelinedLoop &P,
+                        unsigned Indent);
+
+  /// Opens the block of loop O's pipeline: the stage rings, for TMA one
+  /// mbarrier per stage, the read position and the prologue. A flattened
+  /// pipeline also gets a cursor (the outer and inner induction variables
+  /// of the next iteration to prefetch).
+  void openPipeline(const ir::Op &O, const analysis::PipelinedLoop &P,
+                    unsigned Indent);
+
+  /// A dot of staged operands: tensor cores read this iteration's stage
+  /// (and a from registers when it is not staged).
+  void emitStagedDot(const ir::Op &O, unsigned Indent);
+
+  void emitIf(const ir::Op &O, unsigned Indent);
+
+  void emitWhile(const ir::Op &O, unsigned Indent);
+
+  /// A reduction's or scan's combine: a lambda over the accumulated values
+  /// and the next ones, as the user wrote it. Returns what rt::reduce and
+  /// rt::scan take: the lambda itself for one value, adapted to packs for
+  /// several.
+  std::string emitCombine(const ir::Op &O, unsigned Indent);
+
+  std::string packType(const ir::Op &O);
+
+  /// The register array a reduction or scan combines: the operand's own, or
+  /// for several operands one of packs.
+  std::string combinedInput(const ir::Op &O, unsigned Indent);
+
+  /// Declares the results of a reduction or scan and returns the register
+  /// array its tile::rt call writes: the result's own, or one of packs that
+  /// unpackResults then spreads over the results.
+  std::string combinedOutput(const ir::Op &O, unsigned Indent);
+
+  void unpackResults(const ir::Op &O, const std::string &Out, unsigned Indent);
+
+  /// Reductions are one tile::rt call each: per thread, then across the
+  /// warp's lanes with shuffles, then across warps through shared memory.
+  void emitReduce(const ir::Op &O, unsigned Indent);
+
+  /// Scans are one tile::rt call: per thread, across lanes, across warps.
+  void emitScan(const ir::Op &O, unsigned Indent);
+
+  /// The shared memory the kernel's CUDA-core dots stage their operands
+  /// in: one buffer for all of them, as large as the largest needs, so
+  /// that a kernel's dots do not each hold their own.
+  void declareDotScratch();
+
+  /// dot on tensor cores when layout assignment gave the result an mma
+  /// accumulator layout, else on CUDA cores; a and b are staged in shared
+  /// memory from whatever layout they have, except that rt::dot_mma takes
+  /// a from registers when its layout holds the mma A fragments.
+  void emitDot(const ir::Op &O, unsigned Indent);
+
+  /// Moves a tile between layouts through shared memory: every thread
+  /// writes its elements at their row-major position, then reads the
+  /// elements the new layout gives it.
+  void emitConvert(const ir::Op &O, unsigned Indent);
+
+  const ir::Function &F;
+  const analysis::LayoutMap &LM;
+  const analysis::AxisInfoAnalysis &AI;
+  const Pipelines &Plans;
+  const TensorMapOps &Tma;
+  /// Ops no variant of this kernel emits (TMA variants' addressing).
+  llvm::DenseSet<const ir::Op *> Dropped;
+  /// Per TMA load: its tensor map parameter.
+  llvm::DenseMap<const ir::Op *, std::string> MapNames;
+  /// TMA pipelines flattened into the loop around them, and those loops.
+  llvm::DenseMap<const ir::Op *, analysis::FlattenedPipeline> Flats;
+  llvm::DenseMap<const ir::Op *, const ir::Op *> FlatHosts;
+  /// Names of a pipeline's state, by its loop: the stage barriers (TMA),
+  /// the stage being read and its phase, and a flattened one's cursor.
+  struct PipelineState {
+    std::string Full, Read, Phase, NextOuter, NextInner;
+    llvm::SmallVector<std::string, 4> Carried;
+  };
+  llvm::DenseMap<const ir::Op *, PipelineState> States;
+  /// The pipelined loop whose body is being emitted, if any.
+  const analysis::PipelinedLoop *Active = nullptr;
+  /// Per staged load: its stage buffers' type alias and ring pointer.
+  llvm::DenseMap<const ir::Op *, std::pair<std::string, std::string>> Rings;
+  unsigned DynamicSharedBytes = 0;
+  /// The shared buffer of the CUDA-core dots (declareDotScratch).
+  std::string DotScratch;
+  ir::SourceLoc PipelineLoc;
+  unsigned PipelineStages = 0;
+  llvm::DenseSet<const ir::Value *> Commented;
+  std::string StageExpr;
+  const LayoutNamer &NameLayout;
+  std::string SourcePath;
+
+  llvm::DenseMap<const ir::Value *, unsigned> Uses;
+  llvm::DenseSet<const ir::Value *> UsedInOtherBlock, NeedsArray;
+  llvm::DenseMap<const ir::Value *, std::string> Names;
+  llvm::StringSet<> Taken;
+  std::string Body;
+  std::vector<std::string> TileComments;
+  std::vector<std::string> Accesses;
+  unsigned LastLine = 0;
+};
+
+} // namespace tilecc::codegen
+
+#endif

@@ -1,0 +1,394 @@
+//===- PipelineEmitter.cpp - Software-pipelined loops in device code ------===//
+//
+// Carries out analysis::planPipelines' plans: the stage rings in dynamic
+// shared memory, the prologue and per-iteration prefetches (cp.async copies,
+// thread-staged or into swizzled operand tiles, or TMA boxes with an
+// mbarrier per stage, maybe flattened across the enclosing loop), the waits,
+// and the dots that read the current stage.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/KernelEmitter.h"
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+
+namespace tilecc::codegen {
+
+//===--- Software pipelining --------------------------------------------===//
+
+bool KernelEmitter::byTma(const PipelinedLoop &P) const {
+  return !P.Loads.empty() && Tma.count(P.Loads.front());
+}
+
+bool KernelEmitter::storedTransposed(const Op &L) {
+  return LM.get(L.result()).fastestDim() == 0;
+}
+
+std::string KernelEmitter::stageType(const Op &L) {
+  bool IsStore = L.kind() == OpKind::Store;
+  const Type &T = IsStore ? L.operand(1)->type() : L.result()->type();
+  bool Swap = !IsStore && storedTransposed(L);
+  return "rt::smem_tile<" + deviceType(T.Elem) + ", " +
+         std::to_string(T.Shape[Swap ? 1 : 0]) + ", " +
+         std::to_string(T.Shape[Swap ? 0 : 1]) + ">";
+}
+
+std::string KernelEmitter::hostScalar(const Value *V) {
+  if (auto I = paramIndex(F, V))
+    return F.Params[*I].Name;
+  return std::to_string(V->definingOp()->intAttr());
+}
+
+std::string KernelEmitter::stageTile(const Op &L, const std::string &S) {
+  auto &[Type, Ring] = Rings[&L];
+  return Type + "{" + Ring + " + " + S + " * " + Type + "::elems}";
+}
+
+void KernelEmitter::emitStagedCopy(const Op &L, const std::string &S,
+                                   const std::string &Live, unsigned Indent) {
+  const Value *R = L.result();
+  const bool Own = llvm::is_contained(Active->OwnLoads, &L);
+  const std::string Width = std::to_string(accessWidth(L));
+  std::string Tile = fresh(nameOf(R) + "_dst");
+  line(Indent, "const auto " + Tile + " = " + stageTile(L, S) + ";");
+  line(Indent, "#pragma unroll");
+  line(Indent, loopHeader(elems(R), accessWidth(L)));
+  if (!Own)
+    line(Indent + 1, "if (" + layoutOf(R) + "::owns(e))");
+  std::string Slot =
+      Own ? Width
+          : layoutOf(R) + ", " + (storedTransposed(L) ? "true" : "false");
+  bool Async = accessWidth(L) * storageBytes(R->type().Elem.Kind) >= 4;
+  line(Indent + (Own ? 1 : 2),
+       std::string(Async ? "rt::cp_async_v<" : "rt::copy_v<") + Width + ">(" +
+           Tile + ".template at<" + Slot + ">(e), " + elem(L.operand(0), "e") +
+           ", " + Live + (L.mask() ? " && " + maskExpr(L, "e") : "") + ");");
+}
+
+void KernelEmitter::emitOwnStagedRead(const Op &L, unsigned Indent) {
+  const Value *R = L.result();
+  unsigned W = accessWidth(L);
+  Accesses.push_back("load " + nameOf(R) + ": v" + std::to_string(W) +
+                     ", staged by its own threads");
+  declareTile(R, Indent);
+  std::string Tile = fresh(nameOf(R) + "_src");
+  std::string Width = std::to_string(W);
+  line(Indent, "const auto " + Tile + " = " + stageTile(L, StageExpr) + ";");
+  line(Indent, "#pragma unroll");
+  line(Indent, loopHeader(elems(R), W));
+  std::string Other =
+      L.other() ? elem(L.other(), "e") : deviceType(R->type().Elem) + "(0)";
+  line(Indent + 1, "rt::ld_shared_v" + Width + "(&" + nameOf(R) + "[e], " +
+                       Tile + ".template at<" + Width + ">(e), " +
+                       maskExpr(L, "e") + ", " + Other + ");");
+}
+
+void KernelEmitter::emitPrefetch(const Op &Loop, const PipelinedLoop &P,
+                                 const std::string &Iv, const std::string &S,
+                                 unsigned Indent) {
+  if (byTma(P))
+    return emitTmaPrefetch(Loop, P, Iv, S, Indent);
+  const Value *IV = Loop.region(0)->argument(0);
+  line(Indent, "{");
+  line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
+  std::string Live = fresh("live");
+  line(Indent + 1,
+       "const bool " + Live + " = " +
+           (P.ConstantStep ? "" : scalar(Loop.operand(2)) + " > 0 && ") +
+           nameOf(IV) + " < " + scalar(Loop.operand(1)) + ";");
+  const PipelinedLoop *Outer = Active;
+  Active = nullptr;
+  for (const Op *O : P.Slice)
+    emitOp(*O, Indent + 1);
+  Active = &P;
+  for (const Op *L : P.Loads)
+    emitStagedCopy(*L, S, Live, Indent + 1);
+  for (const Op *L : P.OwnLoads)
+    emitStagedCopy(*L, S, Live, Indent + 1);
+  Active = Outer;
+  line(Indent, "}");
+  line(Indent, "rt::cp_async_commit();");
+}
+
+std::string KernelEmitter::boxStart(const TensorMapAxis &Axis) {
+  if (!Axis.Offset)
+    return std::to_string(Axis.Start);
+  return scalar(Axis.Offset) +
+         (Axis.Start ? " + " + std::to_string(Axis.Start) : "");
+}
+
+void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
+                                    const std::string &Iv, const std::string &S,
+                                    unsigned Indent) {
+  const Value *IV = Loop.region(0)->argument(0);
+  const PipelineState St = States[&Loop];
+  const FlattenedPipeline *Flat =
+      Flats.count(&Loop) ? &Flats.find(&Loop)->second : nullptr;
+  line(Indent, "{");
+  std::string Live = nameOf(IV) + " < " + scalar(Loop.operand(1));
+  // A flattened pipeline's cursor holds what the outer body computed for
+  // the iteration it is at.
+  llvm::DenseMap<const Value *, std::string> Shadowed;
+  if (Flat) {
+    Live =
+        St.NextOuter + " < " + scalar(Flat->Outer->operand(1)) + " && " + Live;
+    for (unsigned I = 0; I < Flat->Carried.size(); ++I) {
+      Shadowed[Flat->Carried[I]] = nameOf(Flat->Carried[I]);
+      Names[Flat->Carried[I]] = St.Carried[I];
+    }
+  }
+  line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
+  line(Indent + 1, "if (" + Live + " && threadIdx.x == 0) {");
+  llvm::DenseSet<const Op *> Needed = boxStartSlice(P, Tma);
+  unsigned Bytes = 0;
+  for (const Op *L : P.Loads) {
+    const Type &T = L->result()->type();
+    Bytes += T.numel() * storageBytes(T.Elem.Kind);
+  }
+  const PipelinedLoop *Outer = Active;
+  Active = nullptr;
+  for (const Op *O : P.Slice)
+    if (Needed.count(O))
+      emitOp(*O, Indent + 2);
+  Active = Outer;
+  std::string Bar = St.Full + " + " + S;
+  line(Indent + 2, "rt::mbarrier_arrive_expect_tx(" + Bar + ", " +
+                       std::to_string(Bytes) + ");");
+  for (const Op *L : P.Loads) {
+    const TensorMapAccess &Map = Tma.find(L)->second;
+    line(Indent + 2, "rt::tma_load_tile(" + stageTile(*L, S) + ", &" +
+                         MapNames.lookup(L) + ", " + Bar + ", " +
+                         boxStart(Map.Axes[Map.InnerDim]) + ", " +
+                         boxStart(Map.Axes[Map.outerDim()]) + ");");
+  }
+  line(Indent + 1, "}");
+  line(Indent, "}");
+  for (const auto &[V, Name] : Shadowed)
+    Names[V] = Name;
+}
+
+void KernelEmitter::emitCursorOuter(const Op &Loop, unsigned Indent) {
+  const PipelineState St = States[&Loop];
+  const FlattenedPipeline &Flat = Flats.find(&Loop)->second;
+  line(Indent,
+       "if (" + St.NextOuter + " < " + scalar(Flat.Outer->operand(1)) + ") {");
+  line(Indent + 1, constDecl(Flat.Outer->region(0)->argument(0)) + " = " +
+                       St.NextOuter + ";");
+  for (const Op *O : Flat.OuterSlice)
+    emitOp(*O, Indent + 1);
+  for (unsigned I = 0; I < Flat.Carried.size(); ++I)
+    line(Indent + 1, St.Carried[I] + " = " + scalar(Flat.Carried[I]) + ";");
+  line(Indent, "}");
+}
+
+void KernelEmitter::emitCursorPrefetch(const Op &Loop, const PipelinedLoop &P,
+                                       const std::string &S, unsigned Indent) {
+  const PipelineState St = States[&Loop];
+  const Op &Outer = *Flats.find(&Loop)->second.Outer;
+  emitPrefetch(Loop, P, St.NextInner, S, Indent);
+  line(Indent, St.NextInner + " += " + scalar(Loop.operand(2)) + ";");
+  line(Indent,
+       "if (" + St.NextInner + " >= " + scalar(Loop.operand(1)) + ") {");
+  line(Indent + 1, St.NextInner + " = " + scalar(Loop.operand(0)) + ";");
+  line(Indent + 1, St.NextOuter + " += " + scalar(Outer.operand(2)) + ";");
+  emitCursorOuter(Loop, Indent + 1);
+  line(Indent, "}");
+}
+
+void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
+                                     unsigned Indent) {
+  const Block &Body = *O.region(0);
+  for (unsigned I = 0; I < O.numResults(); ++I) {
+    declareResult(O.result(I), Indent, O.operand(3 + I));
+    Names[Body.argument(I + 1)] = nameOf(O.result(I));
+  }
+  const bool Flat = Flats.count(&O);
+  if (!Flat)
+    openPipeline(O, P, Indent++);
+  const PipelineState St = States[&O];
+  const bool ByTma = byTma(P);
+  const unsigned S = P.NumStages, D = S - 1;
+  const Value *IV = Body.argument(0);
+  std::string N = nameOf(IV), Step = scalar(O.operand(2));
+  line(Indent, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
+                   scalar(O.operand(0)) + "; " + N + " < " +
+                   scalar(O.operand(1)) + "; " + N + " += " + Step + ") {");
+  if (ByTma) {
+    line(Indent + 1, "rt::mbarrier_wait(" + St.Full + " + " + St.Read + ", " +
+                         St.Phase + ");");
+    if (!P.AsyncMma)
+      line(Indent + 1, "__syncthreads();");
+  } else {
+    line(Indent + 1, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
+    // Stages that threads fill for themselves need no barrier.
+    if (!P.Loads.empty()) {
+      line(Indent + 1, "rt::fence_proxy_async();");
+      line(Indent + 1, "__syncthreads();");
+    }
+  }
+  auto Prefetch = [&] {
+    std::string Into =
+        "(" + St.Read + " + " + std::to_string(D) + ") % " + std::to_string(S);
+    if (Flat)
+      return emitCursorPrefetch(O, P, Into, Indent + 1);
+    std::string Ahead = fresh(N + "_ahead");
+    line(Indent + 1, "const int " + Ahead + " = " + N + " + " +
+                         std::to_string(D) + " * " + Step + ";");
+    emitPrefetch(O, P, Ahead, Into, Indent + 1);
+  };
+  if (!P.AsyncMma)
+    Prefetch();
+  const PipelinedLoop *Outer = Active;
+  Active = &P;
+  StageExpr = St.Read;
+  emitBlock(Body, Indent + 1);
+  Active = Outer;
+  if (P.AsyncMma) {
+    // Every warp's previous dot is done: its stage takes the prefetch.
+    line(Indent + 1, "__syncthreads();");
+    Prefetch();
+  }
+  emitYield(O, Body, Indent + 1);
+  line(Indent + 1, St.Read + " = " + St.Read + " + 1 == " + std::to_string(S) +
+                       " ? 0 : " + St.Read + " + 1;");
+  if (ByTma)
+    line(Indent + 1, St.Phase + " ^= " + St.Read + " == 0;");
+  line(Indent, "}");
+  if (P.AsyncMma)
+    line(Indent, "rt::mma_wait_all();");
+  // The buffers may be reused after the loop. TMA copies past the end
+  // are never issued.
+  if (!ByTma)
+    line(Indent, "rt::cp_async_wait<0>();");
+  line(Indent, "__syncthreads();");
+  if (!Flat)
+    line(Indent - 1, "}");
+}
+
+void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
+                                 unsigned Indent) {
+  const bool Flat = Flats.count(&O);
+  const unsigned S = P.NumStages;
+  const unsigned D = S - 1; // iterations the prefetch runs ahead
+  std::string Loads;
+  for (const Op *L : P.Loads)
+    Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result());
+  for (const Op *L : P.OwnLoads)
+    Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result()) +
+             " (by its own threads)";
+  line(Indent, "{ // pipeline: " + Loads + " in " + std::to_string(S) +
+                   " shared-memory stages, prefetched " + std::to_string(D) +
+                   " iterations ahead" +
+                   (Flat ? " across the enclosing loop" : "") +
+                   (P.AsyncMma ? "; one dot left in flight" : ""));
+  unsigned Offset = 0;
+  auto AddRing = [&](const Op *L, const std::string &StageType,
+                     unsigned StageElems) {
+    const Type &T = L->result()->type();
+    std::string Elem = deviceType(T.Elem);
+    std::string Type = fresh(nameOf(L->result()) + "_stage");
+    std::string Ring = fresh(nameOf(L->result()) + "_ring");
+    line(Indent + 1, "using " + Type + " = " + StageType + ";");
+    line(Indent + 1, Elem + " *const " + Ring + " = rt::dynamic_smem<" + Elem +
+                         ">(" + std::to_string(Offset) + ");");
+    Rings[L] = {Type, Ring};
+    unsigned Bytes = StageElems * storageBytes(T.Elem.Kind) * S;
+    Offset += (Bytes + 1023) / 1024 * 1024;
+  };
+  for (const Op *L : P.Loads)
+    AddRing(L, stageType(*L), L->result()->type().numel());
+  for (const Op *L : P.OwnLoads) {
+    const Value *R = L->result();
+    AddRing(L,
+            "rt::thread_stage<" + deviceType(R->type().Elem) + ", " +
+                std::to_string(elems(R)) + ", " + std::to_string(P.Threads) +
+                ">",
+            elems(R) * P.Threads);
+  }
+  PipelineState &St = States[&O];
+  // TMA copies complete on one mbarrier per stage, armed by the thread
+  // that issues them.
+  const bool ByTma = byTma(P);
+  if (ByTma) {
+    St.Full = fresh("full");
+    line(Indent + 1, "rt::mbarrier *const " + St.Full +
+                         " = rt::dynamic_smem<rt::mbarrier>(" +
+                         std::to_string(Offset) + ");");
+    line(Indent + 1, "if (threadIdx.x == 0) {");
+    line(Indent + 2, "#pragma unroll");
+    line(Indent + 2, "for (int s = 0; s < " + std::to_string(S) + "; ++s)");
+    line(Indent + 3, "rt::mbarrier_init(" + St.Full + " + s, 1);");
+    line(Indent + 2, "rt::fence_mbarrier_init();");
+    line(Indent + 1, "}");
+    line(Indent + 1, "__syncthreads();");
+    Offset += 8 * S;
+  }
+  if (Offset + 1024 > DynamicSharedBytes) {
+    DynamicSharedBytes = Offset + 1024;
+    PipelineLoc = O.loc();
+    PipelineStages = S;
+  }
+  St.Read = fresh("read_stage");
+  line(Indent + 1, "int " + St.Read + " = 0;");
+  if (ByTma) {
+    St.Phase = fresh("phase");
+    line(Indent + 1, "unsigned " + St.Phase + " = 0;");
+  }
+  const Value *IV = O.region(0)->argument(0);
+  if (Flat) {
+    const Op &Outer = *Flats.find(&O)->second.Outer;
+    St.NextOuter = fresh("next_" + nameOf(Outer.region(0)->argument(0)));
+    St.NextInner = fresh("next_" + nameOf(IV));
+    line(Indent + 1,
+         "int " + St.NextOuter + " = " + scalar(Outer.operand(0)) + ";");
+    line(Indent + 1,
+         "int " + St.NextInner + " = " + scalar(O.operand(0)) + ";");
+    for (const Value *V : Flats.find(&O)->second.Carried) {
+      St.Carried.push_back(fresh("next_" + nameOf(V)));
+      line(Indent + 1,
+           deviceType(V->type().Elem) + " " + St.Carried.back() + " = 0;");
+    }
+    emitCursorOuter(O, Indent + 1);
+  }
+  std::string Stage = fresh("stage");
+  line(Indent + 1, "#pragma unroll");
+  line(Indent + 1, "for (int " + Stage + " = 0; " + Stage + " < " +
+                       std::to_string(D) + "; ++" + Stage + ") {");
+  if (Flat)
+    emitCursorPrefetch(O, P, Stage, Indent + 2);
+  else
+    emitPrefetch(O, P,
+                 scalar(O.operand(0)) + " + " + Stage + " * " +
+                     scalar(O.operand(2)),
+                 Stage, Indent + 2);
+  line(Indent + 1, "}");
+}
+
+void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent) {
+  const Value *R = O.result();
+  declareTile(R, Indent);
+  assignValue(R, nameOf(R), O.operand(2), Indent);
+  std::string Ops[2];
+  for (unsigned I = 0; I < 2; ++I) {
+    auto [L, Trans] = stagedSource(*Active, O.operand(I));
+    if (!L) { // a in registers, as mma fragments
+      Ops[I] = "rt::fragment<" + layoutOf(O.operand(I)) + ">(" +
+               nameOf(O.operand(I)) + ")";
+      continue;
+    }
+    // The logical dimension of the operand that is contiguous, and K's.
+    unsigned Contig = storedTransposed(*L) ? 0 : 1;
+    if (Trans)
+      Contig = 1 - Contig;
+    bool KMajor = Contig == (I == 0 ? 1u : 0u);
+    Ops[I] = "rt::operand<" + std::string(KMajor ? "true" : "false") + ">(" +
+             stageTile(*L, StageExpr) + ")";
+  }
+  // A dot that only accumulates stays in flight (its InFlight is 1).
+  line(Indent, "rt::mma_tiles<" + layoutOf(R) + ", " +
+                   deviceType(O.operand(0)->type().Elem) +
+                   (Active->AsyncMma ? ", 1" : "") + ">(" + Ops[0] + ", " +
+                   Ops[1] + ", " + nameOf(R) + ");");
+}
+
+} // namespace tilecc::codegen
