@@ -1,6 +1,7 @@
 // clang-format off
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/chain.cu
 // RUN: %FileCheck %s --check-prefix=SYNC < %t/chain.cu
+// RUN: %tilecc %s --emit=layouts | %FileCheck %s --check-prefix=LAYOUTS
 // RUN: %tilecc %s -o %t.80 --target sm_80
 // RUN: %FileCheck %s --check-prefix=SM80 < %t.80/chain.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/chain.cu -o %t/sm90a.o %}
@@ -64,6 +65,10 @@ tile::grid chain_grid(const tile::half *, const tile::half *,
 // CHECK-LABEL: chain_c0_generic(
 // CHECK: rt::copy_v<1>(kt_dst
 // CHECK: rt::fragment<[[ACC]]>([[Q]]),
+// The layout dump covers the convert_layout ops that layout assignment
+// adds, with their axis info.
+// LAYOUTS: [[QA:%[0-9]+]] = convert_layout %{{[0-9]+}}.qt : tensor<f16, {{\[}}64, 64]> #blocked<{{.*}}warp_reps=[2, 8]> {contiguity=[1, 1]
+// LAYOUTS: %{{[0-9]+}}.s = dot [[QA]], %{{[0-9]+}}.kt,
 // SYNC-NOT: rt::mma_tiles<{{.*}}, 1>(
 
 // SM80: { // #blocked<spt=[1, 8], tpw=[4, 8], wpc=[4, 1], order=[1, 0]> -> #blocked<spt=[1, 2], tpw=[8, 4], wpc=[4, 1], order=[1, 0], warp_reps=[2, 8]>

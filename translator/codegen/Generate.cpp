@@ -480,9 +480,12 @@ std::string dumpLayouts(frontend::Kernel &K, const TargetDesc &Target) {
   llvm::raw_string_ostream OS(S);
   for (unsigned C = 0; C < K.Instances.size(); ++C) {
     Function &F = *K.Instances[C].Fn;
-    AxisInfoAnalysis AI(F, specializations(F).front().Specs);
-    LayoutMap LM = assignLayouts(F, AI, K.Instances[C].Cfg.NumWarps,
+    const std::vector<Specialization> Specs = specializations(F);
+    LayoutMap LM = assignLayouts(F, AxisInfoAnalysis(F, Specs.front().Specs),
+                                 K.Instances[C].Cfg.NumWarps,
                                  {Target.WarpSize, Target.MmaVersion});
+    // Layout assignment adds convert_layout ops: their axis info too.
+    AxisInfoAnalysis AI(F, Specs.front().Specs);
     OS << "// " << K.QualifiedName << " configuration " << C << ": "
        << metaText(K, K.Instances[C].Cfg)
        << " num_warps=" << K.Instances[C].Cfg.NumWarps << " on " << Target.Name
