@@ -13,6 +13,10 @@
 #include <string>
 #include <type_traits>
 
+namespace tilecc_gen::softmax_persistent {
+int programs_per_sm_5(); // the generated occupancy query of configuration 5
+}
+
 namespace {
 
 template <class T, bool Persistent = false>
@@ -75,6 +79,28 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
   return ok;
 }
 
+/// The persistent grid rule's tile::programs_per_sm() for a configuration
+/// whose stages take more than 48 KB of shared memory, asked before the
+/// kernel's first launch (as the rule is): the occupancy calculator must
+/// count the programs an SM holds, not report none.
+bool check_occupancy_before_launch() {
+  constexpr int config = 5;
+  static_assert(softmax_persistent_tile_configs[config].meta[0] == 8192 &&
+                    softmax_persistent_tile_configs[config].meta[1] == 2 &&
+                    softmax_persistent_tile_configs[config].num_warps == 8,
+                "two 32 KB stages: 65 KB with the alignment slack");
+  int per_sm = 0;
+  CUDA_CHECK(cudaDeviceGetAttribute(
+      &per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
+  const int fit = per_sm / (66 * 1024);
+  const int counted = tilecc_gen::softmax_persistent::programs_per_sm_5();
+  bool ok = counted > 1 || fit < 2;
+  std::printf("%s: programs per SM before the first launch: %d (%d fit in "
+              "shared memory)\n",
+              ok ? "PASS" : "FAIL", counted, fit);
+  return ok;
+}
+
 } // namespace
 
 int main() {
@@ -82,7 +108,8 @@ int main() {
     return sample::exit_skip;
   cudaStream_t stream;
   CUDA_CHECK(cudaStreamCreate(&stream));
-  bool ok = check<float>("softmax", stream, {0, reference::softmax_rel_tol});
+  bool ok = check_occupancy_before_launch();
+  ok &= check<float>("softmax", stream, {0, reference::softmax_rel_tol});
   ok &= check<tile::half>(
       "softmax_f16", stream,
       {reference::softmax_f16_abs_tol, reference::softmax_f16_rel_tol});

@@ -17,6 +17,12 @@ int programs_per_sm(Kernel kernel, int threads, int smem) {
       hipSuccess)
     return 1;
 #else
+  // Above 48 KB the calculator counts 0 programs until the kernel may ask
+  // for that much, which its launch function allows only at its first
+  // launch: a grid rule runs before that.
+  if (smem > 48 * 1024)
+    (void)cudaFuncSetAttribute(
+        kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
   if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, kernel, threads,
                                                     smem) != cudaSuccess)
     return 1;
