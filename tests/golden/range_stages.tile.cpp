@@ -28,8 +28,8 @@ template <int BLOCK>
 TILE_KERNEL void rows(const float *x, float *y, int n_rows, int n_cols) {
   auto cols = tile::arange<BLOCK>();
   auto mask = cols < n_cols;
-  for (int row : tile::range(tile::program_id(0), n_rows,
-                             tile::num_programs(0), 3)) {
+  for (int row :
+       tile::range(tile::program_id(0), n_rows, tile::num_programs(0), 3)) {
     auto v = tile::load(x + row * n_cols + cols, mask, -INFINITY);
     tile::store(y + row * n_cols + cols, v - tile::max(v), mask);
   }
@@ -41,6 +41,7 @@ tile::grid rows_grid(const float *, float *, int n_rows, int) {
   return {n_rows < 264 ? n_rows : 264};
 }
 
+// clang-format off
 // IR: for {num_stages = 3} {{.*}} -> iv {{.*}}.row
 // CHECK-LABEL: rows_c0_aligned16(
 // CHECK: { // pipeline: v (by its own threads) in 3 shared-memory stages, prefetched 2 iterations ahead
@@ -62,6 +63,7 @@ tile::grid rows_grid(const float *, float *, int n_rows, int) {
 // HIP-NOT: cp_async
 // HIP: for (int row = {{.*}}; row < n_rows; row += {{t[0-9]+}}) {
 // HIP: rt::ld_global_v4(&v[e],
+// clang-format on
 
 template <int BM, int BN, int BK>
 TILE_KERNEL void mm(const tile::half *a, const tile::half *b, float *c,
@@ -92,11 +94,12 @@ TILE_CONFIGS(mm, tile::config{
                      .meta = {64, 64, 32}, .num_warps = 4, .num_stages = 3});
 template <int BM, int BN, int BK>
 TILE_GRID(mm)
-tile::grid mm_grid(const tile::half *, const tile::half *, float *, float *,
-                   int) {
+tile::grid
+    mm_grid(const tile::half *, const tile::half *, float *, float *, int) {
   return {1};
 }
 
+// clang-format off
 // MM-LABEL: mm_c0_aligned16(
 // MM: pipeline: {{.*}} in 4 shared-memory stages, prefetched 3 iterations ahead
 // MM: rt::cp_async_wait<2>();
@@ -105,3 +108,4 @@ tile::grid mm_grid(const tile::half *, const tile::half *, float *, float *,
 // MM-NOT: pipeline:
 // MM: rt::dot_mma<
 // MM-LABEL: mm_c0_generic(
+// clang-format on

@@ -116,6 +116,23 @@ TEST_CASE("layout assignment anchors memory ops and slices expanded vectors") {
   CHECK(LM.get(K.Ptrs).Parent.SizePerThread[0] == 4);
 }
 
+TEST_CASE("row vectors of accumulators with different column counts share "
+          "a layout") {
+  // Attention's row statistics: the slice along columns of S (128 x 64)
+  // and of the output (128 x 128) give every thread the same rows.
+  auto S = mmaAccumulator({128, 64}, 8, 8);
+  auto O = mmaAccumulator({128, 128}, 8, 8);
+  REQUIRE(S);
+  REQUIRE(O);
+  CHECK(S->WarpReps[1] != O->WarpReps[1]);
+  CHECK(Layout{*S, 1u} == Layout{*O, 1u});
+  CHECK(Layout{*S, std::nullopt} != Layout{*O, std::nullopt});
+  // With warps along N too, threads hold other rows: not equal.
+  auto Split = mmaAccumulator({128, 64}, 8, 1);
+  REQUIRE(Split);
+  CHECK(Layout{*S, 1u} != Layout{*Split, 1u});
+}
+
 TEST_CASE("an mma accumulator's registers are A fragments when warps stack "
           "along M") {
   // sm_90a: eight warps along M for 128 x 64.

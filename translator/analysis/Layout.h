@@ -46,8 +46,18 @@ struct Layout {
   std::optional<unsigned> SliceDim;
 
   unsigned rank() const { return Parent.rank() - (SliceDim ? 1 : 0); }
+  /// Slices whose parents differ only in how often a warp repeats along
+  /// the removed dimension give every thread the same elements in the
+  /// same order (a row vector of S and of the output in attention, whose
+  /// column counts differ): they are equal.
   bool operator==(const Layout &O) const {
-    return Parent == O.Parent && SliceDim == O.SliceDim;
+    if (SliceDim != O.SliceDim)
+      return false;
+    if (!SliceDim || Parent.WarpReps.empty() || O.Parent.WarpReps.empty())
+      return Parent == O.Parent;
+    BlockedLayout A = Parent, B = O.Parent;
+    A.WarpReps[*SliceDim] = B.WarpReps[*SliceDim] = 1;
+    return A == B;
   }
   bool operator!=(const Layout &O) const { return !(*this == O); }
 
