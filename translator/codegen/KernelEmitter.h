@@ -164,13 +164,14 @@ private:
   /// x_stage::elems}`.
   std::string stageTile(const ir::Op &L, const std::string &S);
 
-  /// Asynchronous copies of staged load L's tile into stage S, for the
-  /// elements where Live holds; copies narrower than cp.async's 4 bytes
-  /// (the unaligned variants) are done at once. A thread-staged load's
+  /// Asynchronous copies of pipeline P's staged load L's tile into stage S,
+  /// for the elements where Live holds; copies narrower than cp.async's 4
+  /// bytes (the unaligned variants) are done at once. A thread-staged load's
   /// thread copies every element it holds, replicas included, into its own
   /// slots; a dot operand's, the elements it owns, into the shared tile.
-  void emitStagedCopy(const ir::Op &L, const std::string &S,
-                      const std::string &Live, unsigned Indent);
+  void emitStagedCopy(const analysis::PipelinedLoop &P, const ir::Op &L,
+                      const std::string &S, const std::string &Live,
+                      unsigned Indent);
 
   /// Thread-staged load L in the body: this thread reads its elements back
   /// from this iteration's stage; masked-off ones take L's other value.

@@ -44,10 +44,11 @@ std::string KernelEmitter::stageTile(const Op &L, const std::string &S) {
   return Type + "{" + Ring + " + " + S + " * " + Type + "::elems}";
 }
 
-void KernelEmitter::emitStagedCopy(const Op &L, const std::string &S,
+void KernelEmitter::emitStagedCopy(const PipelinedLoop &P, const Op &L,
+                                   const std::string &S,
                                    const std::string &Live, unsigned Indent) {
   const Value *R = L.result();
-  const bool Own = llvm::is_contained(Active->OwnLoads, &L);
+  const bool Own = llvm::is_contained(P.OwnLoads, &L);
   const std::string Width = std::to_string(accessWidth(L));
   std::string Tile = fresh(nameOf(R) + "_dst");
   line(Indent, "const auto " + Tile + " = " + stageTile(L, S) + ";");
@@ -100,12 +101,11 @@ void KernelEmitter::emitPrefetch(const Op &Loop, const PipelinedLoop &P,
   Active = nullptr;
   for (const Op *O : P.Slice)
     emitOp(*O, Indent + 1);
-  Active = &P;
-  for (const Op *L : P.Loads)
-    emitStagedCopy(*L, S, Live, Indent + 1);
-  for (const Op *L : P.OwnLoads)
-    emitStagedCopy(*L, S, Live, Indent + 1);
   Active = Outer;
+  for (const Op *L : P.Loads)
+    emitStagedCopy(P, *L, S, Live, Indent + 1);
+  for (const Op *L : P.OwnLoads)
+    emitStagedCopy(P, *L, S, Live, Indent + 1);
   line(Indent, "}");
   line(Indent, "rt::cp_async_commit();");
 }

@@ -538,12 +538,8 @@ private:
   /// Triton's tl.range: the same loop as `for (T i = lo; i < hi; i +=
   /// step)`, with a constant num_stages hint for the software pipeliner.
   void lowerRangeFor(const CXXForRangeStmt *FS) {
-    const Expr *Init = FS->getRangeInit()->IgnoreImplicit();
-    while (const auto *MT = dyn_cast<MaterializeTemporaryExpr>(Init))
-      Init = MT->getSubExpr()->IgnoreImplicit();
-    if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(Init))
-      Init = BT->getSubExpr()->IgnoreImplicit();
-    const auto *Call = dyn_cast<CallExpr>(Init);
+    // IgnoreImplicit also looks through the temporary the range binds.
+    const auto *Call = dyn_cast<CallExpr>(FS->getRangeInit()->IgnoreImplicit());
     const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
     if (!Callee || tileOpName(Callee) != "range")
       return error(FS->getRangeInit()->getBeginLoc(),
