@@ -10,7 +10,8 @@ PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use. Layer norm's forward and backward (layer_norm_fwd, layer_norm_bwd;
 fp16, 32768 rows of 1024, 4096 or 8192) run Triton's tutorial 05 kernels with its
 heuristics, and PyTorch's layer_norm and native_layer_norm_backward. Matmul
-runs Triton's tutorial 03 and 09 kernels and torch.matmul; attention a
+runs Triton's tutorial 03 and 09 kernels and torch.matmul (fp8: tutorial 03 and
+torch._scaled_mm); attention a
 tutorial-06-style kernel and torch's scaled_dot_product_attention
 (--only memory|matmul|attention runs one of those groups).
 Each output is poisoned with NaN, computed once and checked against a
@@ -475,6 +476,35 @@ def peers():
         del dx, dw, db, locks, dw_part, db_part, ref, ref_dw, ref_db
 
 
+def matmul_line(name, dtype, impl, variant, run, config, c, samples, tol):
+    """Runs one matmul peer into the NaN-poisoned M x N output c, checks the
+    sampled elements (rows, cols, want) within tol (abs, rel), times it, and
+    prints its JSON line (TFLOP/s); a peer that fails is reported, not
+    fatal."""
+    import torch
+    from triton.testing import do_bench
+
+    m, n = c.shape
+    k = m  # the workloads are square
+    rows, cols, want = samples
+    try:
+        c.fill_(float("nan"))
+        out = run()
+        torch.cuda.synchronize()
+        got = out[rows, cols].double()
+        err = (got - want).abs()
+        ok = bool(((err <= tol[0] + tol[1] * want.abs()) & ~torch.isnan(got)).all())
+        ms = do_bench(run, warmup=25, rep=100, return_mode="median")
+        line = {"workload": name, "impl": impl, "variant": variant,
+                "shape": [m, n, k], "dtype": dtype, "config": config(),
+                "ms": round(ms, 5), "tflops": round(2.0 * m * n * k / ms / 1e9, 1),
+                "ok": ok}
+    except Exception as e:
+        line = {"workload": name, "impl": impl, "variant": variant,
+                "shape": [m, n, k], "ok": False, "error": str(e)[:300]}
+    print(json.dumps(line), flush=True)
+
+
 def matmul_peers():
     """Matrix multiply C = A B (fp16 and bf16, row-major, fp32 accumulation, C in
     the input type) at M = N = K = 4096 and 8192: a Triton tutorial-03-style
@@ -485,7 +515,6 @@ def matmul_peers():
     import torch
     import triton
     import triton.language as tl
-    from triton.testing import do_bench
     from triton.tools.tensor_descriptor import TensorDescriptor
 
     tut03_configs = [
@@ -495,10 +524,18 @@ def matmul_peers():
                                  (128, 256, 64, 4, 8))
     ]
 
-    @triton.autotune(configs=tut03_configs, key=["M", "N", "K"])
+    # Tutorial 03's fp8 configurations (BK of 128 bytes).
+    tut03_fp8_configs = [
+        triton.Config({"BM": bm, "BN": bn, "BK": bk, "GROUP_M": 8}, num_stages=s, num_warps=w)
+        for bm, bn, bk, s, w in ((128, 256, 128, 3, 8), (256, 128, 128, 3, 8), (256, 64, 128, 4, 4),
+                                 (64, 256, 128, 4, 4), (128, 128, 128, 4, 4), (128, 64, 64, 4, 4),
+                                 (64, 128, 64, 4, 4), (128, 32, 64, 4, 4))
+    ]
+
     @triton.jit
-    def grouped_matmul(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
-                       BK: tl.constexpr, GROUP_M: tl.constexpr):
+    def grouped_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, stride_bk, stride_bn,
+                              BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                              GROUP_M: tl.constexpr):
         pid = tl.program_id(0)
         blocks_m = tl.cdiv(M, BM)
         blocks_n = tl.cdiv(N, BN)
@@ -511,18 +548,23 @@ def matmul_peers():
         rn = (pid_n * BN + tl.arange(0, BN)) % N
         rk = tl.arange(0, BK)
         a_ptrs = a_ptr + rm[:, None] * K + rk[None, :]
-        b_ptrs = b_ptr + rk[:, None] * N + rn[None, :]
+        b_ptrs = b_ptr + rk[:, None] * stride_bk + rn[None, :] * stride_bn
         acc = tl.zeros((BM, BN), dtype=tl.float32)
         for k in range(0, tl.cdiv(K, BK)):
             a = tl.load(a_ptrs, mask=rk[None, :] < K - k * BK, other=0.0)
             b = tl.load(b_ptrs, mask=rk[:, None] < K - k * BK, other=0.0)
             acc = tl.dot(a, b, acc)
             a_ptrs += BK
-            b_ptrs += BK * N
+            b_ptrs += BK * stride_bk
         cm = pid_m * BM + tl.arange(0, BM)
         cn = pid_n * BN + tl.arange(0, BN)
         tl.store(c_ptr + cm[:, None] * N + cn[None, :], acc.to(c_ptr.dtype.element_ty),
                  mask=(cm[:, None] < M) & (cn[None, :] < N))
+
+    grouped_matmul = triton.autotune(configs=tut03_configs, key=["M", "N", "K"])(
+        grouped_matmul_kernel)
+    grouped_matmul_fp8 = triton.autotune(configs=tut03_fp8_configs, key=["M", "N", "K"])(
+        grouped_matmul_kernel)
 
     tut09_configs = [
         triton.Config({"BM": bm, "BN": bn, "BK": bk, "GROUP_M": 8}, num_stages=s, num_warps=w)
@@ -573,7 +615,7 @@ def matmul_peers():
 
             def run_tut03():
                 grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)
-                grouped_matmul[grid](a, b, c, m, n, k)
+                grouped_matmul[grid](a, b, c, m, n, k, n, 1)
                 return c
 
             def run_tut09():
@@ -589,23 +631,49 @@ def matmul_peers():
                     ("triton", "tutorial09_tma_persistent", run_tut09,
                      lambda: autotuned_config(persistent_tma_matmul, stages=True)),
                     ("torch", "torch.matmul", lambda: torch.matmul(a, b), lambda: "cuBLAS")):
-                try:
-                    c.fill_(float("nan"))
-                    out = run()
-                    torch.cuda.synchronize()
-                    got = out[rows, cols].double()
-                    err = (got - want).abs()
-                    ok = bool(((err <= tol_abs + tol_rel * want.abs()) & ~torch.isnan(got)).all())
-                    ms = do_bench(run, warmup=25, rep=100, return_mode="median")
-                    line = {"workload": name, "impl": impl, "variant": variant,
-                            "shape": [m, n, k], "dtype": name.split("_")[1], "config": config(),
-                            "ms": round(ms, 5), "tflops": round(2.0 * m * n * k / ms / 1e9, 1),
-                            "ok": ok}
-                except Exception as e:  # a peer that fails is reported, not fatal
-                    line = {"workload": name, "impl": impl, "variant": variant,
-                            "shape": [m, n, k], "ok": False, "error": str(e)[:300]}
-                print(json.dumps(line), flush=True)
+                matmul_line(name, name.split("_")[1], impl, variant, run, config, c,
+                            (rows, cols, want), (tol_abs, tol_rel))
             del a, b, c
+    matmul_fp8_peers(grouped_matmul_fp8)
+
+
+def matmul_fp8_peers(grouped_matmul_fp8):
+    """fp8 e4m3 C = A B with B given transposed (N x K, the layout fp8 GEMMs
+    take), fp32 accumulation, C in fp16, at M = N = K = 4096 and 8192: the
+    tutorial-03 kernel with its fp8 configurations and torch._scaled_mm
+    (cuBLASLt) with unit scales. Checked as matmul_peers checks."""
+    import torch
+    import triton
+
+    gen = torch.Generator(device="cuda").manual_seed(8)
+    fp8 = torch.float8_e4m3fn
+    one = torch.ones((), device="cuda", dtype=torch.float32)
+    for size in (4096, 8192):
+        m = n = k = size
+        a = torch.rand(m, k, device="cuda", generator=gen).mul_(2).sub_(1).to(fp8)
+        b_t = torch.rand(n, k, device="cuda", generator=gen).mul_(2).sub_(1).to(fp8)
+        c = torch.empty(m, n, device="cuda", dtype=torch.float16)
+        rows = torch.randint(0, m, (4096,), device="cuda", generator=gen)
+        cols = torch.randint(0, n, (4096,), device="cuda", generator=gen)
+        want = (a[rows].double() * b_t[cols].double()).sum(dim=1)
+        tol_abs, tol_rel = 1e-2 * (k / 9.0 + 1.0) ** 0.5, 1e-2
+
+        def run_tut03():
+            grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)
+            grouped_matmul_fp8[grid](a, b_t, c, m, n, k, 1, k)
+            return c
+
+        def run_scaled_mm():
+            return torch._scaled_mm(a, b_t.t(), scale_a=one, scale_b=one,
+                                    out_dtype=torch.float16)
+
+        for impl, variant, run, config in (
+                ("triton", "tutorial03", run_tut03,
+                 lambda: autotuned_config(grouped_matmul_fp8, stages=True)),
+                ("torch", "torch._scaled_mm", run_scaled_mm, lambda: "cuBLASLt")):
+            matmul_line("matmul_fp8", "fp8e4m3", impl, variant, run, config, c,
+                        (rows, cols, want), (tol_abs, tol_rel))
+        del a, b_t, c
 
 
 def attention_peers():

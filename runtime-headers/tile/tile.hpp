@@ -1346,8 +1346,8 @@ auto associative_scan(const std::tuple<X...> &xs, Combine combine) {
 //===----------------------------------------------------------------------===//
 
 /// How dot multiplies float operands (Triton's input_precision): tf32
-/// rounds each operand to 10 mantissa bits first, as tensor cores' TF32
-/// does; tf32x3 (three TF32 products) and ieee give float accuracy.
+/// keeps each operand's top 10 mantissa bits, as tensor cores read TF32
+/// operands; tf32x3 (three TF32 products) and ieee give float accuracy.
 enum class input_precision { tf32, tf32x3, ieee };
 
 namespace detail {
@@ -1372,6 +1372,12 @@ template <> struct dot_accumulator<bfloat16> {
 template <> struct dot_accumulator<float> {
   using type = float;
 };
+template <> struct dot_accumulator<float8_e4m3> {
+  using type = float;
+};
+template <> struct dot_accumulator<float8_e5m2> {
+  using type = float;
+};
 template <class T> using dot_accumulator_t = typename dot_accumulator<T>::type;
 
 /// Whether dot of T operands may produce R: the accumulator type, or half
@@ -1382,14 +1388,15 @@ inline constexpr bool dot_result_ok =
     (std::is_same_v<R, dot_accumulator_t<T>> ||
      (std::is_same_v<T, half> && std::is_same_v<R, half>));
 
-/// x rounded to TF32 (10 mantissa bits), to nearest with ties away from
-/// zero, as cvt.rna.tf32.f32 does.
-inline float round_to_tf32(float x) {
+/// x as the tensor cores read a TF32 operand: its low 13 mantissa bits
+/// dropped (a truncation toward zero; Triton's tf32 dot does not round
+/// either). NaNs stay NaNs.
+inline float truncate_to_tf32(float x) {
   if (!std::isfinite(x))
     return x;
   std::uint32_t bits;
   std::memcpy(&bits, &x, sizeof bits);
-  bits = (bits + 0x1000u) & 0xffffe000u;
+  bits &= 0xffffe000u;
   std::memcpy(&x, &bits, sizeof x);
   return x;
 }
@@ -1400,10 +1407,11 @@ constexpr bool check_dot() {
   static_assert(std::is_same_v<TA, TB>,
                 "dot: both operands must have one element type");
   static_assert(!std::is_void_v<dot_accumulator_t<TA>>,
-                "dot takes int8, uint8, half, bfloat16 or float operands");
+                "dot takes int8, uint8, float8_e4m3, float8_e5m2, half, "
+                "bfloat16 or float operands");
   static_assert(dot_result_ok<TA, R>,
                 "dot: the result must have the accumulator type (int32 for "
-                "8-bit operands, float otherwise; half operands may also "
+                "8-bit integers, float otherwise; half operands may also "
                 "give half)");
   static_assert(M >= 16 && N >= 16 && KA >= 16,
                 "dot needs M, N and K of at least 16");
@@ -1417,7 +1425,7 @@ constexpr bool check_dot() {
 
 /// acc + a b for a M x K and b K x N. Products are exact and summed in k
 /// order in the accumulator type (int32 wraps); float operands are first
-/// rounded to TF32 unless `precision` says otherwise. A half result is
+/// truncated to TF32 unless `precision` says otherwise. A half result is
 /// summed in float and rounded once (tensor cores round along the way, so
 /// the GPU may differ in the last bits).
 template <class TA, class TB, class TC, int M, int KA, int KB, int N, int MC,
@@ -1434,7 +1442,7 @@ tensor<TC, M, N> dot(const tensor<TA, M, KA> &a, const tensor<TB, KB, N> &b,
       auto f = detail::convert<Acc>(v);
       if constexpr (std::is_same_v<TA, float>)
         if (precision == input_precision::tf32)
-          return detail::round_to_tf32(f);
+          return detail::truncate_to_tf32(f);
       return f;
     };
     for (int i = 0; i < M; ++i)
@@ -1455,7 +1463,7 @@ tensor<TC, M, N> dot(const tensor<TA, M, KA> &a, const tensor<TB, KB, N> &b,
   return r;
 }
 
-/// a b in the accumulator type (int32 for 8-bit operands, float
+/// a b in the accumulator type (int32 for 8-bit integers, float
 /// otherwise), or in Out: dot<tile::half>(a, b) for half operands.
 template <class Out = void, class TA, class TB, int M, int KA, int KB, int N>
 TILE_OP("dot")

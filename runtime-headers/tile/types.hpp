@@ -1,9 +1,11 @@
-//===- tile/types.hpp - 16-bit floating-point scalar types -----*- C++ -*-===//
+//===- tile/types.hpp - 16- and 8-bit floating-point scalar types ---*- C++
+//-*-===//
 //
-// tile::half (IEEE binary16) and tile::bfloat16 as plain structs, so that host
+// tile::half (IEEE binary16), tile::bfloat16 and the 8-bit floats
+// tile::float8_e4m3 and tile::float8_e5m2 as plain structs, so that host
 // references and the emulation can use them without a GPU toolkit. Each holds
 // only its bit pattern, which keeps a tile::half* interchangeable with a
-// __half* in generated code.
+// __half* (and a tile::float8_e4m3* with a __nv_fp8_e4m3*) in generated code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,9 +160,115 @@ static_assert(sizeof(bfloat16) == 2 && std::is_trivially_copyable_v<bfloat16>);
 
 namespace detail {
 
+/// Conversions for an 8-bit float with ExpBits exponent and MantBits
+/// mantissa bits whose largest finite magnitude is encoded as MaxBits, and
+/// whose next encoding is infinity if HasInfinity.
+/// Conversions round to nearest even and saturate to the largest finite
+/// value (infinities too), as the GPU's cvt.rn.satfinite does and as
+/// Triton's casts to fp8 do; NaN stays NaN (0x7f, NaN in both formats).
+template <int ExpBits, int MantBits, std::uint8_t MaxBits, bool HasInfinity>
+struct float8_format {
+  static constexpr int bias = (1 << (ExpBits - 1)) - 1;
+  static constexpr int min_normal_exp = 1 - bias;
+  static constexpr std::uint8_t nan_bits = 0x7f;
+
+  /// The magnitude that bits (sign cleared) encode, for finite encodings.
+  static double magnitude(std::uint8_t bits) {
+    int field = bits >> MantBits, frac = bits & ((1 << MantBits) - 1);
+    if (field == 0)
+      return std::ldexp(frac, min_normal_exp - MantBits);
+    return std::ldexp((1 << MantBits) + frac, field - bias - MantBits);
+  }
+
+  static std::uint8_t from_double(double v) {
+    if (std::isnan(v))
+      return nan_bits;
+    std::uint8_t sign = std::signbit(v) ? 0x80 : 0;
+    double a = std::fabs(v);
+    if (a >= magnitude(MaxBits))
+      return sign | MaxBits;
+    if (a == 0)
+      return sign;
+    // Rounds a to a multiple of the spacing of its binade (subnormals
+    // share the smallest normal binade's); dividing by a power of two is
+    // exact and nearbyint rounds ties to even.
+    int exp = std::ilogb(a);
+    if (exp < min_normal_exp)
+      exp = min_normal_exp;
+    double q = std::nearbyint(std::ldexp(a, MantBits - exp));
+    // q has MantBits + 1 bits, or one more after a carry into the next
+    // binade; q < 2^MantBits only for subnormals.
+    if (q < (1 << MantBits))
+      return sign | static_cast<std::uint8_t>(q);
+    int e = exp + (q >= (2 << MantBits) ? 1 : 0);
+    int frac = static_cast<int>(std::ldexp(q, exp - e)) - (1 << MantBits);
+    return sign | static_cast<std::uint8_t>((e + bias) << MantBits | frac);
+  }
+
+  static float to_float(std::uint8_t bits) {
+    std::uint8_t mag = bits & 0x7f;
+    bool negative = bits & 0x80;
+    if (mag > MaxBits) {
+      // Past the largest finite value: one infinity right after it where
+      // the format has infinities (e5m2, as IEEE), NaNs after that.
+      if (HasInfinity && mag == MaxBits + 1)
+        return negative ? -INFINITY : INFINITY;
+      return NAN;
+    }
+    float f = static_cast<float>(magnitude(mag));
+    return negative ? -f : f;
+  }
+};
+
+using e4m3_format = float8_format<4, 3, 0x7e, false>;
+using e5m2_format = float8_format<5, 2, 0x7b, true>;
+
+} // namespace detail
+
+/// Declares an 8-bit float struct Name over Format.
+#define TILE_FLOAT8_TYPE(Name, Format)                                         \
+  struct Name {                                                                \
+    using format = Format;                                                     \
+    std::uint8_t bits;                                                         \
+                                                                               \
+    Name() = default;                                                          \
+    explicit Name(double v) : bits(format::from_double(v)) {}                  \
+    template <class I>                                                         \
+      requires std::is_integral_v<I>                                           \
+    explicit Name(I v) : bits(format::from_double(static_cast<double>(v))) {}  \
+                                                                               \
+    static Name from_bits(std::uint8_t b) {                                    \
+      Name h;                                                                  \
+      h.bits = b;                                                              \
+      return h;                                                                \
+    }                                                                          \
+    operator float() const { return format::to_float(bits); }                  \
+  }
+
+/// OCP FP8 E4M3 (Triton's float8e4nv, CUDA's __nv_fp8_e4m3): 4 exponent
+/// bits, 3 mantissa bits, no infinities, largest finite value 448.
+TILE_FLOAT8_TYPE(float8_e4m3, detail::e4m3_format);
+/// OCP FP8 E5M2 (Triton's float8e5, CUDA's __nv_fp8_e5m2): 5 exponent
+/// bits, 2 mantissa bits, largest finite value 57344.
+TILE_FLOAT8_TYPE(float8_e5m2, detail::e5m2_format);
+#undef TILE_FLOAT8_TYPE
+
+static_assert(sizeof(float8_e4m3) == 1 &&
+              std::is_trivially_copyable_v<float8_e4m3>);
+static_assert(sizeof(float8_e5m2) == 1 &&
+              std::is_trivially_copyable_v<float8_e5m2>);
+
+namespace detail {
+
 template <class T>
 inline constexpr bool is_float16_v =
     std::is_same_v<T, half> || std::is_same_v<T, bfloat16>;
+
+/// 8-bit floats are for storage and dot: loaded, stored, cast and
+/// multiplied, but not computed with (cast them to float first).
+template <class T>
+inline constexpr bool is_float8_v =
+    std::is_same_v<T, float8_e4m3> || std::is_same_v<T, float8_e5m2>;
 
 template <class A, class B>
 concept float16_arithmetic = (is_float16_v<A> || is_float16_v<B>) &&

@@ -1,9 +1,10 @@
 // Times matmul_f16 and matmul_bf16 and their persistent forms (no
-// activation) at M = N = K = 4096 and 8192 with every configuration, checks
-// 4096 sampled elements of each result against the reference, and prints
-// JSON lines (TFLOP/s) for scripts/bench.sh; a persistent kernel's lines
-// are its workload's, with "persistent" before the configuration. Exits 77
-// without a GPU.
+// activation), and matmul_fp8 (e4m3, B given transposed, fp16 output), at
+// M = N = K = 4096 and 8192 with every configuration, checks 4096 sampled
+// elements of each result against the reference, and prints JSON lines
+// (TFLOP/s) for scripts/bench.sh; a persistent kernel's lines are its
+// workload's, with "persistent" before the configuration. Exits 77 without
+// a GPU.
 #include "matmul.tile.cpp"
 #include "matmul.tile.h"
 
@@ -16,11 +17,13 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> meta_names = {"BM", "BN", "BK",
-                                                            "GROUP_M", "ACT"};
-
-template <class T, bool Persistent>
-bool bench(const char *workload, const char *dtype) {
+/// Times launch(config, a, b, c, m, n, k) for every configuration in
+/// configs without an activation (meta[4] == 0 where there is one); B is
+/// given transposed (N x K) when BT.
+template <class T, class TC, bool BT, std::size_t NC, class Launch>
+bool bench(const char *workload, const char *dtype, const char *prefix,
+           const tile::config (&configs)[NC],
+           std::initializer_list<const char *> meta_names, Launch launch_with) {
   bool ok = true;
   sample::Random rng(33);
   for (int size : {4096, 8192}) {
@@ -29,28 +32,18 @@ bool bench(const char *workload, const char *dtype) {
     auto bf = sample::random_vector(std::size_t(k) * n, rng, -1, 1);
     auto a = sample::convert_all<T>(af), b = sample::convert_all<T>(bf);
     auto ar = sample::convert_all<float>(a), br = sample::convert_all<float>(b);
-    sample::DeviceArray<T> da(a, 0), db(b, 0), dc(std::size_t(m) * n, 0);
+    sample::DeviceArray<T> da(a, 0),
+        db(BT ? reference::transposed(b, k, n) : b, 0);
+    sample::DeviceArray<TC> dc(std::size_t(m) * n, 0);
     auto tol = reference::matmul_tolerance(k);
     std::vector<double> ms;
     std::vector<bool> right;
-    std::vector<int> configs;
-    for (int c = 0; c < tilecc::matmul_f16_num_configs; ++c) {
-      if (matmul_f16_tile_configs[c].meta[4] != 0)
+    std::vector<std::size_t> timed;
+    for (std::size_t c = 0; c < NC; ++c) {
+      if (meta_names.size() > 4 && configs[c].meta[4] != 0)
         continue;
       auto launch = [&] {
-        constexpr bool half = std::is_same_v<T, tile::half>;
-        if constexpr (half && Persistent)
-          return tilecc::persistent_matmul_f16(da.get(), db.get(), dc.get(), m,
-                                               n, k, nullptr, c);
-        else if constexpr (Persistent)
-          return tilecc::persistent_matmul_bf16(da.get(), db.get(), dc.get(), m,
-                                                n, k, nullptr, c);
-        else if constexpr (half)
-          return tilecc::matmul_f16(da.get(), db.get(), dc.get(), m, n, k,
-                                    nullptr, c);
-        else
-          return tilecc::matmul_bf16(da.get(), db.get(), dc.get(), m, n, k,
-                                     nullptr, c);
+        return launch_with(int(c), da.get(), db.get(), dc.get(), m, n, k);
       };
       dc.poison();
       CUDA_CHECK(launch());
@@ -63,12 +56,11 @@ bool bench(const char *workload, const char *dtype) {
         want_s.push_back(static_cast<float>(
             reference::matmul_element(ar, br, n, k, i, j, false)));
       }
-      std::string what =
-          std::string(workload) + " " +
-          sample::describe(matmul_f16_tile_configs[c], meta_names);
+      std::string what = std::string(workload) + " " +
+                         sample::describe(configs[c], meta_names);
       right.push_back(sample::compare(what, got_s, want_s, {tol.abs, tol.rel}));
       ms.push_back(sample::median_ms(launch, 10, 50));
-      configs.push_back(c);
+      timed.push_back(c);
     }
     auto best = std::min_element(ms.begin(), ms.end()) - ms.begin();
     for (std::size_t i = 0; i < ms.size(); ++i) {
@@ -77,9 +69,7 @@ bool bench(const char *workload, const char *dtype) {
           "%d], \"dtype\": \"%s\", \"config\": \"%s\", \"ms\": %.5f, "
           "\"tflops\": %.1f, \"best\": %s, \"ok\": %s}\n",
           workload, m, n, k, dtype,
-          ((Persistent ? "persistent " : "") +
-           sample::describe(matmul_f16_tile_configs[configs[i]], meta_names))
-              .c_str(),
+          (prefix + sample::describe(configs[timed[i]], meta_names)).c_str(),
           ms[i], 2.0 * m * n * k / ms[i] / 1e9,
           std::ptrdiff_t(i) == best ? "true" : "false",
           right[i] ? "true" : "false");
@@ -89,14 +79,32 @@ bool bench(const char *workload, const char *dtype) {
   return ok;
 }
 
+/// A launch of kernel `fn` through its wrapper with configuration c.
+#define MATMUL_LAUNCH(fn)                                                      \
+  [](int c, auto *a, auto *b, auto *out, int m, int n, int k) {                \
+    return tilecc::fn(a, b, out, m, n, k, nullptr, c);                         \
+  }
+
 } // namespace
 
 int main() {
   if (!sample::have_gpu())
     return sample::exit_skip;
-  bool ok = bench<tile::half, false>("matmul_f16", "fp16");
-  ok &= bench<tile::bfloat16, false>("matmul_bf16", "bf16");
-  ok &= bench<tile::half, true>("matmul_f16", "fp16");
-  ok &= bench<tile::bfloat16, true>("matmul_bf16", "bf16");
+  const auto names = {"BM", "BN", "BK", "GROUP_M", "ACT"};
+  bool ok = bench<tile::half, tile::half, false>("matmul_f16", "fp16", "",
+                                                 matmul_f16_tile_configs, names,
+                                                 MATMUL_LAUNCH(matmul_f16));
+  ok &= bench<tile::bfloat16, tile::bfloat16, false>(
+      "matmul_bf16", "bf16", "", matmul_bf16_tile_configs, names,
+      MATMUL_LAUNCH(matmul_bf16));
+  ok &= bench<tile::half, tile::half, false>(
+      "matmul_f16", "fp16", "persistent ", persistent_matmul_f16_tile_configs,
+      names, MATMUL_LAUNCH(persistent_matmul_f16));
+  ok &= bench<tile::bfloat16, tile::bfloat16, false>(
+      "matmul_bf16", "bf16", "persistent ", persistent_matmul_bf16_tile_configs,
+      names, MATMUL_LAUNCH(persistent_matmul_bf16));
+  ok &= bench<tile::float8_e4m3, tile::half, true>(
+      "matmul_fp8", "fp8e4m3", "", matmul_fp8_tile_configs,
+      {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_fp8));
   return ok ? 0 : 1;
 }

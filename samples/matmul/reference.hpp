@@ -31,6 +31,17 @@ inline std::vector<float> matmul(std::span<const float> a,
   return c;
 }
 
+/// The k x n row-major matrix b as n x k row-major: B given transposed, as
+/// the 8-bit kernels take it.
+template <class T>
+std::vector<T> transposed(const std::vector<T> &b, int k, int n) {
+  std::vector<T> t(b.size());
+  for (int i = 0; i < k; ++i)
+    for (int j = 0; j < n; ++j)
+      t[std::size_t(j) * k + i] = b[std::size_t(i) * n + j];
+  return t;
+}
+
 /// fp32 accumulation of products of 16-bit inputs in [-1, 1], then one
 /// rounding to the output type: an error of 1e-2 relative to the result
 /// or to the typical magnitude of a sum of k products, sqrt(k / 9).

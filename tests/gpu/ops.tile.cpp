@@ -109,6 +109,36 @@ TILE_KERNEL void halves(const tile::half *x, const tile::bfloat16 *y,
   tile::store(out_f + offs, tile::cast<float>(a) + tile::cast<float>(b), mask);
 }
 
+// 8-bit floats: float to e4m3 and e5m2 (rounding to nearest even,
+// saturating to the largest finite value) and back, and a dot of e5m2
+// tiles (A computed, B row-major: staged from registers for the tensor
+// cores) accumulating in float.
+template <int BLOCK, int M, int N, int K>
+TILE_KERNEL void eights(const float *x, tile::float8_e4m3 *out4,
+                        tile::float8_e5m2 *out5, float *back,
+                        const tile::float8_e5m2 *a, const tile::float8_e5m2 *b,
+                        float *c, int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto v = tile::load(x + offs, mask, 0.0f);
+  auto e4 = tile::cast<tile::float8_e4m3>(v);
+  auto e5 = tile::cast<tile::float8_e5m2>(v);
+  tile::store(out4 + offs, e4, mask);
+  tile::store(out5 + offs, e5, mask);
+  tile::store(back + offs, tile::cast<float>(e4) - tile::cast<float>(e5), mask);
+  auto rm = tile::arange<M>(), rn = tile::arange<N>();
+  auto rk = tile::arange<K>();
+  auto x_tile =
+      tile::load(a + tile::expand_dims<1>(rm) * K + tile::expand_dims<0>(rk));
+  auto y_tile =
+      tile::load(b + tile::expand_dims<1>(rk) * N + tile::expand_dims<0>(rn));
+  auto halved = tile::cast<tile::float8_e5m2>(tile::cast<float>(x_tile) * 0.5f);
+  auto prod = tile::dot(halved, y_tile);
+  tile::store(c + tile::expand_dims<1>(rm) * N + tile::expand_dims<0>(rn) +
+                  tile::program_id(0) * M * N,
+              prod);
+}
+
 // A strided gather: with stride == 1 the wrapper picks the `unit` variant,
 // whose reads are 16 bytes wide.
 template <int BLOCK>
@@ -265,6 +295,7 @@ TILE_CONFIGS(matrix, tile::config{.meta = {32, 32}, .num_warps = 4},
              tile::config{.meta = {16, 64}, .num_warps = 2});
 TILE_CONFIGS(loops, tile::config{.meta = {256}, .num_warps = 4});
 TILE_CONFIGS(halves, tile::config{.meta = {1024}, .num_warps = 4});
+TILE_CONFIGS(eights, tile::config{.meta = {512, 64, 64, 64}, .num_warps = 4});
 TILE_CONFIGS(strided, tile::config{.meta = {512}, .num_warps = 4});
 TILE_CONFIGS(histogram, tile::config{.meta = {256}, .num_warps = 4},
              tile::config{.meta = {16}, .num_warps = 4});
@@ -304,6 +335,13 @@ template <int BLOCK>
 TILE_GRID(halves)
 tile::grid halves_grid(const tile::half *, const tile::bfloat16 *, tile::half *,
                        tile::bfloat16 *, float *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK, int M, int N, int K>
+TILE_GRID(eights)
+tile::grid eights_grid(const float *, tile::float8_e4m3 *, tile::float8_e5m2 *,
+                       float *, const tile::float8_e5m2 *,
+                       const tile::float8_e5m2 *, float *, int n) {
   return {tile::cdiv(n, BLOCK)};
 }
 template <int BLOCK>

@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <type_traits>
 
@@ -68,8 +69,52 @@ TEST_CASE("dot of int8 operands accumulates in int32") {
     CHECK(c.data()[i * 16 + i] == product(a, b, i, i));
 }
 
-TEST_CASE("float operands round to tf32 unless asked for ieee") {
-  // 1 + 2^-12 needs 12 mantissa bits: TF32 (10 bits) rounds it to 1.
+TEST_CASE("dot of 8-bit float operands accumulates in float") {
+  using tile::float8_e4m3;
+  using tile::float8_e5m2;
+  auto a =
+      filled<float8_e4m3, 16, 32>([](int k) { return (k % 9) * 0.375 - 1.5; });
+  auto b =
+      filled<float8_e4m3, 32, 16>([](int k) { return (k % 5) * 24.0 - 48.0; });
+  auto c = tile::dot(a, b);
+  static_assert(std::is_same_v<decltype(c), tensor<float, 16, 16>>);
+  for (int i = 0; i < 16; ++i)
+    CHECK(c.data()[i * 16 + i] == product(a, b, i, i));
+  // Selected and cast like other tiles; products of e5m2 are exact too.
+  auto e5 = tile::cast<float8_e5m2>(
+      tile::where(a.data()[0] < 0.0f ? c > 0.0f : c < 0.0f, c, -c));
+  CHECK(float(e5.data()[0]) == float(float8_e5m2(std::fabs(c.data()[0]))));
+}
+
+TEST_CASE("8-bit floats round to nearest even and saturate") {
+  using tile::float8_e4m3;
+  using tile::float8_e5m2;
+  // 1.0625 lies half way between 1 and 1.125 (e4m3): the even one wins.
+  CHECK(float(float8_e4m3(1.0625)) == 1.0f);
+  CHECK(float(float8_e4m3(1.1875)) == 1.25f);
+  // Past the largest finite value, infinities included, saturates.
+  CHECK(float(float8_e4m3(1e9)) == 448.0f);
+  CHECK(float(float8_e4m3(-INFINITY)) == -448.0f);
+  CHECK(float(float8_e5m2(INFINITY)) == 57344.0f);
+  CHECK(std::isnan(float(float8_e4m3(NAN))));
+  // Subnormals: 2^-9 is e4m3's smallest; half of it ties to zero.
+  CHECK(float(float8_e4m3(0x1p-9)) == 0x1p-9f);
+  CHECK(float(float8_e4m3(0x1p-10)) == 0.0f);
+  CHECK(float(float8_e5m2(0x1p-16)) == 0x1p-16f);
+  // Every finite encoding converts back to itself.
+  for (int b = 0; b < 256; ++b) {
+    float e4 = float8_e4m3::from_bits(std::uint8_t(b));
+    float e5 = float8_e5m2::from_bits(std::uint8_t(b));
+    if (!std::isnan(e4))
+      CHECK(float8_e4m3(double(e4)).bits == b);
+    if (std::isfinite(e5))
+      CHECK(float8_e5m2(double(e5)).bits == b);
+  }
+  CHECK(std::isinf(float(float8_e5m2::from_bits(0x7c))));
+}
+
+TEST_CASE("float operands lose their low mantissa bits unless asked for ieee") {
+  // 1 + 2^-12 needs 12 mantissa bits: TF32 (10 bits) keeps 1.
   auto a =
       filled<float, 16, 16>([](int k) { return k == 0 ? 1 + 0x1p-12f : 0; });
   auto b = filled<float, 16, 16>([](int k) { return k == 0 ? 1.0f : 0; });
@@ -77,10 +122,12 @@ TEST_CASE("float operands round to tf32 unless asked for ieee") {
   CHECK(tile::dot(a, b, tile::input_precision::ieee).data()[0] == 1 + 0x1p-12f);
   CHECK(tile::dot(a, b, tile::input_precision::tf32x3).data()[0] ==
         1 + 0x1p-12f);
-  // Ties round away from zero, as cvt.rna does: 1 + 2^-11 is half way
-  // between the TF32 values 1 and 1 + 2^-10.
-  CHECK(tile::detail::round_to_tf32(1 + 0x1p-11f) == 1 + 0x1p-10f);
-  CHECK(tile::detail::round_to_tf32(-(1 + 0x1p-11f)) == -(1 + 0x1p-10f));
+  // Truncated toward zero, as the tensor cores read TF32: even the value
+  // just below 1 + 2^-10 drops to 1.
+  const float below = std::nextafter(1 + 0x1p-10f, 0.0f);
+  CHECK(tile::detail::truncate_to_tf32(below) == 1.0f);
+  CHECK(tile::detail::truncate_to_tf32(-below) == -1.0f);
+  CHECK(std::isnan(tile::detail::truncate_to_tf32(NAN)));
 }
 
 TEST_CASE("trans swaps the axes") {

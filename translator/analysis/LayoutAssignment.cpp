@@ -13,17 +13,46 @@ const Layout &LayoutMap::get(const Value *V) const {
   return It->second;
 }
 
+namespace {
+
+/// Whether tensor cores multiply A and B operands of kinds A and B into
+/// accumulators of kind C: fp16 or bf16 into fp32, fp32 rounded to tf32
+/// into fp32, 8-bit integers of one signedness into int32, 8-bit floats of
+/// one format into fp32 (targets without fp8 tensor cores are refused
+/// before layouts are assigned).
+bool tensorCoreTypes(ScalarKind A, ScalarKind B, ScalarKind C, DotPrecision P) {
+  if (A != B)
+    return false;
+  switch (A) {
+  case ScalarKind::F16:
+  case ScalarKind::BF16:
+    return C == ScalarKind::F32;
+  case ScalarKind::F32:
+    return C == ScalarKind::F32 && P == DotPrecision::TF32;
+  case ScalarKind::I8:
+  case ScalarKind::U8:
+    return C == ScalarKind::I32;
+  case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2:
+    return C == ScalarKind::F32;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
 std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
                                               const TargetInfo &Target) {
   if (O.kind() != OpKind::Dot || Target.MmaVersion == 0)
     return std::nullopt;
   const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
   const Type &C = O.result()->type();
-  ScalarKind In = A.Elem.Kind;
-  if ((In != ScalarKind::F16 && In != ScalarKind::BF16) || B.Elem.Kind != In ||
-      C.Elem.Kind != ScalarKind::F32 || A.Shape[1] % 16 != 0)
+  if (!tensorCoreTypes(A.Elem.Kind, B.Elem.Kind, C.Elem.Kind,
+                       static_cast<DotPrecision>(O.intAttr())) ||
+      A.Shape[1] % (32 / storageBytes(A.Elem.Kind)) != 0)
     return std::nullopt;
-  if (computedOperandA(O))
+  if (storageBytes(A.Elem.Kind) == 2 && computedOperandA(O))
     if (auto L = mmaAccumulator(C.Shape, NumWarps, NumWarps))
       return L;
   return mmaAccumulator(C.Shape, NumWarps, Target.MmaVersion >= 3 ? 4 : 1);
@@ -234,7 +263,8 @@ private:
       // accumulator's layout allows; otherwise a and b go through shared
       // memory from any layout. acc has the result's layout.
       const Layout &R = Map.get(O.result());
-      if (I == 0 && R.isMmaAccumulator() && computedOperandA(O))
+      if (I == 0 && R.isMmaAccumulator() &&
+          storageBytes(V->type().Elem.Kind) == 2 && computedOperandA(O))
         if (auto A = mmaOperandA(R.Parent, V->type().Shape[1]))
           return Layout{*A, std::nullopt};
       if (I < 2)

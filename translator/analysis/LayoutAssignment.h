@@ -26,10 +26,12 @@ struct TargetInfo {
 };
 
 /// The accumulator layout of dot op O if it runs on the target's tensor
-/// cores: fp16 or bf16 operands accumulated in fp32, K a multiple of 16,
-/// and a result shape that mma fragments tile (mmaAccumulator's layout).
-/// A dot whose A operand is computed (ir::computedOperandA) stacks all
-/// warps along M where the shape allows, so that A can stay in registers.
+/// cores: fp16 or bf16 operands accumulated in fp32, fp32 ones at tf32
+/// precision, 8-bit integers accumulated in int32, or 8-bit floats in
+/// fp32; K a multiple of one instruction's (32 bytes of operand), and a
+/// result shape that mma fragments tile (mmaAccumulator's layout). A dot whose
+/// 16-bit A operand is computed (ir::computedOperandA) stacks all warps along M
+/// where the shape allows, so that A can stay in registers.
 std::optional<BlockedLayout>
 tensorCoreLayout(const ir::Op &O, unsigned NumWarps, const TargetInfo &Target);
 

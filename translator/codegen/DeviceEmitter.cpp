@@ -38,6 +38,10 @@ std::string deviceType(const ElemType &E) {
       return "unsigned";
     case ScalarKind::U64:
       return "uint64_t";
+    case ScalarKind::F8E4M3:
+      return "rt::f8e4m3";
+    case ScalarKind::F8E5M2:
+      return "rt::f8e5m2";
     case ScalarKind::F16:
       return "rt::f16";
     case ScalarKind::BF16:
@@ -276,6 +280,8 @@ std::string KernelEmitter::literal(const Op &O) {
     return std::to_string(O.intAttr());
   case ScalarKind::F32:
   case ScalarKind::F64:
+  case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2:
   case ScalarKind::F16:
   case ScalarKind::BF16: {
     double D = O.floatAttr();
@@ -358,8 +364,10 @@ std::string KernelEmitter::compute(const Op &O, const std::string &Idx) {
     break;
   }
   std::string E = arithmetic(O, A);
+  // Infix forms come parenthesized; calls need their own.
   if (isNarrowInt(RT.Elem.Kind) && !isComparison(O.kind()))
-    return "static_cast<" + deviceType(RT.Elem) + ">" + E;
+    return "static_cast<" + deviceType(RT.Elem) + ">" +
+           (E.front() == '(' ? E : "(" + E + ")");
   return E;
 }
 

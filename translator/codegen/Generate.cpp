@@ -25,6 +25,33 @@ std::optional<TargetDesc> parseTarget(llvm::StringRef Name) {
 
 namespace {
 
+bool isFloat8(ScalarKind K) {
+  return K == ScalarKind::F8E4M3 || K == ScalarKind::F8E5M2;
+}
+
+/// The first op of F that touches an 8-bit float (pointers to them
+/// included) where Target has no such type: ROCm's gfx90a. (CUDA targets
+/// all have them; sm_80 multiplies them on fp16 tensor cores.)
+std::optional<GenerateError> unsupportedOnTarget(const Function &F,
+                                                 const TargetDesc &Target) {
+  std::optional<GenerateError> Error;
+  if (Target.Back != Backend::HIP)
+    return Error;
+  walk(F.body(), [&](const Op &O) {
+    for (const Value *V : O.operands()) {
+      const ElemType &E = V->type().Elem;
+      ScalarKind K = E.isPointer() ? E.Pointee : E.Kind;
+      if (!Error && isFloat8(K))
+        Error = GenerateError{
+            std::string("8-bit floats (tile::") +
+                (K == ScalarKind::F8E4M3 ? "float8_e4m3" : "float8_e5m2") +
+                ") are not supported on " + Target.Name,
+            O.loc(), true};
+    }
+  });
+  return Error;
+}
+
 /// The wrapper's run-time test for specialization S.
 std::string condition(const Function &F, const Specialization &S) {
   std::string C;
@@ -202,10 +229,10 @@ std::string argNames(const Function &F, bool Leading) {
   return S;
 }
 
-/// Arguments of the <<<>>> launch: pointers to tile::half and
-/// tile::bfloat16 become pointers to the device types of the same layout,
-/// and pointers to 64-bit integers to int64_t/uint64_t (long long and long
-/// are distinct types of one layout).
+/// Arguments of the <<<>>> launch: pointers to tile::half, tile::bfloat16
+/// and the 8-bit floats become pointers to the device types of the same
+/// layout, and pointers to 64-bit integers to int64_t/uint64_t (long long
+/// and long are distinct types of one layout).
 std::string launchArgs(const Function &F) {
   std::string S;
   for (unsigned I = 0; I < F.Params.size(); ++I) {
@@ -213,8 +240,10 @@ std::string launchArgs(const Function &F) {
     const ElemType &E = P.Arg->type().Elem;
     std::string A = P.Name;
     if (E.isPointer() &&
-        (E.Pointee == ScalarKind::F16 || E.Pointee == ScalarKind::BF16 ||
-         E.Pointee == ScalarKind::I64 || E.Pointee == ScalarKind::U64))
+        llvm::is_contained({ScalarKind::F8E4M3, ScalarKind::F8E5M2,
+                            ScalarKind::F16, ScalarKind::BF16, ScalarKind::I64,
+                            ScalarKind::U64},
+                           E.Pointee))
       A = "reinterpret_cast<" + deviceType(E) + ">(" + A + ")";
     S += (I ? ", " : "") + A;
   }
@@ -267,6 +296,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       {"not_supported", Hip ? "hipErrorNotSupported" : "cudaErrorNotSupported"},
   };
   const Function &F0 = *K.Instances.front().Fn;
+  if (auto Unsupported = unsupportedOnTarget(F0, Opts.Target)) {
+    Error = *Unsupported;
+    return std::nullopt;
+  }
   std::vector<Specialization> Specs = specializations(F0);
 
   LayoutTable Layouts;

@@ -41,10 +41,12 @@ struct GenerateOptions {
 };
 
 /// Why generation failed: a kernel the target cannot run (at Loc in the
-/// user's source), or a bug of tilecc's (no Loc).
+/// user's source; Unsupported when it uses what the target lacks, such as
+/// a type, rather than exceeding a limit), or a bug of tilecc's (no Loc).
 struct GenerateError {
   std::string Message;
   std::optional<ir::SourceLoc> Loc;
+  bool Unsupported = false;
 };
 
 /// Generates K's files; on failure returns nothing and sets Error.

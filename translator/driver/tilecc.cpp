@@ -12,6 +12,7 @@
 #include "codegen/Generate.h"
 #include "frontend/Frontend.h"
 #include "ir/Verifier.h"
+#include "transforms/DeadCode.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -33,6 +34,11 @@ static cl::opt<std::string>
 static cl::list<std::string>
     Kernels("kernel", cl::desc("translate only this kernel (repeatable)"),
             cl::cat(Category));
+static cl::opt<bool> SkipUnsupported(
+    "skip-unsupported",
+    cl::desc("leave out, with a warning, kernels the target cannot run (8-bit "
+             "floats on gfx90a) instead of failing"),
+    cl::cat(Category));
 static cl::opt<std::string> Emit("emit",
                                  cl::desc("files (default), ir or layouts"),
                                  cl::init("files"), cl::cat(Category));
@@ -132,12 +138,14 @@ int main(int Argc, const char **Argv) {
     return 1;
 
   for (const frontend::Kernel &K : *Result)
-    for (const frontend::KernelInstance &I : K.Instances)
+    for (const frontend::KernelInstance &I : K.Instances) {
       for (const ir::VerifierError &E : ir::verify(*I.Fn)) {
         errs() << Input << ":" << E.Loc.Line << ":" << E.Loc.Col
                << ": error: internal error in tilecc: " << E.Message << "\n";
         return 1;
       }
+      transforms::eraseDeadCode(*I.Fn);
+    }
 
   if (Emit == "ir") {
     for (const frontend::Kernel &K : *Result)
@@ -155,6 +163,12 @@ int main(int Argc, const char **Argv) {
   for (frontend::Kernel &K : *Result) {
     codegen::GenerateError Error;
     auto KF = codegen::generate(K, GO, Error);
+    if (!KF && Error.Unsupported && SkipUnsupported) {
+      errs() << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
+             << ": warning: " << K.Name << " is left out for " << Target << ": "
+             << Error.Message << "\n";
+      continue;
+    }
     if (!KF) {
       if (Error.Loc)
         errs() << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col

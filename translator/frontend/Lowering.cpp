@@ -231,6 +231,10 @@ private:
         return ScalarKind::F16;
       if (isInTileNamespace(RD, "bfloat16"))
         return ScalarKind::BF16;
+      if (isInTileNamespace(RD, "float8_e4m3"))
+        return ScalarKind::F8E4M3;
+      if (isInTileNamespace(RD, "float8_e5m2"))
+        return ScalarKind::F8E5M2;
     }
     return std::nullopt;
   }
@@ -270,8 +274,8 @@ private:
     }
     error(L, "type '" + QT.getAsString() +
                  "' cannot be used in a tile kernel (use arithmetic scalars, "
-                 "pointers to them, tile::half, tile::bfloat16 or "
-                 "tile::tensor)");
+                 "pointers to them, tile::half, tile::bfloat16, "
+                 "tile::float8_e4m3, tile::float8_e5m2 or tile::tensor)");
     return std::nullopt;
   }
 

@@ -205,6 +205,10 @@ private:
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn);
 void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
 
+/// How a dot multiplies fp32 operands: a Matmul op's IntAttr, in
+/// tile::input_precision's order.
+enum class DotPrecision : uint8_t { TF32, TF32x3, IEEE };
+
 /// Whether dot D's A operand is computed rather than loaded for it: it is
 /// not a load (maybe through trans) in D's own block. A loaded operand is
 /// staged in shared memory (and pipelined in loops); a computed one, or

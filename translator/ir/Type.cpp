@@ -13,7 +13,7 @@ bool isSigned(ScalarKind K) {
 }
 
 bool isFloat(ScalarKind K) {
-  return K >= ScalarKind::F16 && K <= ScalarKind::F64;
+  return K >= ScalarKind::F8E4M3 && K <= ScalarKind::F64;
 }
 
 unsigned bitWidth(ScalarKind K) {
@@ -22,6 +22,8 @@ unsigned bitWidth(ScalarKind K) {
     return 1;
   case ScalarKind::I8:
   case ScalarKind::U8:
+  case ScalarKind::F8E4M3:
+  case ScalarKind::F8E5M2:
     return 8;
   case ScalarKind::I16:
   case ScalarKind::U16:
@@ -46,9 +48,9 @@ unsigned storageBytes(ScalarKind K) {
 }
 
 llvm::StringRef spell(ScalarKind K) {
-  static const char *const Names[] = {"i1",   "i8",  "i16", "i32", "i64",
-                                      "u8",   "u16", "u32", "u64", "f16",
-                                      "bf16", "f32", "f64", "ptr"};
+  static const char *const Names[] = {
+      "i1",  "i8",     "i16",    "i32", "i64",  "u8",  "u16", "u32",
+      "u64", "f8e4m3", "f8e5m2", "f16", "bf16", "f32", "f64", "ptr"};
   return Names[static_cast<unsigned>(K)];
 }
 

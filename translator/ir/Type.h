@@ -27,6 +27,8 @@ enum class ScalarKind : uint8_t {
   U16,
   U32,
   U64,
+  F8E4M3, // OCP FP8, Triton's float8e4nv
+  F8E5M2, // OCP FP8, Triton's float8e5
   F16,
   BF16,
   F32,

@@ -20,9 +20,11 @@
 namespace tile {
 namespace detail {
 
-/// The type that arithmetic on T is carried out in.
+/// The type that arithmetic on T is carried out in (and that 8-bit floats
+/// are read as).
 template <class T>
-using compute_t = std::conditional_t<is_float16_v<T>, float, T>;
+using compute_t =
+    std::conditional_t<is_float16_v<T> || is_float8_v<T>, float, T>;
 
 /// Float to integer truncates toward zero. Out-of-range values saturate and
 /// NaN becomes 0, as the GPU's cvt.rzi does; C++ would leave them undefined.
@@ -63,8 +65,9 @@ template <class To, class From> To convert(From v) {
     static_assert(std::is_integral_v<To>,
                   "pointers convert only to integers and pointers");
     return static_cast<To>(reinterpret_cast<std::uintptr_t>(v));
-  } else if constexpr (is_float16_v<To>) {
-    // 16-bit to 16-bit goes through fp32, which holds both exactly.
+  } else if constexpr (is_float16_v<To> || is_float8_v<To>) {
+    // Narrow to narrow goes through fp32, which holds them all exactly;
+    // double converts straight, rounding once.
     return To(static_cast<compute_t<From>>(v));
   } else if constexpr (std::is_floating_point_v<To>) {
     return static_cast<To>(static_cast<compute_t<From>>(v));

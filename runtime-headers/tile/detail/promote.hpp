@@ -27,7 +27,7 @@ inline constexpr bool is_element_v =
 
 template <class T>
 inline constexpr bool is_floating_v =
-    is_float16_v<T> || std::is_floating_point_v<T>;
+    is_float16_v<T> || is_float8_v<T> || std::is_floating_point_v<T>;
 
 /// Kinds in the order that decides whether a weak scalar takes part in
 /// promotion.

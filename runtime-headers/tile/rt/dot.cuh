@@ -1,5 +1,6 @@
-// Matrix multiply. On tensor cores (dot_mma, mma_tiles): fp16/bf16
-// operands in shared memory, the accumulator in an mma layout. On CUDA
+// Matrix multiply. On tensor cores (dot_mma, mma_tiles): fp16/bf16, tf32
+// or 8-bit integer operands in shared memory, the accumulator in an mma
+// layout. On CUDA
 // cores (dot_fma), for any layouts: the operands are staged in shared
 // memory, then every thread sums the products for the elements of the
 // result it holds; tilecc uses it where tensor cores do not apply (fp32,
@@ -23,19 +24,10 @@ namespace tile::rt {
 /// How dot multiplies float operands (tile::input_precision's order).
 enum class precision { tf32, tf32x3, ieee };
 
-/// x rounded to TF32 (10 mantissa bits), to nearest with ties away from
-/// zero, as the tensor cores' TF32 inputs are.
-__device__ __forceinline__ float round_to_tf32(float x) {
-#if defined(__HIPCC__)
-  if (!isfinite(x))
-    return x;
-  unsigned bits = (__float_as_uint(x) + 0x1000u) & 0xffffe000u;
-  return __uint_as_float(bits);
-#else
-  unsigned bits;
-  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
-  return __uint_as_float(bits);
-#endif
+/// x as the tensor cores read a TF32 operand: its low 13 mantissa bits
+/// dropped (tile::detail::truncate_to_tf32).
+__device__ __forceinline__ float truncate_to_tf32(float x) {
+  return isfinite(x) ? __uint_as_float(__float_as_uint(x) & 0xffffe000u) : x;
 }
 
 namespace detail {
@@ -93,7 +85,7 @@ __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
     Acc x = convert<Acc>(v);
     if constexpr (P == precision::tf32 && sizeof(T) == 4 &&
                   !std::is_same_v<Acc, int>)
-      x = round_to_tf32(x);
+      x = truncate_to_tf32(x);
     return x;
   };
 #pragma unroll
@@ -114,10 +106,13 @@ __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
 
 #if !defined(__HIPCC__)
 /// Whether this compilation issues wgmma for accumulator layout LC (sm_90a,
-/// warpgroups stacked along M); otherwise mma.sync.
-template <class LC> __device__ constexpr bool uses_wgmma() {
+/// warpgroups stacked along M) and operands OA and OB of T (wgmma
+/// transposes only 16-bit operands); otherwise mma.sync.
+template <class LC, class T, class OA, class OB>
+__device__ constexpr bool uses_wgmma() {
 #if __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  return LC::warps_per_cta(0) % 4 == 0;
+  return LC::warps_per_cta(0) % 4 == 0 &&
+         (sizeof(T) == 2 || (OA::k_major && OB::k_major));
 #else
   return false;
 #endif
@@ -129,11 +124,12 @@ template <class LC> __device__ constexpr bool uses_wgmma() {
 /// a wgmma product may be left in flight: the call returns once the
 /// previous one has finished, so the operands of the one before are free
 /// again, and acc is untouchable until mma_wait_all().
-template <class LC, class T, int InFlight = 0, class OA, class OB, int NC>
+template <class LC, class T, int InFlight = 0, class OA, class OB, class TC,
+          int NC>
 __device__ __forceinline__ void mma_tiles(const OA &a, const OB &b,
-                                          float (&acc)[NC]) {
+                                          TC (&acc)[NC]) {
   static_assert(InFlight == 0 || InFlight == 1, "at most one in flight");
-  if constexpr (uses_wgmma<LC>()) {
+  if constexpr (uses_wgmma<LC, T, OA, OB>()) {
     wgmma_issue<LC, T>(a, b, acc);
     wgmma_wait<InFlight>();
   } else {
@@ -149,37 +145,41 @@ __device__ __forceinline__ void mma_wait_all() {
 }
 
 /// A tile in layout L written to swizzled shared memory, and its view as
-/// a dot operand (K-major for A).
-template <class L, bool KMajor, class Tile, class T, int N>
+/// a dot operand: operand B (K x N) when IsB, A (M x K) otherwise, stored
+/// K-contiguous when KMajor (Tile is then MN x K, else K x MN).
+template <class L, bool IsB, bool KMajor, class Tile, class T, int N>
 __device__ smem_operand<Tile, KMajor> stage_operand(Tile t, const T (&v)[N]) {
 #pragma unroll
   for (int e = 0; e < N; ++e)
     if (L::owns(e))
-      *t.template at<L>(e) = v[e];
+      *t.template at<L, IsB == KMajor>(e) = v[e];
   return {t};
 }
 
 /// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
 /// (K x N) in LB in registers: b is written to swizzled shared memory
-/// first, and so is a unless LA holds the A fragments LC needs.
-template <class LA, class LB, class LC, class T, int NA, int NB, int NC>
-__device__ void dot_mma(const T (&a)[NA], const T (&b)[NB],
-                        const float (&acc)[NC], float (&out)[NC]) {
+/// first (K-major unless its elements are 16-bit, as wgmma needs), and so
+/// is a unless LA holds the A fragments LC needs.
+template <class LA, class LB, class LC, class T, int NA, int NB, class TC,
+          int NC>
+__device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
+                        TC (&out)[NC]) {
   constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
-  using TB = smem_tile<T, K, N>;
+  constexpr bool KMajorB = sizeof(T) != 2;
+  using TB = smem_tile<T, KMajorB ? N : K, KMajorB ? K : N>;
   __shared__ alignas(1024) T sb[TB::elems];
-  const auto ob = stage_operand<LB, false>(TB{sb}, b);
+  const auto ob = stage_operand<LB, true, KMajorB>(TB{sb}, b);
 #pragma unroll
   for (int e = 0; e < NC; ++e)
     out[e] = acc[e];
-  if constexpr (a_fragments<LA, LC>()) {
+  if constexpr (sizeof(T) == 2 && a_fragments<LA, LC>()) {
     fence_proxy_async();
     __syncthreads();
     mma_tiles<LC, T>(fragment<LA>(a), ob, out);
   } else {
     using TA = smem_tile<T, M, K>;
     __shared__ alignas(1024) T sa[TA::elems];
-    const auto oa = stage_operand<LA, true>(TA{sa}, a);
+    const auto oa = stage_operand<LA, false, true>(TA{sa}, a);
     fence_proxy_async();
     __syncthreads();
     mma_tiles<LC, T>(oa, ob, out);

@@ -14,7 +14,7 @@ template <class T, int V> struct alignas(sizeof(T) * V) vec {
 /// dst with other.
 template <int V, class T>
 __device__ __forceinline__ void load_vector(T *dst, const T *p, bool pred,
-                                          T other) {
+                                            T other) {
   static_assert(sizeof(T) * V <= 16, "at most 16 bytes per access");
   if (pred) {
     vec<T, V> x = *reinterpret_cast<const vec<T, V> *>(p);

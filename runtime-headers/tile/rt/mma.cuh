@@ -1,5 +1,7 @@
 // Warp-level tensor-core instructions (sm_80 and later): ldmatrix loads
-// fragments from shared memory, mma.sync multiplies 16x8x16 fragments.
+// fragments from shared memory, mma.sync multiplies 16 x 8 fragments 32
+// bytes deep (k16 of fp16/bf16, k8 of tf32, k32 of 8-bit integers and
+// floats).
 // mma_sync_tiles runs a whole C += A B from shared-memory operands for the
 // warp's part of C.
 #pragma once
@@ -39,25 +41,99 @@ __device__ __forceinline__ void ldmatrix(unsigned (&r)[4], const void *row) {
     ldmatrix_x4(r, row);
 }
 
+// One mma.sync of a warp: four accumulators d (constraint C), A's four
+// registers a and B's two b.
+#define TILE_RT_MMA_SYNC(INSTRUCTION, C)                                       \
+  asm volatile("mma.sync.aligned." INSTRUCTION " {%0, %1, %2, %3}, "           \
+               "{%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"                 \
+               : C(d[0]), C(d[1]), C(d[2]), C(d[3])                            \
+               : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),        \
+                 "r"(b[1]))
+
 /// d += a b for one m16n8k16 fragment: fp16 or bf16 inputs, fp32
 /// accumulators (c0 c1: row g, c2 c3: row g + 8; columns 2 t + {0, 1}).
 template <class T>
 __device__ __forceinline__ void
 mma_m16n8k16(float (&d)[4], const unsigned (&a)[4], const unsigned *b) {
   if constexpr (__is_same(T, bf16))
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-                 "{%0, %1, %2, %3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
-                   "r"(b[1]));
+    TILE_RT_MMA_SYNC("m16n8k16.row.col.f32.bf16.bf16.f32", "+f");
   else
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-                 "{%0, %1, %2, %3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]),
-                   "r"(b[1]));
+    TILE_RT_MMA_SYNC("m16n8k16.row.col.f32.f16.f16.f32", "+f");
+}
+
+/// d += a b for one m16n8k8 fragment of tf32 inputs (fp32 bit patterns
+/// whose low 13 mantissa bits the tensor cores ignore), fp32 accumulators.
+__device__ __forceinline__ void
+mma_m16n8k8_tf32(float (&d)[4], const unsigned (&a)[4], const unsigned *b) {
+  TILE_RT_MMA_SYNC("m16n8k8.row.col.f32.tf32.tf32.f32", "+f");
+}
+
+/// d += a b for one m16n8k32 fragment of signed or unsigned 8-bit integers,
+/// int32 accumulators (exact, wrapping on overflow as Triton's do).
+template <class T>
+__device__ __forceinline__ void
+mma_m16n8k32(int (&d)[4], const unsigned (&a)[4], const unsigned *b) {
+  if constexpr (__is_same(T, uint8_t))
+    TILE_RT_MMA_SYNC("m16n8k32.row.col.s32.u8.u8.s32", "+r");
+  else
+    TILE_RT_MMA_SYNC("m16n8k32.row.col.s32.s8.s8.s32", "+r");
+}
+
+/// d += a b for one m16n8k32 fragment of 8-bit floats (e4m3 or e5m2),
+/// fp32 accumulators; sm_89 and later (before, see widens_to_f16).
+template <class T>
+__device__ __forceinline__ void
+mma_m16n8k32(float (&d)[4], const unsigned (&a)[4], const unsigned *b) {
+#if __CUDA_ARCH__ >= 890
+  if constexpr (__is_same(T, f8e5m2))
+    TILE_RT_MMA_SYNC("m16n8k32.row.col.f32.e5m2.e5m2.f32", "+f");
+  else
+    TILE_RT_MMA_SYNC("m16n8k32.row.col.f32.e4m3.e4m3.f32", "+f");
+#else
+  static_assert(sizeof(T) == 0, "8-bit float mma needs sm_89 or later");
+#endif
+}
+
+#undef TILE_RT_MMA_SYNC
+
+/// Whether mma_sync_tiles multiplies T's fragments as fp16 ones: 8-bit
+/// floats before sm_89, which has no mma for them. fp16 holds every value
+/// of both formats, so widening is exact.
+template <class T> __device__ constexpr bool widens_to_f16() {
+#if __CUDA_ARCH__ >= 890
+  return false;
+#else
+  return __is_same(T, f8e4m3) || __is_same(T, f8e5m2);
+#endif
+}
+
+/// The fp16 pair of 8-bit floats (of T) in bytes 2 h and 2 h + 1 of r.
+template <class T>
+__device__ __forceinline__ unsigned widen_pair(unsigned r, int h) {
+  const __half2_raw w = __nv_cvt_fp8x2_to_halfraw2(
+      static_cast<__nv_fp8x2_storage_t>(r >> (16 * h)),
+      __is_same(T, f8e5m2) ? __NV_E5M2 : __NV_E4M3);
+  return unsigned(w.x) | unsigned(w.y) << 16;
+}
+
+/// K of one tensor-core instruction for operands of T: every fragment
+/// register holds 4 bytes, so a warp's m16 x k fragment is 32 bytes wide
+/// whatever the type (wgmma's k is the same).
+template <class T> __device__ constexpr int mma_k() {
+  return 32 / int(sizeof(T));
+}
+
+/// The mma.sync of T's operands: d += a b for one m16 x n8 x mma_k<T>()
+/// fragment (8-bit integers accumulate in int, 8-bit floats in float).
+template <class T, class TC>
+__device__ __forceinline__ void mma_fragment(TC (&d)[4], const unsigned (&a)[4],
+                                             const unsigned *b) {
+  if constexpr (sizeof(T) == 2)
+    mma_m16n8k16<T>(d, a, b);
+  else if constexpr (sizeof(T) == 4)
+    mma_m16n8k8_tf32(d, a, b);
+  else
+    mma_m16n8k32<T>(d, a, b);
 }
 
 /// Element of an accumulator in layout LC (rt::blocked with a warp owning
@@ -89,6 +165,8 @@ template <class T> __device__ __forceinline__ unsigned pack_b16(T lo, T hi) {
 template <class LA, class T, int N> struct fragment_operand {
   using layout = LA;
   static constexpr bool in_registers = true;
+  /// Fragments need no transpose, as a K-major operand's.
+  static constexpr bool k_major = true;
   static constexpr int k = LA::shape(1);
   const T (&regs)[N];
 
@@ -132,61 +210,134 @@ template <class LC, class OA> __device__ constexpr bool fragments_match() {
     return true;
 }
 
+/// One fragment register gathered element by element: the 4 bytes of T
+/// at (i, k), (i, k + 1), ... of operand o. For 8- and 32-bit operands
+/// stored MN-major, which ldmatrix (a 16-bit transpose) cannot load.
+template <class T, class O>
+__device__ __forceinline__ unsigned gather_fragment(const O &o, int i, int k) {
+  unsigned r = 0;
+#pragma unroll
+  for (int j = 0; j < 4 / int(sizeof(T)); ++j) {
+    unsigned bits = 0;
+    __builtin_memcpy(&bits, o.at(i, k + j), sizeof(T));
+    r |= bits << (8 * int(sizeof(T)) * j);
+  }
+  return r;
+}
+
+/// Whether ldmatrix loads operand O's fragments: it is K-major, or its
+/// 16-bit elements can be transposed on the way.
+template <class T, class O> __device__ constexpr bool ldmatrix_operand() {
+  return O::k_major || sizeof(T) == 2;
+}
+
 /// acc += A B over the operands' whole K for this warp's part of the
 /// M x N accumulator in layout LC, with mma.sync.
-template <class LC, class T, class OA, class OB, int NC>
-__device__ void mma_sync_tiles(const OA &a, const OB &b, float (&acc)[NC]) {
+template <class LC, class T, class OA, class OB, class TC, int NC>
+__device__ void mma_sync_tiles(const OA &a, const OB &b, TC (&acc)[NC]) {
   static_assert(LC::size_per_thread(0) == 1 && LC::size_per_thread(1) == 2 &&
                     LC::warp_tile(0) == 16 && LC::warp_tile(1) % 8 == 0,
                 "an mma accumulator layout");
-  constexpr int K = OA::k, MB = LC::reps(0) / 2, NB = LC::warp_tile(1) / 8;
-  static_assert(OB::k == K && (NB % 2 == 0 || NB == 1), "whole chunk pairs");
-  static_assert(fragments_match<LC, OA>(), "A fragments for LC's warps");
+  // KH: K of each half of a fragment; a thread's register holds E
+  // consecutive k.
+  constexpr int K = OA::k, KI = mma_k<T>(), KH = KI / 2, E = 4 / int(sizeof(T));
+  constexpr int MB = LC::reps(0) / 2, NB = LC::warp_tile(1) / 8;
+  static_assert(OB::k == K && K % KI == 0 && (NB % 2 == 0 || NB == 1),
+                "whole fragments and chunk pairs");
+  static_assert(fragments_match<LC, OA>() &&
+                    (!OA::in_registers || sizeof(T) == 2),
+                "A fragments for LC's warps");
   const int lane = threadIdx.x % 32, q = lane / 8, rr = lane % 8;
+  const int g = lane / 4, t = lane % 4;
   [[maybe_unused]] const int m0 = LC::warp_pos(0) * 16;
   const int n0 = LC::warp_pos(1) * LC::warp_tile(1);
 #pragma unroll
-  for (int k0 = 0; k0 < K; k0 += 16) {
+  for (int k0 = 0; k0 < K; k0 += KI) {
     unsigned af[MB][4], bf[NB][2];
 #pragma unroll
     for (int i = 0; i < MB; ++i) {
+      const int mi = m0 + i * LC::tile(0);
       if constexpr (OA::in_registers) {
         a.fragment(af[i], i, k0);
-      } else {
-        // Matrices: rows +0/+8 (q % 2), k +0/+8 (q / 2).
-        const int m = m0 + i * LC::tile(0) + (q % 2) * 8, k = k0 + (q / 2) * 8;
+      } else if constexpr (ldmatrix_operand<T, OA>()) {
+        // Matrices: rows +0/+8 (q % 2), k +0/+KH (q / 2).
+        const int m = mi + (q % 2) * 8, k = k0 + (q / 2) * KH;
         ldmatrix<!OA::k_major>(af[i],
                                OA::k_major ? a.at(m + rr, k) : a.at(m, k + rr));
+      } else {
+#pragma unroll
+        for (int r = 0; r < 4; ++r)
+          af[i][r] = gather_fragment<T>(a, mi + g + (r % 2) * 8,
+                                        k0 + (r / 2) * KH + t * E);
       }
     }
+    if constexpr (ldmatrix_operand<T, OB>()) {
 #pragma unroll
-    for (int j = 0; j < NB; j += 2) {
-      // Matrices: k +0/+8 (q % 2), chunks j / j + 1 (q / 2).
-      const int jj = NB == 1 ? 0 : q / 2;
-      const int n = n0 + (j + jj) * 8, k = k0 + (q % 2) * 8;
-      unsigned r[4];
-      ldmatrix<!OB::k_major>(r,
-                             OB::k_major ? b.at(n + rr, k) : b.at(n, k + rr));
-      bf[j][0] = r[0];
-      bf[j][1] = r[1];
-      if constexpr (NB > 1) {
-        bf[j + 1][0] = r[2];
-        bf[j + 1][1] = r[3];
+      for (int j = 0; j < NB; j += 2) {
+        // Matrices: k +0/+KH (q % 2), chunks j / j + 1 (q / 2).
+        const int jj = NB == 1 ? 0 : q / 2;
+        const int n = n0 + (j + jj) * 8, k = k0 + (q % 2) * KH;
+        unsigned r[4];
+        ldmatrix<!OB::k_major>(r,
+                               OB::k_major ? b.at(n + rr, k) : b.at(n, k + rr));
+        bf[j][0] = r[0];
+        bf[j][1] = r[1];
+        if constexpr (NB > 1) {
+          bf[j + 1][0] = r[2];
+          bf[j + 1][1] = r[3];
+        }
       }
+    } else {
+#pragma unroll
+      for (int j = 0; j < NB; ++j)
+#pragma unroll
+        for (int r = 0; r < 2; ++r)
+          bf[j][r] = gather_fragment<T>(b, n0 + j * 8 + g, k0 + r * KH + t * E);
     }
+    // The accumulator fragment (i, j) through mma.
+    auto multiply = [&](int i, int j, auto &&mma) {
+      TC d[4];
 #pragma unroll
-    for (int i = 0; i < MB; ++i)
+      for (int c = 0; c < 4; ++c)
+        d[c] = acc[fragment_element<LC>(i, j, c)];
+      mma(d);
 #pragma unroll
-      for (int j = 0; j < NB; ++j) {
-        float d[4];
+      for (int c = 0; c < 4; ++c)
+        acc[fragment_element<LC>(i, j, c)] = d[c];
+    };
+    if constexpr (widens_to_f16<T>()) {
+      // Two k16 halves: bytes 0-1 of every register, then bytes 2-3. A
+      // and B split their k alike, so each product still meets its
+      // partner.
+      unsigned aw[2][MB][4], bw[2][NB][2];
 #pragma unroll
-        for (int c = 0; c < 4; ++c)
-          d[c] = acc[fragment_element<LC>(i, j, c)];
-        mma_m16n8k16<T>(d, af[i], bf[j]);
+      for (int h = 0; h < 2; ++h) {
 #pragma unroll
-        for (int c = 0; c < 4; ++c)
-          acc[fragment_element<LC>(i, j, c)] = d[c];
+        for (int i = 0; i < MB; ++i)
+#pragma unroll
+          for (int r = 0; r < 4; ++r)
+            aw[h][i][r] = widen_pair<T>(af[i][r], h);
+#pragma unroll
+        for (int j = 0; j < NB; ++j)
+#pragma unroll
+          for (int r = 0; r < 2; ++r)
+            bw[h][j][r] = widen_pair<T>(bf[j][r], h);
       }
+#pragma unroll
+      for (int i = 0; i < MB; ++i)
+#pragma unroll
+        for (int j = 0; j < NB; ++j)
+          multiply(i, j, [&](float(&d)[4]) {
+            mma_m16n8k16<f16>(d, aw[0][i], bw[0][j]);
+            mma_m16n8k16<f16>(d, aw[1][i], bw[1][j]);
+          });
+    } else {
+#pragma unroll
+      for (int i = 0; i < MB; ++i)
+#pragma unroll
+        for (int j = 0; j < NB; ++j)
+          multiply(i, j, [&](TC(&d)[4]) { mma_fragment<T>(d, af[i], bf[j]); });
+    }
   }
 }
 

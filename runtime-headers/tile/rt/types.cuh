@@ -8,6 +8,7 @@
 #else
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #endif
 #include <cstdint>
 
@@ -19,6 +20,10 @@ using bf16 = hip_bfloat16;
 #else
 using f16 = __half;
 using bf16 = __nv_bfloat16;
+// 8-bit floats (CUDA only): conversions from float round to nearest even
+// and saturate to the largest finite value, as tile::float8_e4m3's do.
+using f8e4m3 = __nv_fp8_e4m3;
+using f8e5m2 = __nv_fp8_e5m2;
 #endif
 
 template <class T> struct is_narrow_float {
@@ -30,10 +35,18 @@ template <> struct is_narrow_float<f16> {
 template <> struct is_narrow_float<bf16> {
   static constexpr bool value = true;
 };
+#if !defined(__HIPCC__)
+template <> struct is_narrow_float<f8e4m3> {
+  static constexpr bool value = true;
+};
+template <> struct is_narrow_float<f8e5m2> {
+  static constexpr bool value = true;
+};
+#endif
 
-/// Element conversion with Triton's rules: half and bfloat16 go through
-/// float (rounding to nearest even), anything to bool is `!= 0`, float to
-/// integer truncates toward zero.
+/// Element conversion with Triton's rules: half, bfloat16 and the 8-bit
+/// floats go through float (rounding to nearest even), anything to bool is `!=
+/// 0`, float to integer truncates toward zero.
 template <class To, class From> __device__ __forceinline__ To convert(From x) {
   if constexpr (is_narrow_float<From>::value) {
     return convert<To>(static_cast<float>(x));
