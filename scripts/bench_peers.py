@@ -635,6 +635,7 @@ def matmul_peers():
                             (rows, cols, want), (tol_abs, tol_rel))
             del a, b, c
     matmul_fp8_peers(grouped_matmul_fp8)
+    matmul_tf32_i8_peers(grouped_matmul)
 
 
 def matmul_fp8_peers(grouped_matmul_fp8):
@@ -673,6 +674,56 @@ def matmul_fp8_peers(grouped_matmul_fp8):
                 ("torch", "torch._scaled_mm", run_scaled_mm, lambda: "cuBLASLt")):
             matmul_line("matmul_fp8", "fp8e4m3", impl, variant, run, config, c,
                         (rows, cols, want), (tol_abs, tol_rel))
+        del a, b_t, c
+
+
+def matmul_tf32_i8_peers(grouped_matmul):
+    """fp32 C = A B at TF32 precision (row-major, fp32 accumulation): the
+    tutorial-03 kernel (tl.dot reads fp32 as TF32) and torch.matmul with TF32
+    allowed (cuBLAS); int8 C = A B with B given transposed and int32 C:
+    torch._int_mm (cuBLASLt; the tutorial kernel accumulates in fp32, which
+    Triton's int8 dot does not take). At M = N = K = 4096 and 8192, checked
+    as matmul_peers checks (int8 exactly)."""
+    import torch
+    import triton
+
+    gen = torch.Generator(device="cuda").manual_seed(9)
+    allow = torch.backends.cuda.matmul.allow_tf32
+    torch.backends.cuda.matmul.allow_tf32 = True
+    for size in (4096, 8192):
+        m = n = k = size
+        a = torch.rand(m, k, device="cuda", generator=gen).mul_(2).sub_(1)
+        b = torch.rand(k, n, device="cuda", generator=gen).mul_(2).sub_(1)
+        c = torch.empty(m, n, device="cuda")
+        rows = torch.randint(0, m, (4096,), device="cuda", generator=gen)
+        cols = torch.randint(0, n, (4096,), device="cuda", generator=gen)
+        want = (a[rows].double() * b[:, cols].t().double()).sum(dim=1)
+        tol = (1e-2 * (k / 9.0 + 1.0) ** 0.5, 1e-2)
+
+        def run_tut03():
+            grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)
+            grouped_matmul[grid](a, b, c, m, n, k, n, 1)
+            return c
+
+        for impl, variant, run, config in (
+                ("triton", "tutorial03", run_tut03,
+                 lambda: autotuned_config(grouped_matmul, stages=True)),
+                ("torch", "torch.matmul", lambda: torch.matmul(a, b), lambda: "cuBLAS TF32")):
+            matmul_line("matmul_tf32", "tf32", impl, variant, run, config, c,
+                        (rows, cols, want), tol)
+        del a, b, c
+    torch.backends.cuda.matmul.allow_tf32 = allow
+    for size in (4096, 8192):
+        m = n = k = size
+        a = torch.randint(-127, 128, (m, k), device="cuda", generator=gen, dtype=torch.int8)
+        b_t = torch.randint(-127, 128, (n, k), device="cuda", generator=gen, dtype=torch.int8)
+        c = torch.empty(m, n, device="cuda")  # the shape; _int_mm returns its own
+        rows = torch.randint(0, m, (4096,), device="cuda", generator=gen)
+        cols = torch.randint(0, n, (4096,), device="cuda", generator=gen)
+        want = (a[rows].double() * b_t[cols].double()).sum(dim=1)
+        matmul_line("matmul_i8", "int8", "torch", "torch._int_mm",
+                    lambda: torch._int_mm(a, b_t.t()), lambda: "cuBLASLt", c,
+                    (rows, cols, want), (0.0, 0.0))
         del a, b_t, c
 
 

@@ -1381,7 +1381,7 @@ template <> struct dot_accumulator<float8_e5m2> {
 template <class T> using dot_accumulator_t = typename dot_accumulator<T>::type;
 
 /// Whether dot of T operands may produce R: the accumulator type, or half
-/// for half operands (tensor cores accumulate in half then).
+/// for half operands (summed in float and rounded once per dot).
 template <class T, class R>
 inline constexpr bool dot_result_ok =
     !std::is_void_v<dot_accumulator_t<T>> &&

@@ -1,5 +1,6 @@
 // Times matmul_f16 and matmul_bf16 and their persistent forms (no
-// activation), and matmul_fp8 (e4m3, B given transposed, fp16 output), at
+// activation), matmul_tf32, matmul_i8 (B given transposed, int32 output)
+// and matmul_fp8 (e4m3, B given transposed, fp16 output), at
 // M = N = K = 4096 and 8192 with every configuration, checks 4096 sampled
 // elements of each result against the reference, and prints JSON lines
 // (TFLOP/s) for scripts/bench.sh; a persistent kernel's lines are its
@@ -28,8 +29,10 @@ bool bench(const char *workload, const char *dtype, const char *prefix,
   sample::Random rng(33);
   for (int size : {4096, 8192}) {
     const int m = size, n = size, k = size;
-    auto af = sample::random_vector(std::size_t(m) * k, rng, -1, 1);
-    auto bf = sample::random_vector(std::size_t(k) * n, rng, -1, 1);
+    // 8-bit integers take the whole range, so that no product is zero.
+    const float range = std::is_integral_v<T> ? 127.0f : 1.0f;
+    auto af = sample::random_vector(std::size_t(m) * k, rng, -range, range);
+    auto bf = sample::random_vector(std::size_t(k) * n, rng, -range, range);
     auto a = sample::convert_all<T>(af), b = sample::convert_all<T>(bf);
     auto ar = sample::convert_all<float>(a), br = sample::convert_all<float>(b);
     sample::DeviceArray<T> da(a, 0),
@@ -103,6 +106,12 @@ int main() {
   ok &= bench<tile::bfloat16, tile::bfloat16, false>(
       "matmul_bf16", "bf16", "persistent ", persistent_matmul_bf16_tile_configs,
       names, MATMUL_LAUNCH(persistent_matmul_bf16));
+  ok &= bench<float, float, false>("matmul_tf32", "tf32", "",
+                                   matmul_tf32_tile_configs, names,
+                                   MATMUL_LAUNCH(matmul_tf32));
+  ok &= bench<int8_t, int32_t, true>(
+      "matmul_i8", "int8", "", matmul_i8_tile_configs,
+      {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_i8));
   ok &= bench<tile::float8_e4m3, tile::half, true>(
       "matmul_fp8", "fp8e4m3", "", matmul_fp8_tile_configs,
       {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_fp8));

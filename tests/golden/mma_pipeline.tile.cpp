@@ -13,7 +13,9 @@
 // four warps stack into a warpgroup), the loads become cp.async copies into
 // num_stages swizzled shared-memory buffers issued num_stages - 1 iterations
 // ahead, and the dot reads the current stage on tensor cores, left in
-// flight (wgmma) until the loop ends. Variants whose pointers are not
+// flight (wgmma) until the loop ends, accumulating in place (no copy of the
+// accumulator reads registers a wgmma is writing); the wait after the loop
+// fences them. Variants whose pointers are not
 // 16-byte aligned keep the pipeline but copy element by element at once
 // (rt::copy_v): cp.async moves at least 4 bytes. B's load has
 // no mask, so the extent of its tensor is unknown and there is no TMA
@@ -67,12 +69,13 @@ tile::grid mm_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK: rt::mma_tiles<[[LC:L[0-9]+]], rt::f16, 1>(
 // CHECK-NEXT: rt::operand<true>(x_stage{x_ring + read_stage * x_stage::elems}),
 // CHECK-NEXT: rt::operand<false>(y_stage{y_ring + read_stage * y_stage::elems}),
-// CHECK: __syncthreads();
+// CHECK-NEXT: [[ACC:acc_[0-9]+]]);
+// CHECK-NEXT: __syncthreads();
 // CHECK: const int k0_ahead = k0 + 2 * 64;
 // CHECK: y_stage{y_ring + (read_stage + 2) % 3 * y_stage::elems};
 // CHECK: rt::cp_async_commit();
 // CHECK: read_stage = read_stage + 1 == 3 ? 0 : read_stage + 1;
-// CHECK: rt::mma_wait_all();
+// CHECK: rt::mma_wait_all([[ACC]]);
 // CHECK-NEXT: rt::cp_async_wait<0>();
 // CHECK: rt::st_global_v2(
 // CHECK: mm_c0_aligned16<<<grid, 128, 99328, stream>>>

@@ -4,11 +4,14 @@
 // RUN: %FileCheck %s --check-prefix=TF32 < %t/mm_tf32.cu
 // RUN: %FileCheck %s --check-prefix=IEEE < %t/mm_ieee.cu
 // RUN: %FileCheck %s --check-prefix=COMPUTED < %t/computed_i8.cu
+// RUN: %FileCheck %s --check-prefix=F16ACC < %t/mm_f16acc.cu
 // RUN: %tilecc %s -o %t.80 --target sm_80
 // RUN: %FileCheck %s --check-prefix=I8 < %t.80/mm_i8.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm_i8.cu -o %t/i8.o %}
 // RUN: %if nvcc %{ %nvcc-sm90a %t/computed_i8.cu -o %t/computed_i8.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t.80/mm_tf32.cu -o %t.80/tf32.o %}
+// RUN: %if nvcc %{ %nvcc-sm90a %t/mm_f16acc.cu -o %t/f16acc.o %}
+// RUN: %if nvcc %{ %nvcc-sm80 %t.80/mm_f16acc.cu -o %t.80/f16acc.o %}
 // clang-format on
 //
 // Tensor cores beyond fp16: 8-bit integers accumulate in int32 (k32 per
@@ -18,7 +21,9 @@
 // staged K-major and both paths read it as is; fp32 B in row-major order
 // is staged as it comes (mma.sync gathers its fragments, rt::mma_tiles
 // picks that path), and a computed int8 A is staged K-major from registers
-// by rt::dot_mma, as is its B.
+// by rt::dot_mma, as is its B. A half accumulator of half operands runs on
+// tensor cores too (rt::mma_tiles sums in float and rounds once per dot),
+// never left in flight.
 #include <cstdint>
 #include <tile/tile.hpp>
 
@@ -40,12 +45,13 @@ TILE_KERNEL void mm_i8(const int8_t *a, const int8_t *b_t, int32_t *c, int m,
   tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn), acc);
 }
 
-template <int BM, int BN, int BK, int IEEE>
-void mm_f32(const float *a, const float *b, float *c, int n, int k) {
+// C = A B, both row-major, accumulated in TC.
+template <class T, class TC, int BM, int BN, int BK, int IEEE>
+void mm_rows(const T *a, const T *b, TC *c, int n, int k) {
   auto rm = tile::program_id(0) * BM + tile::arange<BM>();
   auto rn = tile::program_id(1) * BN + tile::arange<BN>();
   auto rk = tile::arange<BK>();
-  auto acc = tile::zeros<float, BM, BN>();
+  auto acc = tile::zeros<TC, BM, BN>();
   for (int k0 = 0; k0 < k; k0 += BK) {
     auto kk = k0 + rk;
     auto x = tile::load(a + tile::expand_dims<1>(rm) * k +
@@ -62,13 +68,13 @@ void mm_f32(const float *a, const float *b, float *c, int n, int k) {
 template <int BM, int BN, int BK>
 TILE_KERNEL void mm_tf32(const float *a, const float *b, float *c, int n,
                          int k) {
-  mm_f32<BM, BN, BK, 0>(a, b, c, n, k);
+  mm_rows<float, float, BM, BN, BK, 0>(a, b, c, n, k);
 }
 
 template <int BM, int BN, int BK>
 TILE_KERNEL void mm_ieee(const float *a, const float *b, float *c, int n,
                          int k) {
-  mm_f32<BM, BN, BK, 1>(a, b, c, n, k);
+  mm_rows<float, float, BM, BN, BK, 1>(a, b, c, n, k);
 }
 
 template <int BM, int BN, int BK>
@@ -81,6 +87,12 @@ TILE_KERNEL void computed_i8(const int8_t *a, const int8_t *b, int32_t *c) {
                       tile::expand_dims<0>(rn));
   tile::store(c + tile::expand_dims<1>(rm) * BN + tile::expand_dims<0>(rn),
               tile::dot(tile::maximum(x, int8_t(0)), y));
+}
+
+template <int BM, int BN, int BK>
+TILE_KERNEL void mm_f16acc(const tile::half *a, const tile::half *b,
+                           tile::half *c, int n, int k) {
+  mm_rows<tile::half, tile::half, BM, BN, BK, 0>(a, b, c, n, k);
 }
 
 TILE_CONFIGS(mm_i8, tile::config{
@@ -105,6 +117,15 @@ tile::grid mm_tf32_grid(const float *, const float *, float *, int n, int) {
 template <int BM, int BN, int BK>
 TILE_GRID(mm_ieee)
 tile::grid mm_ieee_grid(const float *, const float *, float *, int n, int) {
+  return {n / BM, tile::cdiv(n, BN)};
+}
+TILE_CONFIGS(mm_f16acc, tile::config{.meta = {128, 128, 64},
+                                     .num_warps = 4,
+                                     .num_stages = 3});
+template <int BM, int BN, int BK>
+TILE_GRID(mm_f16acc)
+tile::grid mm_f16acc_grid(const tile::half *, const tile::half *, tile::half *,
+                          int n, int) {
   return {n / BM, tile::cdiv(n, BN)};
 }
 template <int BM, int BN, int BK>
@@ -137,4 +158,12 @@ tile::grid computed_i8_grid(const int8_t *, const int8_t *, int32_t *) {
 // COMPUTED-LABEL: computed_i8_c0_aligned16(
 // COMPUTED-NOT: rt::fragment<
 // COMPUTED: rt::dot_mma<
+
+// F16ACC-LABEL: mm_f16acc_c0_aligned16(
+// F16ACC: { // pipeline: x, y in 3 shared-memory stages, prefetched 2 iterations ahead
+// F16ACC-NOT: one dot left in flight
+// F16ACC: rt::f16 acc_{{[0-9]+}}[128];
+// F16ACC: rt::mma_tiles<{{L[0-9]+}}, rt::f16>(
+// F16ACC-NOT: rt::mma_wait_all(
+// F16ACC: rt::cp_async_wait<0>();
 // clang-format on

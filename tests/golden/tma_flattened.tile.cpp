@@ -86,7 +86,7 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // CHECK: next_pid += [[STEP]];
 // CHECK: phase ^= read_stage == 0;
 // CHECK-NEXT: }
-// CHECK-NEXT: rt::mma_wait_all();
+// CHECK-NEXT: rt::mma_wait_all({{acc[_0-9]*}});
 // CHECK-NEXT: __syncthreads();
 // CHECK: { // store acc through shared memory: one TMA store
 // CHECK-NEXT: const rt::smem_tile<float, 128, 128> acc_out{

@@ -273,6 +273,56 @@ TILE_KERNEL void matmul_fma(const tile::half *a, const tile::half *bt,
   tile::store(z + offs, acc32, mask);
 }
 
+// Triton's tutorial 03 as written there: pointer tiles built once from
+// strides and advanced by the K loop, rows and columns wrapped with `%`
+// instead of masked, K masked against what is left. The loop is
+// pipelined with the carried pointers advanced for each prefetch. The
+// accumulator is TC: float, or half (tensor cores sum in float, each dot
+// rounds once).
+template <class TC, int BM, int BN, int BK>
+void matmul_ptrs_block(const tile::half *a, const tile::half *b, tile::half *c,
+                       int m, int n, int k, int stride_am, int stride_ak,
+                       int stride_bk, int stride_bn, int stride_cm,
+                       int stride_cn) {
+  auto offs_am = (tile::program_id(0) * BM + tile::arange<BM>()) % m;
+  auto offs_bn = (tile::program_id(1) * BN + tile::arange<BN>()) % n;
+  auto offs_k = tile::arange<BK>();
+  auto a_ptrs = a + (tile::expand_dims<1>(offs_am) * stride_am +
+                     tile::expand_dims<0>(offs_k) * stride_ak);
+  auto b_ptrs = b + (tile::expand_dims<1>(offs_k) * stride_bk +
+                     tile::expand_dims<0>(offs_bn) * stride_bn);
+  auto acc = tile::zeros<TC, BM, BN>();
+  for (int kb = 0; kb < tile::cdiv(k, BK); ++kb) {
+    auto x = tile::load(a_ptrs, tile::expand_dims<0>(offs_k) < k - kb * BK,
+                        tile::half(0.0f));
+    auto y = tile::load(b_ptrs, tile::expand_dims<1>(offs_k) < k - kb * BK,
+                        tile::half(0.0f));
+    acc = tile::dot(x, y, acc);
+    a_ptrs = a_ptrs + BK * stride_ak;
+    b_ptrs = b_ptrs + BK * stride_bk;
+  }
+  auto offs_cm = tile::program_id(0) * BM + tile::arange<BM>();
+  auto offs_cn = tile::program_id(1) * BN + tile::arange<BN>();
+  tile::store(c + tile::expand_dims<1>(offs_cm) * stride_cm +
+                  tile::expand_dims<0>(offs_cn) * stride_cn,
+              tile::cast<tile::half>(acc),
+              tile::expand_dims<1>(offs_cm < m) &&
+                  tile::expand_dims<0>(offs_cn < n));
+}
+
+#define MATMUL_PTRS(kernel, TC)                                                \
+  template <int BM, int BN, int BK>                                            \
+  TILE_KERNEL void kernel(const tile::half *a, const tile::half *b,            \
+                          tile::half *c, int m, int n, int k, int stride_am,   \
+                          int stride_ak, int stride_bk, int stride_bn,         \
+                          int stride_cm, int stride_cn) {                      \
+    matmul_ptrs_block<TC, BM, BN, BK>(a, b, c, m, n, k, stride_am, stride_ak,  \
+                                      stride_bk, stride_bn, stride_cm,         \
+                                      stride_cn);                              \
+  }
+MATMUL_PTRS(matmul_ptrs, float)
+MATMUL_PTRS(matmul_ptrs_f16acc, tile::half)
+
 // Atomics on a pointer tile (a histogram; float max through a CAS loop)
 // and on one pointer (once per program), including a tile smaller than the
 // program's threads, whose copies must not add twice.
@@ -305,10 +355,27 @@ TILE_CONFIGS(combines, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {64, 8}, .num_warps = 2});
 TILE_CONFIGS(matmul_fma, tile::config{.meta = {32, 32, 16}, .num_warps = 4},
              tile::config{.meta = {16, 64, 32}, .num_warps = 2});
+#define MATMUL_PTRS_CONFIGS(kernel)                                            \
+  TILE_CONFIGS(                                                                \
+      kernel,                                                                  \
+      tile::config{.meta = {128, 128, 64}, .num_warps = 4, .num_stages = 3},   \
+      tile::config{.meta = {64, 64, 32}, .num_warps = 4, .num_stages = 2})
+MATMUL_PTRS_CONFIGS(matmul_ptrs);
+MATMUL_PTRS_CONFIGS(matmul_ptrs_f16acc);
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
 
+#define MATMUL_PTRS_GRID(kernel)                                               \
+  template <int BM, int BN, int BK>                                            \
+  TILE_GRID(kernel)                                                            \
+  tile::grid kernel##_grid(const tile::half *, const tile::half *,             \
+                           tile::half *, int m, int n, int, int, int, int,     \
+                           int, int, int) {                                    \
+    return {tile::cdiv(m, BM), tile::cdiv(n, BN)};                             \
+  }
+MATMUL_PTRS_GRID(matmul_ptrs)
+MATMUL_PTRS_GRID(matmul_ptrs_f16acc)
 template <int BLOCK>
 TILE_GRID(float_ops)
 tile::grid float_ops_grid(const float *, const float *, float *, int n) {

@@ -347,6 +347,51 @@ template <int BM, int BN, int BK> void checkMatmulWith(int Config) {
   compare(L + " float, ieee", DZ.download(), Z, 0);
 }
 
+/// matmul_ptrs (float accumulator) and matmul_ptrs_f16acc (half) on M x K
+/// A and K x N B (or B stored transposed, reached through its strides):
+/// row-major with sizes divisible by 16 runs the unit-stride variant,
+/// transposed B the aligned one, ragged sizes the generic one.
+template <int BM, int BN, int BK>
+void checkMatmulPtrsWith(int Config, int M, int N, int K, bool BTransposed) {
+  auto ToHalf = [](const std::vector<float> &V) {
+    return std::vector<tile::half>(V.begin(), V.end());
+  };
+  auto A = ToHalf(randomFloats(size_t(M) * K, -1, 1));
+  auto B = ToHalf(randomFloats(size_t(K) * N, -1, 1));
+  const int StrideBk = BTransposed ? 1 : N, StrideBn = BTransposed ? K : 1;
+  std::vector<tile::half> C(size_t(M) * N), C16(C.size());
+  const tile::grid Grid{tile::cdiv(M, BM), tile::cdiv(N, BN)};
+  tile::emulate::launch(Grid, matmul_ptrs<BM, BN, BK>, A.data(), B.data(),
+                        C.data(), M, N, K, K, 1, StrideBk, StrideBn, N, 1);
+  tile::emulate::launch(Grid, matmul_ptrs_f16acc<BM, BN, BK>, A.data(),
+                        B.data(), C16.data(), M, N, K, K, 1, StrideBk, StrideBn,
+                        N, 1);
+  sample::DeviceArray<tile::half> DA(A, 0), DB(B, 0), DC(C.size(), 0),
+      DC16(C.size(), 0);
+  poison(DC, DC16);
+  CUDA_CHECK(tilecc::matmul_ptrs(DA.get(), DB.get(), DC.get(), M, N, K, K, 1,
+                                 StrideBk, StrideBn, N, 1, nullptr, Config));
+  CUDA_CHECK(tilecc::matmul_ptrs_f16acc(DA.get(), DB.get(), DC16.get(), M, N, K,
+                                        K, 1, StrideBk, StrideBn, N, 1, nullptr,
+                                        Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  // Tensor cores sum in another order than the emulation.
+  std::string L = "config " + std::to_string(Config) + " " + std::to_string(M) +
+                  "x" + std::to_string(N) + "x" + std::to_string(K) +
+                  (BTransposed ? " (B transposed)" : "");
+  compare("matmul_ptrs " + L, DC.download(), C, 1e-2);
+  compare("matmul_ptrs_f16acc " + L, DC16.download(), C16, 1e-2);
+}
+
+void checkMatmulPtrs() {
+  for (bool BTransposed : {false, true}) {
+    checkMatmulPtrsWith<128, 128, 64>(0, 256, 384, 320, BTransposed);
+    checkMatmulPtrsWith<128, 128, 64>(0, 200, 136, 100, BTransposed);
+    checkMatmulPtrsWith<64, 64, 32>(1, 192, 128, 96, BTransposed);
+    checkMatmulPtrsWith<64, 64, 32>(1, 70, 50, 20, BTransposed);
+  }
+}
+
 template <int Block> void checkHistogramWith(int Config) {
   const int N = 5003, Bins = 37;
   auto X = randomInts(N, 0, 1000);
@@ -397,6 +442,7 @@ int main() {
   checkCombines();
   checkMatmulWith<32, 32, 16>(0);
   checkMatmulWith<16, 64, 32>(1);
+  checkMatmulPtrs();
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   // An empty grid launches nothing and succeeds; a bad config is refused.

@@ -61,6 +61,60 @@ TEST_CASE("the mask is constant in groups of 16 only when n % 16 == 0") {
   CHECK(Generic.get(K.Ptrs).Divisibility[0] == 1);
 }
 
+TEST_CASE("offsets wrapped with % stay contiguous in runs of the common "
+          "divisor") {
+  VectorAdd K(1024);
+  Builder B(K.F, K.F.body());
+  Value *N = K.F.body().argument(1);
+  Value *Wrapped = B.create(OpKind::Rem, K.Offs->type(),
+                            {K.Offs, B.broadcastTo(N, K.Offs->type().Shape)});
+  AxisInfoAnalysis Aligned(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  CHECK(Aligned.get(Wrapped).Contiguity[0] == 16);
+  CHECK(Aligned.get(Wrapped).Divisibility[0] == 16);
+  AxisInfoAnalysis Generic(K.F, {ParamSpec::None, ParamSpec::None});
+  CHECK(Generic.get(Wrapped).Contiguity[0] == 1);
+}
+
+namespace {
+
+/// A loop carrying vector_add's pointer tile, adding Step (a tile of the
+/// same shape) each iteration. Returns the carried block argument.
+const Value *carryPointers(VectorAdd &K, Value *Step) {
+  Builder B(K.F, K.F.body());
+  auto Loop = std::make_unique<Op>(OpKind::For, SourceLoc{});
+  for (Value *V : {B.intConst(0), B.intConst(8), B.intConst(1), K.Ptrs})
+    Loop->addOperand(V);
+  Op *For = K.F.body().append(std::move(Loop));
+  Block *Body = For->addRegion();
+  Body->addArgument(K.F.newValue(Type::scalar(ScalarKind::I32)));
+  Value *Arg = Body->addArgument(K.F.newValue(K.Ptrs->type()));
+  B.setBlock(*Body);
+  Value *Next = B.create(OpKind::AddPtr, K.Ptrs->type(), {Arg, Step});
+  B.createVoid(OpKind::Yield, {Next});
+  For->addResult(K.F.newValue(K.Ptrs->type()));
+  return Arg;
+}
+
+} // namespace
+
+TEST_CASE("a pointer tile a loop advances by a constant keeps its facts") {
+  VectorAdd K(1024);
+  Builder B(K.F, K.F.body());
+  const Value *Arg =
+      carryPointers(K, B.broadcastTo(B.intConst(64), K.Ptrs->type().Shape));
+  AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  CHECK(AI.get(Arg).Contiguity[0] == 1024);
+  CHECK(AI.get(Arg).Divisibility[0] == 16); // x's alignment; 64 floats more
+}
+
+TEST_CASE("a pointer tile a loop advances by a varying amount loses its "
+          "contiguity") {
+  VectorAdd K(1024);
+  const Value *Arg = carryPointers(K, K.Offs);
+  AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  CHECK(AI.get(Arg).Contiguity[0] == 1);
+}
+
 TEST_CASE("divisibility is the highest power of two dividing a constant") {
   CHECK(highestPowerOf2Divisor(48) == 16);
   CHECK(highestPowerOf2Divisor(7) == 1);

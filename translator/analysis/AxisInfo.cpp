@@ -42,6 +42,23 @@ AxisInfo AxisInfo::constant(int64_t V, llvm::ArrayRef<int64_t> Shape) {
   return A;
 }
 
+AxisInfo AxisInfo::join(const AxisInfo &A, const AxisInfo &B) {
+  AxisInfo J = A;
+  for (unsigned D = 0; D < J.Contiguity.size(); ++D) {
+    J.Contiguity[D] = std::gcd(A.Contiguity[D], B.Contiguity[D]);
+    J.Divisibility[D] = std::gcd(A.Divisibility[D], B.Divisibility[D]);
+    J.Constancy[D] = std::gcd(A.Constancy[D], B.Constancy[D]);
+  }
+  if (A.ConstantValue != B.ConstantValue)
+    J.ConstantValue.reset();
+  return J;
+}
+
+bool AxisInfo::operator==(const AxisInfo &O) const {
+  return Contiguity == O.Contiguity && Divisibility == O.Divisibility &&
+         Constancy == O.Constancy && ConstantValue == O.ConstantValue;
+}
+
 std::string AxisInfo::str() const {
   std::string S;
   llvm::raw_string_ostream OS(S);
@@ -82,15 +99,14 @@ const AxisInfo &AxisInfoAnalysis::get(const Value *V) const {
 
 void AxisInfoAnalysis::visit(const Op &O) {
   if (O.kind() == OpKind::For) {
-    // Induction variable: divisible by gcd(lo, step); carried values unknown.
+    // Induction variable: divisible by gcd(lo, step).
     const Block &Body = *O.region(0);
     int64_t Div = std::gcd(get(O.operand(0)).Divisibility[0],
                            get(O.operand(2)).Divisibility[0]);
     AxisInfo IV = AxisInfo::unknown(1);
     IV.Divisibility[0] = Div;
     Info[Body.argument(0)] = IV;
-    for (unsigned I = 1; I < Body.arguments().size(); ++I)
-      Info[Body.argument(I)] = AxisInfo::unknown(rankOf(Body.argument(I)));
+    visitCarried(O);
   }
   // Combine arguments and while-loop values: nothing known.
   if (O.kind() != OpKind::For)
@@ -98,9 +114,38 @@ void AxisInfoAnalysis::visit(const Op &O) {
       for (const auto &A : R->arguments())
         Info[A.get()] = AxisInfo::unknown(rankOf(A.get()));
   for (unsigned I = 0; I < O.numResults(); ++I)
-    Info[O.result(I)] = O.numResults() == 1 && O.regions().empty()
+    Info[O.result(I)] = O.kind() == OpKind::For
+                            ? Info[O.region(0)->argument(I + 1)]
+                        : O.numResults() == 1 && O.regions().empty()
                             ? compute(O)
                             : AxisInfo::unknown(rankOf(O.result(I)));
+}
+
+void AxisInfoAnalysis::visitCarried(const Op &Loop) {
+  const Block &Body = *Loop.region(0);
+  const Op &Yield = *Body.terminator();
+  const unsigned N = Loop.numResults();
+  for (unsigned I = 0; I < N; ++I)
+    Info[Body.argument(I + 1)] = get(Loop.operand(3 + I));
+  // Facts only weaken from round to round; the bound is a safety net (a
+  // divisibility can halve at most 30 times).
+  for (unsigned Round = 0; Round < 64; ++Round) {
+    walk(Body, [&](const Op &O) { visit(O); });
+    bool Changed = false;
+    for (unsigned I = 0; I < N; ++I) {
+      AxisInfo &Arg = Info[Body.argument(I + 1)];
+      AxisInfo Joined = AxisInfo::join(Arg, get(Yield.operand(I)));
+      if (Joined != Arg) {
+        Arg = std::move(Joined);
+        Changed = true;
+      }
+    }
+    if (!Changed)
+      return;
+  }
+  for (unsigned I = 0; I < N; ++I)
+    Info[Body.argument(I + 1)] =
+        AxisInfo::unknown(rankOf(Body.argument(I + 1)));
 }
 
 AxisInfo AxisInfoAnalysis::compute(const Op &O) {
@@ -211,6 +256,22 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
       A.Constancy[D] = C;
     }
     return A;
+  case OpKind::Rem:
+    for (unsigned D = 0; D < Rank; ++D) {
+      const AxisInfo &L = In(0), &Rt = In(1);
+      A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
+      // x % m with m the same along D wraps only at multiples of m, so a
+      // run starting at a multiple g of gcd(x's and m's divisors) stays
+      // contiguous for g elements (indices taken to be non-negative, as
+      // Triton's analysis does): `(pid * BN + arange) % n` keeps vectors.
+      if (isInteger(R->type().Elem.Kind) &&
+          Rt.Constancy[D] == dimSize(O.operand(1), D)) {
+        int64_t G = std::gcd(L.Divisibility[D], Rt.Divisibility[D]);
+        A.Contiguity[D] = std::gcd(L.Contiguity[D], G);
+        A.Divisibility[D] = G;
+      }
+    }
+    return A;
   case OpKind::And:
   case OpKind::Or:
   case OpKind::Xor:
@@ -219,7 +280,6 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
   case OpKind::Maximum:
   case OpKind::Minimum:
   case OpKind::Div:
-  case OpKind::Rem:
   case OpKind::Shl:
   case OpKind::Shr:
     for (unsigned D = 0; D < Rank; ++D)

@@ -26,6 +26,10 @@ struct AxisInfo {
 
   static AxisInfo unknown(unsigned Rank);
   static AxisInfo constant(int64_t V, llvm::ArrayRef<int64_t> Shape);
+  /// What holds of both A and B (a value that is one or the other).
+  static AxisInfo join(const AxisInfo &A, const AxisInfo &B);
+  bool operator==(const AxisInfo &O) const;
+  bool operator!=(const AxisInfo &O) const { return !(*this == O); }
   std::string str() const;
 };
 
@@ -39,6 +43,11 @@ public:
 
 private:
   void visit(const ir::Op &O);
+  /// A for loop's carried values: what holds of the initial value and of
+  /// every yielded one, found by re-running the body until nothing weakens
+  /// (as Triton's analysis does), so that a pointer tile advanced by a
+  /// loop-invariant step keeps its contiguity and alignment.
+  void visitCarried(const ir::Op &Loop);
   AxisInfo compute(const ir::Op &O);
   llvm::DenseMap<const ir::Value *, AxisInfo> Info;
 };

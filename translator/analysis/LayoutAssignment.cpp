@@ -25,6 +25,7 @@ bool tensorCoreTypes(ScalarKind A, ScalarKind B, ScalarKind C, DotPrecision P) {
     return false;
   switch (A) {
   case ScalarKind::F16:
+    return C == ScalarKind::F32 || C == ScalarKind::F16;
   case ScalarKind::BF16:
     return C == ScalarKind::F32;
   case ScalarKind::F32:
@@ -169,10 +170,15 @@ private:
     }
     if (O.kind() == OpKind::Load && feedsTensorCores(*O.result())) {
       const Value *P = O.operand(0);
-      return Set(O.result(),
-                 Layout{memoryLayout(P->type().Shape, AI.get(P).Contiguity,
-                                     P->type().Elem.pointeeBytes()),
-                        std::nullopt});
+      Layout L{memoryLayout(P->type().Shape, AI.get(P).Contiguity,
+                            P->type().Elem.pointeeBytes()),
+               std::nullopt};
+      // Pointers a loop carries (Triton's `a_ptrs += BK`) are kept in the
+      // load's layout rather than converted every iteration.
+      bool Changed = false;
+      if (const Op *Loop = carriedBy(P))
+        Changed = Set(Loop->result(P->ownerBlock()->argumentNumber(P) - 1), L);
+      return Set(O.result(), L) || Changed;
     }
     if (O.kind() == OpKind::For) {
       const Op &Yield = *O.region(0)->ops().back();
@@ -199,6 +205,16 @@ private:
         L = It->second;
       }
     return L && Set(O.result(), *L);
+  }
+
+  /// The for loop whose body carries V as a block argument other than
+  /// the induction variable, if any.
+  static const Op *carriedBy(const Value *V) {
+    const Block *B = V->ownerBlock();
+    if (!B || !B->parentOp() || B->parentOp()->kind() != OpKind::For ||
+        V == B->argument(0))
+      return nullptr;
+    return B->parentOp();
   }
 
   /// Whether V's only users are tensor-core dots taking it as a or b (maybe

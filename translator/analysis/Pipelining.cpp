@@ -1,5 +1,6 @@
 //===- Pipelining.cpp -----------------------------------------------------===//
 #include "analysis/Pipelining.h"
+#include "llvm/ADT/MapVector.h"
 
 using namespace tilecc::ir;
 
@@ -83,17 +84,28 @@ public:
             Candidates.count(O.get()))
           continue;
         llvm::DenseSet<const Op *> With = InSlice;
+        auto AdvancesBefore = Advances;
         if (addSlice(O->operand(0), With) &&
             (!O->mask() || addSlice(O->mask(), With))) {
           P.OwnLoads.push_back(O.get());
           InSlice = std::move(With);
+        } else {
+          Advances = std::move(AdvancesBefore);
         }
       }
     if (P.Loads.empty() && P.OwnLoads.empty())
       return std::nullopt;
+    // The steps of carried pointers come first: the prefetch advances
+    // the pointers before re-running the rest.
     for (const auto &O : Body.ops())
-      if (InSlice.count(O.get()))
+      if (InSlice.count(O.get()) && StepSlice.count(O.get()))
         P.Slice.push_back(O.get());
+    P.StepOps = P.Slice.size();
+    for (const auto &O : Body.ops())
+      if (InSlice.count(O.get()) && !StepSlice.count(O.get()))
+        P.Slice.push_back(O.get());
+    for (const auto &[Arg, Step] : Advances)
+      P.Advances.push_back({Arg, Step});
     // A dot left in flight reads its staged operands, which stay until
     // their stage is refilled; registers would be rewritten sooner.
     P.AsyncMma = P.NumStages >= 3 && !P.Dots.empty() &&
@@ -162,9 +174,12 @@ private:
   }
 
   /// Whether dot D's result is only yielded, as the next value of the
-  /// carried accumulator it adds to, which nothing else reads.
+  /// carried accumulator it adds to, which nothing else reads, and the
+  /// tensor cores accumulate in its type (a half one is rounded at once).
   bool onlyAccumulates(const Op &D) const {
     const Value *Acc = D.operand(2);
+    if (Acc->type().Elem.Kind == ScalarKind::F16)
+      return false;
     const Op *Yield = Body.terminator();
     auto Uses = Users.lookup(D.result());
     if (Uses.size() != 1 || Uses.front() != Yield ||
@@ -176,11 +191,48 @@ private:
     return false;
   }
 
+  /// The loop-invariant step carried value Arg advances by each
+  /// iteration (its yield is `Arg + Step`), or null.
+  const Value *advanceStep(const Value *Arg) {
+    const Op *Yield = Body.terminator();
+    const Value *Next = Yield->operand(Body.argumentNumber(Arg) - 1);
+    const Op *D = Next->definingOp();
+    if (!Arg->type().Elem.isPointer() || !D || D->kind() != OpKind::AddPtr ||
+        D->operand(0) != Arg || !addStepSlice(D->operand(1)))
+      return nullptr;
+    return D->operand(1);
+  }
+
+  /// Adds the body ops a step is computed by; false unless they depend
+  /// only on values from outside the loop.
+  bool addStepSlice(const Value *V) {
+    if (const Block *Owner = V->ownerBlock())
+      return Owner != &Body;
+    const Op *D = V->definingOp();
+    if (!D || D->parentBlock() != &Body || StepSlice.count(D))
+      return true;
+    if (!recomputable(*D) || !llvm::all_of(D->operands(), [&](const Value *O) {
+          return addStepSlice(O);
+        }))
+      return false;
+    StepSlice.insert(D);
+    return true;
+  }
+
   /// Adds the body ops V is computed by; false if one cannot be re-run
   /// for a later iteration.
   bool addSlice(const Value *V, llvm::DenseSet<const Op *> &InSlice) {
-    if (const Block *Owner = V->ownerBlock())
-      return Owner != &Body || V == Body.argument(0); // only the IV
+    if (const Block *Owner = V->ownerBlock()) {
+      if (Owner != &Body || V == Body.argument(0)) // from outside, or the IV
+        return true;
+      if (Advances.count(V))
+        return addSlice(Advances[V], InSlice);
+      const Value *Step = advanceStep(V);
+      if (!Step)
+        return false;
+      Advances[V] = Step;
+      return addSlice(Step, InSlice);
+    }
     const Op *D = V->definingOp();
     if (!D || D->parentBlock() != &Body)
       return true; // defined outside the loop
@@ -197,6 +249,10 @@ private:
   const Block &Body;
   const LayoutMap &LM;
   UserMap Users;
+  /// Carried pointer tiles the slices read, with their steps, and the ops
+  /// computing the steps.
+  llvm::MapVector<const Value *, const Value *> Advances;
+  llvm::DenseSet<const Op *> StepSlice;
 };
 
 } // namespace

@@ -7,11 +7,12 @@
 // into one of num_stages shared-memory buffers, issued num_stages - 1
 // iterations ahead, and the dots read the buffer. The ops that compute a
 // staged load's pointers and mask (its slice) are re-run for the iteration
-// being prefetched, so they may depend only on the induction variable and
-// values from outside the loop. num_stages is the configuration's, or the
-// loop's own from tile::range; in a loop that names it, the other tile
-// loads are staged too, each thread copying and reading back its own
-// elements (CUDA targets, which have cp.async).
+// being prefetched, so they may depend only on the induction variable,
+// values from outside the loop and pointer tiles the loop carries, advancing
+// them by a loop-invariant step each iteration. num_stages is the
+// configuration's, or the loop's own from tile::range; in a loop that names it,
+// the other tile loads are staged too, each thread copying and reading back its
+// own elements (CUDA targets, which have cp.async).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_PIPELINING_H
@@ -37,8 +38,18 @@ struct PipelinedLoop {
   /// Whether the step is a constant, hence known to be positive; with a
   /// step known only at run time, prefetches also check that it is.
   bool ConstantStep = true;
-  /// The loads' slices in program order: what the prefetch re-runs.
+  /// The loads' slices: what the prefetch re-runs. The ops computing
+  /// Advances' steps come first (they depend on nothing the loop changes),
+  /// then the others, each part in program order.
   llvm::SmallVector<const ir::Op *, 16> Slice;
+  /// How many of Slice's ops compute Advances' steps.
+  unsigned StepOps = 0;
+  /// Loop-carried pointer tiles the slices read, each with the
+  /// loop-invariant amount its iteration adds to it (Triton's
+  /// `a_ptrs += BK * stride`): a prefetch k iterations ahead reads the
+  /// carried tile plus k steps.
+  llvm::SmallVector<std::pair<const ir::Value *, const ir::Value *>, 2>
+      Advances;
   /// Ops of the loop body that the pipelined body leaves out: the staged
   /// loads feeding dots, trans of them, and slice ops nothing else uses
   /// (an OwnLoads read-back still uses its mask).

@@ -46,7 +46,8 @@ bool alongLastDim(const Value *I, const Op &Mul) {
 
 /// Integer parameters that are only ever inner strides: factors of an
 /// index along a tile's last dimension, which are often 1 and then make
-/// offsets contiguous. Parameters also used as row strides are left out:
+/// offsets contiguous. Parameters also used as row strides (factors of a
+/// scalar, or of an index along another dimension) are left out:
 /// a row stride of 1 is a degenerate case not worth a variant.
 llvm::DenseSet<const Value *> strideLike(const Function &F) {
   llvm::DenseSet<const Value *> Inner, Outer;
@@ -55,7 +56,10 @@ llvm::DenseSet<const Value *> strideLike(const Function &F) {
       return;
     for (unsigned I = 0; I < 2; ++I) {
       const Value *P = origin(O.operand(I));
-      if (P->definingOp())
+      const Op *Factor = origin(O.operand(1 - I))->definingOp();
+      // A constant times a stride is a step along that dimension (`BK *
+      // stride_ak`), no sign of another role.
+      if (P->definingOp() || (Factor && Factor->kind() == OpKind::Const))
         continue;
       (alongLastDim(O.operand(1 - I), O) ? Inner : Outer).insert(P);
     }

@@ -731,9 +731,16 @@ void KernelEmitter::emitYield(const Op &Parent, const Block &B,
                     Indent);
     return;
   }
+  // Values already in their storage (accumulated in place) stay.
+  auto InPlace = [&](unsigned I) {
+    return Y->operand(I) != Parent.result(I) &&
+           nameOf(Y->operand(I)) == nameOf(Parent.result(I));
+  };
   for (unsigned I = 0; I < N; ++I) {
     const Value *R = Parent.result(I);
     std::string Tmp = nameOf(R) + "_next";
+    if (InPlace(I))
+      continue;
     if (R->type().isScalar()) {
       line(Indent, constDecl(R, Tmp) + " = " + scalar(Y->operand(I)) + ";");
       continue;
@@ -745,6 +752,8 @@ void KernelEmitter::emitYield(const Op &Parent, const Block &B,
   for (unsigned I = 0; I < N; ++I) {
     const Value *R = Parent.result(I);
     std::string Tmp = nameOf(R) + "_next";
+    if (InPlace(I))
+      continue;
     if (R->type().isScalar()) {
       line(Indent, nameOf(R) + " = " + Tmp + ";");
       continue;

@@ -178,13 +178,15 @@ private:
   void emitOwnStagedRead(const ir::Op &L, unsigned Indent);
 
   /// The prefetch of the iteration whose induction variable is Iv (an
-  /// expression) into stage S: the slice re-run with the induction
-  /// variable's own name bound to Iv, then the copies. Past the loop's end
-  /// the copies read nothing and fill zeros; leaving them unconditional
-  /// lets the compiler hoist their per-thread address arithmetic.
+  /// expression), Ahead iterations after the current one, into stage S:
+  /// the slice re-run with the induction variable's own name bound to Iv
+  /// and the carried pointers' to theirs advanced Ahead steps, then the
+  /// copies. Past the loop's end the copies read nothing and fill zeros;
+  /// leaving them unconditional lets the compiler hoist their per-thread
+  /// address arithmetic.
   void emitPrefetch(const ir::Op &Loop, const analysis::PipelinedLoop &P,
-                    const std::string &Iv, const std::string &S,
-                    unsigned Indent);
+                    const std::string &Iv, const std::string &Ahead,
+                    const std::string &S, unsigned Indent);
 
   /// Where a TMA box starts along Axis.
   std::string boxStart(const analysis::TensorMapAxis &Axis);
@@ -228,7 +230,8 @@ private:
                     unsigned Indent);
 
   /// A dot of staged operands: tensor cores read this iteration's stage
-  /// (and a from registers when it is not staged).
+  /// (and a from registers when it is not staged); a dot left in flight
+  /// accumulates into its carried accumulator in place.
   void emitStagedDot(const ir::Op &O, unsigned Indent);
 
   void emitIf(const ir::Op &O, unsigned Indent);

@@ -85,7 +85,8 @@ void KernelEmitter::emitOwnStagedRead(const Op &L, unsigned Indent) {
 }
 
 void KernelEmitter::emitPrefetch(const Op &Loop, const PipelinedLoop &P,
-                                 const std::string &Iv, const std::string &S,
+                                 const std::string &Iv,
+                                 const std::string &Ahead, const std::string &S,
                                  unsigned Indent) {
   if (byTma(P))
     return emitTmaPrefetch(Loop, P, Iv, S, Indent);
@@ -99,13 +100,35 @@ void KernelEmitter::emitPrefetch(const Op &Loop, const PipelinedLoop &P,
            nameOf(IV) + " < " + scalar(Loop.operand(1)) + ";");
   const PipelinedLoop *Outer = Active;
   Active = nullptr;
-  for (const Op *O : P.Slice)
-    emitOp(*O, Indent + 1);
+  for (unsigned I = 0; I < P.StepOps; ++I)
+    emitOp(*P.Slice[I], Indent + 1);
+  // The carried pointers as they will be Ahead iterations on.
+  llvm::SmallVector<std::pair<const Value *, std::string>, 2> Current;
+  for (const auto &[Arg, Step] : P.Advances) {
+    std::string Name = fresh(nameOf(Arg) + "_ahead");
+    if (Arg->type().isScalar()) {
+      line(Indent + 1, constDecl(Arg, Name) + " = " + scalar(Arg) + " + " +
+                           Ahead + " * " + scalar(Step) + ";");
+    } else {
+      line(Indent + 1, deviceType(Arg->type().Elem) + Name + "[" +
+                           std::to_string(elems(Arg)) + "];");
+      line(Indent + 1, "#pragma unroll");
+      line(Indent + 1, loopHeader(elems(Arg)));
+      line(Indent + 2, Name + "[e] = " + elem(Arg, "e") + " + " + Ahead +
+                           " * " + elem(Step, "e") + ";");
+    }
+    Current.push_back({Arg, nameOf(Arg)});
+    Names[Arg] = Name;
+  }
+  for (unsigned I = P.StepOps; I < P.Slice.size(); ++I)
+    emitOp(*P.Slice[I], Indent + 1);
   Active = Outer;
   for (const Op *L : P.Loads)
     emitStagedCopy(P, *L, S, Live, Indent + 1);
   for (const Op *L : P.OwnLoads)
     emitStagedCopy(P, *L, S, Live, Indent + 1);
+  for (const auto &[Arg, Name] : Current)
+    Names[Arg] = Name;
   line(Indent, "}");
   line(Indent, "rt::cp_async_commit();");
 }
@@ -185,7 +208,7 @@ void KernelEmitter::emitCursorPrefetch(const Op &Loop, const PipelinedLoop &P,
                                        const std::string &S, unsigned Indent) {
   const PipelineState St = States[&Loop];
   const Op &Outer = *Flats.find(&Loop)->second.Outer;
-  emitPrefetch(Loop, P, St.NextInner, S, Indent);
+  emitPrefetch(Loop, P, St.NextInner, "", S, Indent);
   line(Indent, St.NextInner + " += " + scalar(Loop.operand(2)) + ";");
   line(Indent,
        "if (" + St.NextInner + " >= " + scalar(Loop.operand(1)) + ") {");
@@ -234,7 +257,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     std::string Ahead = fresh(N + "_ahead");
     line(Indent + 1, "const int " + Ahead + " = " + N + " + " +
                          std::to_string(D) + " * " + Step + ";");
-    emitPrefetch(O, P, Ahead, Into, Indent + 1);
+    emitPrefetch(O, P, Ahead, std::to_string(D), Into, Indent + 1);
   };
   if (!P.AsyncMma)
     Prefetch();
@@ -254,8 +277,15 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   if (ByTma)
     line(Indent + 1, St.Phase + " ^= " + St.Read + " == 0;");
   line(Indent, "}");
-  if (P.AsyncMma)
-    line(Indent, "rt::mma_wait_all();");
+  if (P.AsyncMma) {
+    // The accumulators the dots left in flight: the loop's carried values.
+    std::string Accs;
+    const Op *Yield = Body.terminator();
+    for (unsigned I = 0; I < O.numResults(); ++I)
+      if (const Op *D = Yield->operand(I)->definingOp(); D && P.Dots.count(D))
+        Accs += (Accs.empty() ? "" : ", ") + nameOf(O.result(I));
+    line(Indent, "rt::mma_wait_all(" + Accs + ");");
+  }
   // The buffers may be reused after the loop. TMA copies past the end
   // are never issued.
   if (!ByTma)
@@ -360,14 +390,21 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
     emitPrefetch(O, P,
                  scalar(O.operand(0)) + " + " + Stage + " * " +
                      scalar(O.operand(2)),
-                 Stage, Indent + 2);
+                 Stage, Stage, Indent + 2);
   line(Indent + 1, "}");
 }
 
 void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent) {
   const Value *R = O.result();
-  declareTile(R, Indent);
-  assignValue(R, nameOf(R), O.operand(2), Indent);
+  if (Active->AsyncMma) {
+    // The dot accumulates in place: its accumulator is a carried value
+    // only it reads, and its result only the next one; copies would read
+    // the registers of a product in flight.
+    Names[R] = nameOf(O.operand(2));
+  } else {
+    declareTile(R, Indent);
+    assignValue(R, nameOf(R), O.operand(2), Indent);
+  }
   std::string Ops[2];
   for (unsigned I = 0; I < 2; ++I) {
     auto [L, Trans] = stagedSource(*Active, O.operand(I));

@@ -99,6 +99,12 @@ Value *Op::other() const {
   return Kind == OpKind::Load && Operands.size() >= 3 ? Operands[2] : nullptr;
 }
 
+unsigned Block::argumentNumber(const Value *V) const {
+  assert(V->ownerBlock() == this && "not an argument of this block");
+  auto It = llvm::find_if(Args, [&](const auto &A) { return A.get() == V; });
+  return static_cast<unsigned>(It - Args.begin());
+}
+
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn) {
   for (auto &O : B.ops()) {
     Fn(*O);

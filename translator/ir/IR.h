@@ -87,6 +87,8 @@ public:
   Value *addArgument(std::unique_ptr<Value> V);
   llvm::ArrayRef<std::unique_ptr<Value>> arguments() const { return Args; }
   Value *argument(unsigned I) const { return Args[I].get(); }
+  /// The position of V, one of this block's arguments, among them.
+  unsigned argumentNumber(const Value *V) const;
 
   std::vector<std::unique_ptr<Op>> &ops() { return Ops; }
   const std::vector<std::unique_ptr<Op>> &ops() const { return Ops; }

@@ -124,23 +124,43 @@ __device__ constexpr bool uses_wgmma() {
 /// a wgmma product may be left in flight: the call returns once the
 /// previous one has finished, so the operands of the one before are free
 /// again, and acc is untouchable until mma_wait_all().
+///
+/// A half accumulator (of half operands) is widened to float, the product
+/// summed into it there and the sum rounded once, as the emulation does;
+/// such a product is never left in flight.
 template <class LC, class T, int InFlight = 0, class OA, class OB, class TC,
           int NC>
 __device__ __forceinline__ void mma_tiles(const OA &a, const OB &b,
                                           TC (&acc)[NC]) {
   static_assert(InFlight == 0 || InFlight == 1, "at most one in flight");
-  if constexpr (uses_wgmma<LC, T, OA, OB>()) {
+  if constexpr (__is_same(TC, f16)) {
+    static_assert(InFlight == 0, "a half accumulator is rounded at once");
+    float wide[NC];
+#pragma unroll
+    for (int e = 0; e < NC; ++e)
+      wide[e] = convert<float>(acc[e]);
+    mma_tiles<LC, T>(a, b, wide);
+#pragma unroll
+    for (int e = 0; e < NC; ++e)
+      acc[e] = convert<f16>(wide[e]);
+  } else if constexpr (uses_wgmma<LC, T, OA, OB>()) {
     wgmma_issue<LC, T>(a, b, acc);
     wgmma_wait<InFlight>();
+    if constexpr (InFlight == 0)
+      fence_registers(acc);
   } else {
     mma_sync_tiles<LC, T>(a, b, acc);
   }
 }
 
-/// Waits for the products mma_tiles left in flight.
-__device__ __forceinline__ void mma_wait_all() {
+/// Waits for the products mma_tiles left in flight, into the accumulators
+/// acc: their registers are fenced after the wait, so that the compiler
+/// moves no read of them above it (ptxas would then serialize the wgmmas).
+template <class... Acc>
+__device__ __forceinline__ void mma_wait_all([[maybe_unused]] Acc &...acc) {
 #if __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
   wgmma_wait<0>();
+  (fence_registers(acc), ...);
 #endif
 }
 

@@ -25,6 +25,22 @@ template <int N> __device__ __forceinline__ void wgmma_wait() {
   asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(N) : "memory");
 }
 
+/// Keeps the compiler from moving reads and writes of the registers r
+/// across this point (an empty asm that claims to change them): wgmma
+/// accumulators are read and written asynchronously, between the wgmma
+/// and the wait that covers it, where the compiler cannot see it.
+template <class T, int N>
+__device__ __forceinline__ void fence_registers(T (&r)[N]) {
+  static_assert(sizeof(T) == 4, "fp32 or int32 accumulators");
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    if constexpr (__is_same(T, float))
+      asm volatile("" : "+f"(r[i])::"memory");
+    else
+      asm volatile("" : "+r"(r[i])::"memory");
+  }
+}
+
 /// The matrix descriptor of an operand tile (smem_tile's layout: 8-row
 /// groups of swizzled rows of Tile::row_bytes) starting at p.
 /// lbo: bytes between swizzle atoms along MN (MN-major operands);
@@ -249,6 +265,7 @@ __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
 #pragma unroll
   for (int c = 0; c < WN / NI; ++c)
     db[c] = operand_descriptor(b, n0 + c * NI);
+  fence_registers(acc);
   wgmma_fence();
 #pragma unroll
   for (int k0 = 0; k0 < K; k0 += KI)
@@ -272,6 +289,7 @@ __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
           acc[fragment_element<LC>(i, c * NI / 8 + r / 4, r % 4)] = d[r];
       }
   wgmma_commit();
+  fence_registers(acc);
 }
 
 } // namespace tile::rt
