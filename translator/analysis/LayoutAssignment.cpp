@@ -176,8 +176,8 @@ private:
       // Pointers a loop carries (Triton's `a_ptrs += BK`) are kept in the
       // load's layout rather than converted every iteration.
       bool Changed = false;
-      if (const Op *Loop = carriedBy(P))
-        Changed = Set(Loop->result(P->ownerBlock()->argumentNumber(P) - 1), L);
+      if (const Value *Out = carriedResult(P))
+        Changed = Set(Out, L);
       return Set(O.result(), L) || Changed;
     }
     if (O.kind() == OpKind::For) {
@@ -205,16 +205,6 @@ private:
         L = It->second;
       }
     return L && Set(O.result(), *L);
-  }
-
-  /// The for loop whose body carries V as a block argument other than
-  /// the induction variable, if any.
-  static const Op *carriedBy(const Value *V) {
-    const Block *B = V->ownerBlock();
-    if (!B || !B->parentOp() || B->parentOp()->kind() != OpKind::For ||
-        V == B->argument(0))
-      return nullptr;
-    return B->parentOp();
   }
 
   /// Whether V's only users are tensor-core dots taking it as a or b (maybe

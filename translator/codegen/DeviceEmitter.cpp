@@ -464,9 +464,14 @@ std::string KernelEmitter::constDecl(const Value *V, const std::string &Name) {
   return V->type().Elem.isPointer() ? T + "const " + N : "const " + T + " " + N;
 }
 
-void KernelEmitter::declareTile(const Value *V, unsigned Indent) {
-  line(Indent, deviceType(V->type().Elem) + " " + nameOf(V) + "[" +
+void KernelEmitter::declareTileAs(const Value *V, const std::string &Name,
+                                  unsigned Indent) {
+  line(Indent, deviceType(V->type().Elem) + " " + Name + "[" +
                    std::to_string(elems(V)) + "];");
+}
+
+void KernelEmitter::declareTile(const Value *V, unsigned Indent) {
+  declareTileAs(V, nameOf(V), Indent);
   // A pipeline's prefetch declares its slice's tiles again.
   if (Commented.insert(V).second)
     TileComments.push_back(nameOf(V) + " : " + V->type().str() + " " +
@@ -961,15 +966,28 @@ void KernelEmitter::declareDotScratch() {
               "];");
 }
 
+/// The rt::precision enumerator that runs a dot of fp32 operands as P.
+static const char *precisionName(DotPrecision P) {
+  switch (P) {
+  case DotPrecision::TF32:
+    return "rt::precision::tf32";
+  case DotPrecision::TF32x3:
+    return "rt::precision::tf32x3";
+  case DotPrecision::IEEE:
+    return "rt::precision::ieee";
+  }
+  llvm_unreachable("unknown dot precision");
+}
+
 void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
-  static const char *const Precision[] = {
-      "rt::precision::tf32", "rt::precision::tf32x3", "rt::precision::ieee"};
   const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
   declareTile(R, Indent);
   bool Fma = !LM.get(R).isMmaAccumulator();
-  std::string Callee =
-      Fma ? "rt::dot_fma<" + std::string(Precision[O.intAttr()]) + ", "
-          : "rt::dot_mma<";
+  std::string Callee = Fma ? "rt::dot_fma<" +
+                                 std::string(precisionName(
+                                     static_cast<DotPrecision>(O.intAttr()))) +
+                                 ", "
+                           : "rt::dot_mma<";
   line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
                    ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
                    nameOf(O.operand(2)) + ", " + nameOf(R) +

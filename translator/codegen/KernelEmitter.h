@@ -103,6 +103,11 @@ private:
 
   void declareTile(const ir::Value *V, unsigned Indent);
 
+  /// Declares a register array named Name holding a tile like V (a copy
+  /// of V, e.g. a prefetch's value several iterations ahead).
+  void declareTileAs(const ir::Value *V, const std::string &Name,
+                     unsigned Indent);
+
   /// Copies tile or scalar From into the storage named To.
   void assignValue(const ir::Value *To, const std::string &ToName,
                    const ir::Value *From, unsigned Indent);

@@ -110,8 +110,7 @@ void KernelEmitter::emitPrefetch(const Op &Loop, const PipelinedLoop &P,
       line(Indent + 1, constDecl(Arg, Name) + " = " + scalar(Arg) + " + " +
                            Ahead + " * " + scalar(Step) + ";");
     } else {
-      line(Indent + 1, deviceType(Arg->type().Elem) + Name + "[" +
-                           std::to_string(elems(Arg)) + "];");
+      declareTileAs(Arg, Name, Indent + 1);
       line(Indent + 1, "#pragma unroll");
       line(Indent + 1, loopHeader(elems(Arg)));
       line(Indent + 2, Name + "[e] = " + elem(Arg, "e") + " + " + Ahead +

@@ -105,6 +105,14 @@ unsigned Block::argumentNumber(const Value *V) const {
   return static_cast<unsigned>(It - Args.begin());
 }
 
+const Value *carriedResult(const Value *V) {
+  const Block *B = V->ownerBlock();
+  if (!B || !B->parentOp() || B->parentOp()->kind() != OpKind::For ||
+      V == B->argument(0))
+    return nullptr;
+  return B->parentOp()->result(B->argumentNumber(V) - 1);
+}
+
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn) {
   for (auto &O : B.ops()) {
     Fn(*O);

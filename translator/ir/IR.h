@@ -207,6 +207,11 @@ private:
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn);
 void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
 
+/// The result of the for loop whose body carries V (a block argument
+/// other than the induction variable) out of the loop, or null where V is
+/// no such argument.
+const Value *carriedResult(const Value *V);
+
 /// How a dot multiplies fp32 operands: a Matmul op's IntAttr, in
 /// tile::input_precision's order.
 enum class DotPrecision : uint8_t { TF32, TF32x3, IEEE };
