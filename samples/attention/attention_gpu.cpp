@@ -1,9 +1,11 @@
 // Runs attention_f16 and attention_bf16 on the GPU through their launch
 // wrappers, with the default configuration (the wrapper picks by head_dim
 // and masking) and every explicit one that applies, on sequence lengths
-// below, at and not at multiples of the blocks, causal and not, head_dim 64
-// and 128, into poisoned outputs with guard zones; once more with
-// misaligned pointers (the generic variant). Exits 77 without a GPU.
+// below, at and not at multiples of the blocks (208: a multiple of 16, so
+// the aligned variant, with TMA copies whose last boxes cross the end of a
+// head, but of no block), causal and not, head_dim 64 and 128, into
+// poisoned outputs with guard zones; once more with misaligned pointers (the
+// generic variant). Exits 77 without a GPU.
 #include "attention.tile.cpp"
 #include "attention.tile.h"
 
@@ -26,7 +28,7 @@ template <class T> bool check(const char *name) {
   int runs = 0;
   for (int d : {64, 128})
     for (int causal : {0, 1})
-      for (int seq : {1, 64, 70, 128, 200, 1000}) {
+      for (int seq : {1, 64, 70, 128, 200, 208, 1000}) {
         const std::size_t n = std::size_t(heads) * seq * d;
         auto q = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
         auto k = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));

@@ -183,14 +183,16 @@ template <int N, class F> void for_each_index(F &&f) {
 }
 
 /// "BLOCK=1024,num_warps=4" from a configuration and the names of the
-/// kernel's template parameters.
+/// kernel's template parameters; ",num_stages=3" follows for pipelined ones.
 inline std::string describe(const tile::config &c,
                             std::initializer_list<const char *> names) {
   std::string s;
   int i = 0;
   for (const char *name : names)
     s += std::string(name) + "=" + std::to_string(c.meta[i++]) + ",";
-  return s + "num_warps=" + std::to_string(c.num_warps);
+  s += "num_warps=" + std::to_string(c.num_warps);
+  return c.num_stages > 1 ? s + ",num_stages=" + std::to_string(c.num_stages)
+                          : s;
 }
 
 /// describe() of configs[index], or "default config" for index -1 (the

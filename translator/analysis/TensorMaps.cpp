@@ -142,7 +142,75 @@ const Op *constant(const Value *V) {
   return D && D->kind() == OpKind::Const ? D : nullptr;
 }
 
+/// V without the integer widenings around it.
+const Value *unwidened(const Value *V) {
+  for (const Op *D = V->definingOp(); D && D->kind() == OpKind::Cast;
+       D = V->definingOp()) {
+    ScalarKind From = D->operand(0)->type().Elem.Kind, To = V->type().Elem.Kind;
+    if (!isInteger(From) || !isInteger(To) || From == ScalarKind::I1 ||
+        bitWidth(From) > bitWidth(To))
+      break;
+    V = D->operand(0);
+  }
+  return V;
+}
+
+/// The factors of a scalar product, widenings removed.
+void factors(const Value *V, llvm::SmallVectorImpl<const Value *> &Out) {
+  V = unwidened(V);
+  const Op *D = V->definingOp();
+  if (D && D->kind() == OpKind::Mul && V->type().isScalar()) {
+    factors(D->operand(0), Out);
+    factors(D->operand(1), Out);
+    return;
+  }
+  Out.push_back(V);
+}
+
+/// Whether two scalars are the same value: one value, or equal constants.
+bool sameScalar(const Value *A, const Value *B) {
+  if (A == B)
+    return true;
+  const Op *CA = constant(A), *CB = constant(B);
+  return CA && CB && CA->intAttr() == CB->intAttr();
+}
+
+/// Reads Base = param + batch * (Bound * Stride) of A's outer axis into
+/// A.Base and A.Batch.
+bool batchOf(TensorMapAccess &A) {
+  const Op *D = A.Base->definingOp();
+  const TensorMapAxis &Outer = A.Axes[A.outerDim()];
+  if (!D || D->kind() != OpKind::AddPtr || !Outer.Bound || !Outer.Stride)
+    return false;
+  llvm::SmallVector<const Value *, 4> Factors;
+  factors(D->operand(1), Factors);
+  for (const Value *Known : {Outer.Bound, Outer.Stride}) {
+    auto *It = llvm::find_if(Factors, [&](const Value *F) {
+      return sameScalar(unwidened(Known), F);
+    });
+    if (It == Factors.end())
+      return false;
+    Factors.erase(It);
+  }
+  // TMA coordinates are 32-bit signed integers.
+  if (Factors.size() != 1 || Factors[0]->type().Elem.Kind != ScalarKind::I32)
+    return false;
+  A.Base = D->operand(0);
+  A.Batch = Factors[0];
+  return true;
+}
+
 } // namespace
+
+llvm::SmallVector<const Value *, 3> TensorMapAccess::coordinates() const {
+  llvm::SmallVector<const Value *, 3> Out;
+  for (const TensorMapAxis &Axis : Axes)
+    if (Axis.Offset)
+      Out.push_back(Axis.Offset);
+  if (Batch)
+    Out.push_back(Batch);
+  return Out;
+}
 
 std::optional<unsigned> paramIndex(const Function &F, const Value *V) {
   for (unsigned I = 0; I < F.Params.size(); ++I)
@@ -153,7 +221,7 @@ std::optional<unsigned> paramIndex(const Function &F, const Value *V) {
 
 std::optional<TensorMapAccess> matchTensorMap(const Op &Load) {
   const Value *Ptrs = Load.operand(0);
-  if (Ptrs->type().rank() != 2 || !Load.mask())
+  if (Ptrs->type().rank() != 2)
     return std::nullopt;
   TensorMapAccess A;
   llvm::SmallVector<OffsetTerm, 2> Terms;
@@ -161,12 +229,15 @@ std::optional<TensorMapAccess> matchTensorMap(const Op &Load) {
   const Value *Index[2] = {nullptr, nullptr};
   const Value *Bound[2] = {nullptr, nullptr};
   if (!A.Base || Terms.size() != 2 || Terms[0].Dim == Terms[1].Dim ||
-      !maskBounds(Load.mask(), Index, Bound))
+      (Load.mask() && !maskBounds(Load.mask(), Index, Bound)))
     return std::nullopt;
   unsigned Unit = 0;
   for (const OffsetTerm &T : Terms) {
     TensorMapAxis &Axis = A.Axes[T.Dim];
-    if (Index[T.Dim] != T.Index || !boxStart(T.Index, Axis))
+    if (!boxStart(T.Index, Axis))
+      return std::nullopt;
+    // An axis without a mask must have a box fixed at translation time.
+    if (Index[T.Dim] ? Index[T.Dim] != T.Index : Axis.Offset != nullptr)
       return std::nullopt;
     Axis.Stride = T.Stride;
     Axis.Bound = Bound[T.Dim];
@@ -180,6 +251,8 @@ std::optional<TensorMapAccess> matchTensorMap(const Op &Load) {
   if (Unit == 0)
     A.InnerDim = constant(A.Axes[0].Stride) ? 1 : 0;
   if (Unit == 2)
+    return std::nullopt;
+  if (A.Base->definingOp() && !batchOf(A))
     return std::nullopt;
   return A;
 }
@@ -202,8 +275,9 @@ bool tensorMapUsable(const TensorMapAccess &A, const Function &F,
                         constant(Outer.Stride)->intAttr() * Bytes % 16 == 0 &&
                         constant(Outer.Stride)->intAttr() > 0) ||
                        Spec(Outer.Stride) == ParamSpec::Aligned16);
+  // A bound the mask leaves out is the box's end.
   auto BoundOk = [&](const Value *B) {
-    return Spec(B) || (constant(B) && constant(B)->intAttr() > 0);
+    return !B || Spec(B) || (constant(B) && constant(B)->intAttr() > 0);
   };
   return Spec(A.Base) == ParamSpec::Aligned16 && InnerUnit && OuterAligned &&
          BoundOk(Inner.Bound) && BoundOk(Outer.Bound);
@@ -218,8 +292,7 @@ llvm::DenseSet<const Op *> boxStartSlice(const PipelinedLoop &P,
       llvm::for_each(D->operands(), Need);
   };
   for (const Op *L : P.Loads)
-    for (const TensorMapAxis &Axis : Maps.find(L)->second.Axes)
-      Need(Axis.Offset);
+    llvm::for_each(Maps.find(L)->second.coordinates(), Need);
   return Needed;
 }
 
@@ -263,8 +336,7 @@ std::optional<FlattenedPipeline> flattenPipeline(const Op &Loop,
       llvm::for_each(D->operands(), Need);
   };
   for (const Op *L : P.Loads)
-    for (const TensorMapAxis &Axis : Maps.find(L)->second.Axes)
-      Need(Axis.Offset);
+    llvm::for_each(Maps.find(L)->second.coordinates(), Need);
   if (!Recomputable)
     return std::nullopt;
   FlattenedPipeline F{Outer, {}, {}};
@@ -277,8 +349,7 @@ std::optional<FlattenedPipeline> flattenPipeline(const Op &Loop,
       F.Carried.push_back(V);
   };
   for (const Op *L : P.Loads)
-    for (const TensorMapAxis &Axis : Maps.find(L)->second.Axes)
-      Carry(Axis.Offset);
+    llvm::for_each(Maps.find(L)->second.coordinates(), Carry);
   for (const Op *O : P.Slice)
     if (InnerSlice.count(O))
       llvm::for_each(O->operands(), Carry);

@@ -7,7 +7,12 @@
 //   mask = (o0 + arange < b0)[:, None] && (o1 + arange < b1)[None, :]
 // with base a pointer parameter, one stride 1, the other stride and the
 // bounds parameters or constants: the launch wrapper encodes the tensor map
-// from those. Whether a launch may use it (alignment) is the
+// from those. A dimension the mask leaves out is read exactly: its box
+// starts at a constant and the tensor ends with the box. A base of
+//   param + batch * (b0 * s0)
+// (b0 and s0 the outer dimension's bound and stride) is the 2-D tensor
+// number `batch` of a stack of them, a third dimension of the tensor map:
+// attention's heads. Whether a launch may use it (alignment) is the
 // specialization's to say; tensorMapUsable checks it.
 //
 //===----------------------------------------------------------------------===//
@@ -18,6 +23,7 @@
 #include "ir/IR.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SmallVector.h"
 #include <optional>
 
 namespace tilecc::analysis {
@@ -29,7 +35,9 @@ struct TensorMapAxis {
   int64_t Start = 0;
   /// Elements between neighbours along the axis (a scalar; null for 1).
   const ir::Value *Stride = nullptr;
-  /// The tensor's extent along the axis, from the mask (a scalar).
+  /// The tensor's extent along the axis, from the mask (a scalar); null
+  /// for an axis the mask leaves out, whose box is [Start, Start + tile
+  /// extent) and ends the tensor.
   const ir::Value *Bound = nullptr;
 };
 
@@ -37,11 +45,16 @@ struct TensorMapAccess {
   const ir::Value *Base = nullptr; // a pointer parameter
   TensorMapAxis Axes[2];           // by tile dimension
   unsigned InnerDim = 1;           // the tile dimension with unit stride
+  /// Which 2-D tensor of a stack (a 32-bit scalar), each the outer axis'
+  /// Bound times its Stride elements after the last; null for one tensor.
+  const ir::Value *Batch = nullptr;
   unsigned outerDim() const { return 1 - InnerDim; }
+  /// The scalars the box's corner is computed from.
+  llvm::SmallVector<const ir::Value *, 3> coordinates() const;
 };
 
-/// Load's tile as a box of a 2-D tensor, if its pointers and mask have the
-/// form above.
+/// Load's (or a store's) tile as a box of a 2-D tensor or of a stack of
+/// them, if its pointers and mask have the form above.
 std::optional<TensorMapAccess> matchTensorMap(const ir::Op &Load);
 
 /// Whether launches with the facts Specs (one per parameter of F) can encode

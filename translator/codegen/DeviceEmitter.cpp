@@ -87,11 +87,21 @@ EmittedKernel KernelEmitter::run() {
               "_map");
     MapNames[L] = Name;
     PS << ", const __grid_constant__ CUtensorMap " << Name;
-    const TensorMapAxis &Inner = Map.Axes[Map.InnerDim];
     const TensorMapAxis &Outer = Map.Axes[Map.outerDim()];
-    K.TensorMaps.push_back({Name, stageType(*L), hostScalar(Map.Base),
-                            hostScalar(Inner.Bound), hostScalar(Outer.Bound),
-                            hostScalar(Outer.Stride)});
+    const Type &T =
+        (L->kind() == OpKind::Store ? L->operand(1) : L->result())->type();
+    // An axis without a mask ends with the box.
+    auto Extent = [&](unsigned Dim) {
+      const TensorMapAxis &Axis = Map.Axes[Dim];
+      return Axis.Bound ? hostScalar(Axis.Bound)
+                        : std::to_string(Axis.Start + T.Shape[Dim]);
+    };
+    K.TensorMaps.push_back(
+        {Name, stageType(*L), hostScalar(Map.Base), Extent(Map.InnerDim),
+         Extent(Map.outerDim()), hostScalar(Outer.Stride),
+         Map.Batch ? "std::uint64_t(" + hostScalar(Outer.Bound) + ") * " +
+                         hostScalar(Outer.Stride)
+                   : ""});
   }
   declareDotScratch();
   emitBlock(F.body(), 1);
@@ -106,6 +116,7 @@ EmittedKernel KernelEmitter::run() {
   K.TileComments = std::move(TileComments);
   K.Accesses = std::move(Accesses);
   K.DynamicSharedBytes = DynamicSharedBytes;
+  K.StaticSharedBytes = StaticSharedBytes;
   K.PipelineLoc = PipelineLoc;
   K.PipelineStages = PipelineStages;
   return K;
@@ -166,9 +177,9 @@ void KernelEmitter::dropTmaAddressing() {
       Slice.insert(It->second.OuterSlice.begin(), It->second.OuterSlice.end());
     Rerun.insert(Slice.begin(), Slice.end());
     for (const Op *L : P.Loads)
-      for (const TensorMapAxis &Axis : Tma.find(L)->second.Axes)
-        if (Axis.Offset && Axis.Offset->definingOp())
-          Inputs.insert(Axis.Offset->definingOp());
+      for (const Value *C : Tma.find(L)->second.coordinates())
+        if (C->definingOp())
+          Inputs.insert(C->definingOp());
     for (const Op *O : Slice)
       for (const Value *V : O->operands())
         if (V->definingOp())
@@ -180,9 +191,9 @@ void KernelEmitter::dropTmaAddressing() {
     Inputs.erase(O);
   for (const auto &[O, Map] : Tma)
     if (O->kind() == OpKind::Store)
-      for (const TensorMapAxis &Axis : Map.Axes)
-        if (Axis.Offset && Axis.Offset->definingOp())
-          Inputs.insert(Axis.Offset->definingOp());
+      for (const Value *C : Map.coordinates())
+        if (C->definingOp())
+          Inputs.insert(C->definingOp());
   llvm::SmallVector<const Op *, 64> Pure;
   walk(F.body(), [&](const Op &O) {
     if (isPure(O) && !Inputs.count(&O))
@@ -648,8 +659,7 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
   line(Indent + 1, "__syncthreads();");
   line(Indent + 1, "if (threadIdx.x == 0) {");
   line(Indent + 2, "rt::tma_store_tile(&" + MapNames.lookup(&O) + ", " + Buf +
-                       ", " + boxStart(Map.Axes[1]) + ", " +
-                       boxStart(Map.Axes[0]) + ");");
+                       ", " + boxCorner(Map) + ");");
   line(Indent + 2, "rt::tma_store_commit();");
   line(Indent + 1, "}");
   line(Indent, "}");
@@ -945,6 +955,7 @@ void KernelEmitter::emitScan(const Op &O, unsigned Indent) {
 
 void KernelEmitter::declareDotScratch() {
   llvm::SmallVector<std::string, 2> Sizes;
+  unsigned Largest = 0;
   walk(F.body(), [&](const Op &O) {
     if (O.kind() != OpKind::Dot || LM.get(O.result()).isMmaAccumulator())
       return;
@@ -955,9 +966,14 @@ void KernelEmitter::declareDotScratch() {
                        std::to_string(B.Shape[1]) + ")";
     if (!llvm::is_contained(Sizes, Size))
       Sizes.push_back(Size);
+    // rt::dot_fma_scratch's size: a, 16-byte aligned, then b.
+    unsigned Bytes = storageBytes(A.Elem.Kind);
+    Largest = std::max<unsigned>(Largest, (A.numel() * Bytes + 15) / 16 * 16 +
+                                              B.numel() * Bytes);
   });
   if (Sizes.empty())
     return;
+  StaticSharedBytes += Largest;
   DotScratch = fresh("dot_scratch");
   line(1, "alignas(16) __shared__ unsigned char " + DotScratch + "[" +
               (Sizes.size() == 1
@@ -998,6 +1014,7 @@ void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
   const Value *Src = O.operand(0), *R = O.result();
   declareTile(R, Indent);
   std::string Buf = nameOf(R) + "_smem";
+  StaticSharedBytes += R->type().numel() * storageBytes(R->type().Elem.Kind);
   line(Indent, "{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
   line(Indent + 1, "__shared__ " + deviceType(R->type().Elem) + " " + Buf +
                        "[" + std::to_string(R->type().numel()) + "];");

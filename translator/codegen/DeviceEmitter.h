@@ -40,6 +40,9 @@ struct EmittedKernel {
   /// Dynamic shared memory the kernel needs (pipeline stages), in bytes,
   /// and where the loop needing the most is, with its stage count.
   unsigned DynamicSharedBytes = 0;
+  /// Static shared memory of the kernel's own buffers (layout conversions,
+  /// the CUDA-core dots' scratch), which the launch adds to the dynamic.
+  unsigned StaticSharedBytes = 0;
   ir::SourceLoc PipelineLoc;
   unsigned PipelineStages = 0;
   /// The tensor maps of TMA loads and stores, which the launch wrapper encodes
@@ -47,6 +50,8 @@ struct EmittedKernel {
   /// rt::encode_tensor_map<Stage>(&Name, Base, Inner, Outer, RowStride).
   struct TensorMapParam {
     std::string Name, Stage, Base, Inner, Outer, RowStride;
+    /// Elements between the 2-D tensors of a stack; empty for one tensor.
+    std::string BatchStride;
   };
   std::vector<TensorMapParam> TensorMaps;
 };

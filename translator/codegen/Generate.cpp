@@ -350,17 +350,24 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       auto IsStore = [](const auto &M) {
         return M.first->kind() == OpKind::Store;
       };
-      if (E.DynamicSharedBytes > Opts.Target.MaxSharedBytes &&
+      auto SharedBytes = [](const EmittedKernel &E) {
+        return E.DynamicSharedBytes + E.StaticSharedBytes;
+      };
+      if (SharedBytes(E) > Opts.Target.MaxSharedBytes &&
           llvm::any_of(VP.Tma, IsStore)) {
         VP.Tma.remove_if(IsStore);
         E = Emit();
       }
-      if (E.DynamicSharedBytes > Opts.Target.MaxSharedBytes) {
+      if (SharedBytes(E) > Opts.Target.MaxSharedBytes) {
+        std::string Static =
+            E.StaticSharedBytes ? ", " + std::to_string(E.StaticSharedBytes) +
+                                      " of them for layout conversions and dots"
+                                : "";
         Error = {"a loop software-pipelined with num_stages = " +
                      std::to_string(E.PipelineStages) + " needs " +
-                     std::to_string(E.DynamicSharedBytes) +
+                     std::to_string(SharedBytes(E)) +
                      " bytes of shared memory (configuration " +
-                     std::to_string(C) + "), more than the " +
+                     std::to_string(C) + Static + "), more than the " +
                      std::to_string(Opts.Target.MaxSharedBytes) + " " +
                      Opts.Target.Name +
                      " allows: use fewer stages or smaller tiles",
@@ -381,7 +388,8 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                         {"base", M.Base},
                         {"inner", M.Inner},
                         {"outer", M.Outer},
-                        {"row_stride", M.RowStride}});
+                        {"row_stride", M.RowStride},
+                        {"batch_stride", M.BatchStride}});
         MapArgs += ", " + M.Name;
       }
       Variants.push_back({{"name", Name},

@@ -193,8 +193,8 @@ private:
                     const std::string &Iv, const std::string &Ahead,
                     const std::string &S, unsigned Indent);
 
-  /// Where a TMA box starts along Axis.
-  std::string boxStart(const analysis::TensorMapAxis &Axis);
+  /// The coordinates of Map's box, innermost first.
+  std::string boxCorner(const analysis::TensorMapAccess &Map);
 
   /// The TMA form of a prefetch: one thread re-runs the scalar ops the
   /// boxes' starts need, tells stage S's barrier how many bytes to expect
@@ -309,6 +309,7 @@ private:
   /// Per staged load: its stage buffers' type alias and ring pointer.
   llvm::DenseMap<const ir::Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;
+  unsigned StaticSharedBytes = 0;
   /// The shared buffer of the CUDA-core dots (declareDotScratch).
   std::string DotScratch;
   ir::SourceLoc PipelineLoc;

@@ -132,11 +132,16 @@ void KernelEmitter::emitPrefetch(const Op &Loop, const PipelinedLoop &P,
   line(Indent, "rt::cp_async_commit();");
 }
 
-std::string KernelEmitter::boxStart(const TensorMapAxis &Axis) {
-  if (!Axis.Offset)
-    return std::to_string(Axis.Start);
-  return scalar(Axis.Offset) +
-         (Axis.Start ? " + " + std::to_string(Axis.Start) : "");
+std::string KernelEmitter::boxCorner(const TensorMapAccess &Map) {
+  auto Start = [&](const TensorMapAxis &Axis) {
+    if (!Axis.Offset)
+      return std::to_string(Axis.Start);
+    return scalar(Axis.Offset) +
+           (Axis.Start ? " + " + std::to_string(Axis.Start) : "");
+  };
+  return Start(Map.Axes[Map.InnerDim]) + ", " +
+         Start(Map.Axes[Map.outerDim()]) +
+         (Map.Batch ? ", " + scalar(Map.Batch) : "");
 }
 
 void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
@@ -180,8 +185,7 @@ void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
     const TensorMapAccess &Map = Tma.find(L)->second;
     line(Indent + 2, "rt::tma_load_tile(" + stageTile(*L, S) + ", &" +
                          MapNames.lookup(L) + ", " + Bar + ", " +
-                         boxStart(Map.Axes[Map.InnerDim]) + ", " +
-                         boxStart(Map.Axes[Map.outerDim()]) + ");");
+                         boxCorner(Map) + ");");
   }
   line(Indent + 1, "}");
   line(Indent, "}");

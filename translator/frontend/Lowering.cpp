@@ -805,6 +805,15 @@ private:
     if (const auto *UO = dyn_cast<UnaryOperator>(E))
       return lowerUnary(UO);
     if (const auto *CO = dyn_cast<ConditionalOperator>(E)) {
+      // A condition known at translation time (a template argument's test)
+      // picks its operand, which alone is lowered, as C++ evaluates it.
+      if (bool Known; !CO->getCond()->isValueDependent() &&
+                      !CO->getCond()->HasSideEffects(Ctx) &&
+                      CO->getCond()->EvaluateAsBooleanCondition(Known, Ctx)) {
+        Value *V = lowerExpr(Known ? CO->getTrueExpr() : CO->getFalseExpr());
+        auto RT = lowerType(CO->getType(), CO->getExprLoc());
+        return V && RT ? B.cast(V, RT->Elem) : nullptr;
+      }
       Value *C = lowerExpr(CO->getCond());
       Value *T = lowerExpr(CO->getTrueExpr());
       Value *Fv = lowerExpr(CO->getFalseExpr());

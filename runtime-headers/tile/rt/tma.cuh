@@ -1,5 +1,6 @@
 // Tensor Memory Accelerator loads (sm_90): one thread asks the TMA unit to
-// copy a box of a 2-D tensor into shared memory, swizzled as wgmma reads
+// copy a box of a 2-D tensor (or of one of a stack of them) into shared
+// memory, swizzled as wgmma reads
 // it, and an mbarrier counts the bytes as they land. The tensor map (shape,
 // strides, box, swizzle) is encoded on the host by the launch wrapper and
 // passed as a __grid_constant__ parameter.
@@ -8,6 +9,7 @@
 // an older target, the helpers trap.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -92,6 +94,24 @@ __device__ __forceinline__ void tma_load_2d(void *dst, const CUtensorMap *map,
 #endif
 }
 
+/// Copies the box of map at coordinates (inner, outer) of 2-D tensor batch
+/// of the stack to dst, completing its bytes on bar.
+__device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map,
+                                            mbarrier *bar, int inner, int outer,
+                                            int batch) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.tile"
+      ".mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];" ::"r"(
+          shared_address(dst)),
+      "l"(reinterpret_cast<std::uint64_t>(map)), "r"(inner), "r"(outer),
+      "r"(batch), "r"(shared_address(bar))
+      : "memory");
+#else
+  __trap();
+#endif
+}
+
 /// Copies src (shared memory) to the box of map at (inner, outer), writing
 /// only the elements inside the tensor, as one bulk group per call of
 /// tma_store_commit.
@@ -108,15 +128,38 @@ tma_store_2d(const CUtensorMap *map, const void *src, int inner, int outer) {
 #endif
 }
 
+/// The same for a box of 2-D tensor batch of the stack.
+__device__ __forceinline__ void tma_store_3d(const CUtensorMap *map,
+                                             const void *src, int inner,
+                                             int outer, int batch) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group"
+      " [%0, {%2, %3, %4}], [%1];" ::"l"(reinterpret_cast<std::uint64_t>(map)),
+      "r"(shared_address(src)), "r"(inner), "r"(outer), "r"(batch)
+      : "memory");
+#else
+  __trap();
+#endif
+}
+
 /// Stores a Tile (an smem_tile) to the box of map whose corner is (outer,
-/// inner): one box per 128-byte slab.
-template <class Tile>
+/// inner), in 2-D tensor `batch` of a stack if one is given: one box per
+/// 128-byte slab.
+template <class Tile, class... Batch>
 __device__ __forceinline__ void tma_store_tile(const CUtensorMap *map, Tile src,
-                                               int inner, int outer) {
+                                               int inner, int outer,
+                                               Batch... batch) {
+  static_assert(sizeof...(Batch) <= 1, "a box of a 2-D or 3-D tensor");
 #pragma unroll
-  for (int s = 0; s < Tile::cols / Tile::slab_cols; ++s)
-    tma_store_2d(map, src.base + s * Tile::slab_elems,
-                 inner + s * Tile::slab_cols, outer);
+  for (int s = 0; s < Tile::cols / Tile::slab_cols; ++s) {
+    if constexpr (sizeof...(Batch) == 0)
+      tma_store_2d(map, src.base + s * Tile::slab_elems,
+                   inner + s * Tile::slab_cols, outer);
+    else
+      tma_store_3d(map, src.base + s * Tile::slab_elems,
+                   inner + s * Tile::slab_cols, outer, batch...);
+  }
 }
 
 __device__ __forceinline__ void tma_store_commit() {
@@ -137,15 +180,22 @@ template <bool Read> __device__ __forceinline__ void tma_store_wait() {
 }
 
 /// Loads a Stage tile (an smem_tile) whose row r, column c is element
-/// (outer + r, inner + c) of map's tensor: one box per 128-byte slab.
-template <class Stage>
+/// (outer + r, inner + c) of map's tensor (of 2-D tensor `batch` of a
+/// stack if one is given): one box per 128-byte slab.
+template <class Stage, class... Batch>
 __device__ __forceinline__ void tma_load_tile(Stage dst, const CUtensorMap *map,
                                               mbarrier *bar, int inner,
-                                              int outer) {
+                                              int outer, Batch... batch) {
+  static_assert(sizeof...(Batch) <= 1, "a box of a 2-D or 3-D tensor");
 #pragma unroll
-  for (int s = 0; s < Stage::cols / Stage::slab_cols; ++s)
-    tma_load_2d(dst.base + s * Stage::slab_elems, map, bar,
-                inner + s * Stage::slab_cols, outer);
+  for (int s = 0; s < Stage::cols / Stage::slab_cols; ++s) {
+    if constexpr (sizeof...(Batch) == 0)
+      tma_load_2d(dst.base + s * Stage::slab_elems, map, bar,
+                  inner + s * Stage::slab_cols, outer);
+    else
+      tma_load_3d(dst.base + s * Stage::slab_elems, map, bar,
+                  inner + s * Stage::slab_cols, outer, batch...);
+  }
 }
 
 /// Whether kernel runs code built for sm_90 or later here, so its TMA
@@ -157,13 +207,16 @@ template <class Kernel> bool runs_tma(Kernel *kernel) {
          attributes.ptxVersion >= 90;
 }
 
-/// Encodes a 2-D tensor map for Stage tiles (boxes of slab_cols x rows,
+/// Encodes a tensor map for Stage tiles (boxes of slab_cols x rows,
 /// swizzled like smem_tile) over an Inner x Outer tensor of T at base with
-/// rows RowStride elements apart. Elements past the edges read zeros.
+/// rows RowStride elements apart, or with a BatchStride over a stack of
+/// such tensors BatchStride elements apart (a 3-D map). Elements past the
+/// edges read zeros.
 template <class Stage, class T>
 cudaError_t encode_tensor_map(CUtensorMap *map, const T *base,
                               std::uint64_t inner, std::uint64_t outer,
-                              std::uint64_t row_stride) {
+                              std::uint64_t row_stride,
+                              std::uint64_t batch_stride = 0) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 1,
                 "tensor map element size");
   using encode_fn = PFN_cuTensorMapEncodeTiled_v12000;
@@ -188,14 +241,24 @@ cudaError_t encode_tensor_map(CUtensorMap *map, const T *base,
       : Stage::row_bytes == 64 ? CU_TENSOR_MAP_SWIZZLE_64B
       : Stage::row_bytes == 32 ? CU_TENSOR_MAP_SWIZZLE_32B
                                : CU_TENSOR_MAP_SWIZZLE_NONE;
-  const cuuint64_t dims[2] = {inner, outer};
-  const cuuint64_t strides[1] = {row_stride * sizeof(T)};
-  const cuuint32_t box[2] = {Stage::slab_cols, Stage::rows};
-  const cuuint32_t element_strides[2] = {1, 1};
-  CUresult r = encode(map, type, 2, const_cast<T *>(base), dims, strides, box,
-                      element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-                      CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
-                      CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  // The stack's length is not known here: it reaches as far as a 32-bit
+  // coordinate or the 49-bit virtual address space allows, so no tensor of
+  // it reads as zeros.
+  const std::uint64_t batch_bytes = batch_stride * sizeof(T);
+  const std::uint64_t batches =
+      batch_stride ? std::min<std::uint64_t>(
+                         std::uint64_t(1) << 31,
+                         std::max<std::uint64_t>(1, (std::uint64_t(1) << 49) /
+                                                        batch_bytes))
+                   : 1;
+  const cuuint64_t dims[3] = {inner, outer, batches};
+  const cuuint64_t strides[2] = {row_stride * sizeof(T), batch_bytes};
+  const cuuint32_t box[3] = {Stage::slab_cols, Stage::rows, 1};
+  const cuuint32_t element_strides[3] = {1, 1, 1};
+  CUresult r = encode(
+      map, type, batch_stride ? 3 : 2, const_cast<T *>(base), dims, strides,
+      box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+      CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
