@@ -47,7 +47,8 @@ struct EmittedKernel {
   unsigned PipelineStages = 0;
   /// The tensor maps of TMA loads and stores, which the launch wrapper encodes
   /// and passes after the kernel's own arguments: host expressions for
-  /// rt::encode_tensor_map<Stage>(&Name, Base, Inner, Outer, RowStride).
+  /// rt::encode_tensor_map<Stage>(&Name, Base, Inner, Outer, RowStride[,
+  /// BatchStride]).
   struct TensorMapParam {
     std::string Name, Stage, Base, Inner, Outer, RowStride;
     /// Elements between the 2-D tensors of a stack; empty for one tensor.

@@ -1,9 +1,8 @@
 // Tensor Memory Accelerator loads (sm_90): one thread asks the TMA unit to
 // copy a box of a 2-D tensor (or of one of a stack of them) into shared
-// memory, swizzled as wgmma reads
-// it, and an mbarrier counts the bytes as they land. The tensor map (shape,
-// strides, box, swizzle) is encoded on the host by the launch wrapper and
-// passed as a __grid_constant__ parameter.
+// memory, swizzled as wgmma reads it, and an mbarrier counts the bytes as
+// they land. The tensor map (shape, strides, box, swizzle) is encoded on the
+// host by the launch wrapper and passed as a __grid_constant__ parameter.
 //
 // Kernels using these are launched only where runs_tma says so; built for
 // an older target, the helpers trap.
