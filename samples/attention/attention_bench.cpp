@@ -14,8 +14,8 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> meta_names = {"BM", "BN", "D",
-                                                            "CAUSAL"};
+constexpr std::initializer_list<const char *> meta_names = {
+    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
 
 bool bench() {
   constexpr int batch = 4, heads_per = 32, heads = batch * heads_per;

@@ -1,6 +1,6 @@
 // Runs every configuration of attention_f16 and attention_bf16 in
-// emulation, each with its head_dim and masking, on two heads of 70 rows
-// (not a multiple of the blocks), against the reference.
+// emulation, each with its head_dim and masking and its grid rule, on two
+// heads of 70 rows (not a multiple of the blocks), against the reference.
 #include "attention.tile.cpp"
 
 #include "check.hpp"
@@ -13,8 +13,8 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> meta_names = {"BM", "BN", "D",
-                                                            "CAUSAL"};
+constexpr std::initializer_list<const char *> meta_names = {
+    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
 
 template <class T> bool check(const char *name) {
   constexpr int heads = 2, seq = 70;
@@ -23,7 +23,7 @@ template <class T> bool check(const char *name) {
   sample::for_each_index<std::size(attention_f16_tile_configs)>([&](auto i) {
     constexpr tile::config c = attention_f16_tile_configs[decltype(i)::value];
     constexpr int bm = c.meta[0], bn = c.meta[1], d = c.meta[2],
-                  causal = c.meta[3];
+                  causal = c.meta[3], persistent = c.meta[4];
     const std::size_t n = std::size_t(heads) * seq * d;
     auto q = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
     auto k = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
@@ -31,15 +31,19 @@ template <class T> bool check(const char *name) {
     const float scale = 1.0f / std::sqrt(float(d));
     std::vector<T> out(n);
     std::vector<float> lse(std::size_t(heads) * seq);
-    tile::grid grid{tile::cdiv(seq, bm), heads};
+    // The kernel's own grid rule: one program, in emulation, walks every
+    // tile of a persistent configuration.
+    const tile::grid grid = attention_f16_grid<bm, bn, d, causal, persistent>(
+        nullptr, nullptr, nullptr, nullptr, nullptr, scale, seq, heads, d,
+        causal);
     if constexpr (std::is_same_v<T, tile::half>)
-      tile::emulate::launch(grid, attention_f16<bm, bn, d, causal>, q.data(),
-                            k.data(), v.data(), out.data(), lse.data(), scale,
-                            seq, heads, d, causal);
+      tile::emulate::launch(grid, attention_f16<bm, bn, d, causal, persistent>,
+                            q.data(), k.data(), v.data(), out.data(),
+                            lse.data(), scale, seq, heads, d, causal);
     else
-      tile::emulate::launch(grid, attention_bf16<bm, bn, d, causal>, q.data(),
-                            k.data(), v.data(), out.data(), lse.data(), scale,
-                            seq, heads, d, causal);
+      tile::emulate::launch(grid, attention_bf16<bm, bn, d, causal, persistent>,
+                            q.data(), k.data(), v.data(), out.data(),
+                            lse.data(), scale, seq, heads, d, causal);
     auto want = reference::attention(
         sample::convert_all<float>(q), sample::convert_all<float>(k),
         sample::convert_all<float>(v), heads, seq, d, scale, causal);

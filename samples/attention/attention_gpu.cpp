@@ -18,8 +18,8 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> meta_names = {"BM", "BN", "D",
-                                                            "CAUSAL"};
+constexpr std::initializer_list<const char *> meta_names = {
+    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
 
 template <class T> bool check(const char *name) {
   constexpr int heads = 3;

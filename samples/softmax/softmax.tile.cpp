@@ -2,9 +2,11 @@
 // loaded once, its maximum subtracted for stability, exponentiated,
 // normalized by its sum and stored, so the data crosses memory once each way.
 // fp16 rows are computed in fp32. softmax and softmax_f16 run one program per
-// row; softmax_persistent runs as many programs as fit on the GPU at once,
-// each looping over rows with its loads software-pipelined (tutorial 02's
-// tl.range(..., num_stages=)).
+// row. softmax_persistent runs as many programs as fit on the GPU at once,
+// each looping over every num_programs-th row with its loads
+// software-pipelined (tutorial 02's tl.range(..., num_stages=));
+// softmax_persistent_dynamic runs as many, each taking its next row from a
+// counter in memory, so that programs that finish early take more rows.
 #include <algorithm>
 #include <cmath>
 #include <tile/tile.hpp>
@@ -50,6 +52,32 @@ TILE_KERNEL void softmax_persistent(const float *x, float *y, int x_stride,
 // below make the wrapper take the first whose block holds a whole row.
 // num_warps as Triton's tutorial chooses them for these block sizes; the two
 // last, with fewer warps, are there for the benchmark to compare.
+// rows_taken: two ints, zero before a launch and zero after it. The first
+// counts the rows taken after each program's first (program_id), the second
+// the programs done; the last program done zeroes both for the next launch.
+// A program asks for its next row while this row's loads are in flight.
+template <int BLOCK>
+TILE_KERNEL void
+softmax_persistent_dynamic(const float *x, float *y, int x_stride, int y_stride,
+                           int n_rows, int n_cols, int *rows_taken) {
+  auto cols = tile::arange<BLOCK>();
+  auto mask = cols < n_cols;
+  int row = tile::program_id(0);
+  while (row < n_rows) {
+    auto v = tile::load(x + row * x_stride + cols, mask, -INFINITY);
+    const int next =
+        tile::num_programs(0) +
+        tile::atomic_add(rows_taken, 1, true, tile::mem_order::relaxed);
+    auto num = tile::exp(v - tile::max(v));
+    tile::store(y + row * y_stride + cols, num / tile::sum(num), mask);
+    row = next;
+  }
+  if (tile::atomic_add(rows_taken + 1, 1) == tile::num_programs(0) - 1) {
+    tile::atomic_xchg(rows_taken, 0);
+    tile::atomic_xchg(rows_taken + 1, 0);
+  }
+}
+
 #define SOFTMAX_CONFIGS                                                        \
   tile::config{.meta = {256}, .num_warps = 4},                                 \
       tile::config{.meta = {512}, .num_warps = 4},                             \
@@ -63,6 +91,7 @@ TILE_CONFIGS(softmax, SOFTMAX_CONFIGS);
 TILE_CONFIGS(softmax_f16, SOFTMAX_CONFIGS);
 // Persistent: BLOCK and STAGES, smallest block first as above; per block,
 // the fastest on an H100 first.
+TILE_CONFIGS(softmax_persistent_dynamic, SOFTMAX_CONFIGS);
 TILE_CONFIGS(softmax_persistent, tile::config{.meta = {256, 2}, .num_warps = 4},
              tile::config{.meta = {512, 2}, .num_warps = 4},
              tile::config{.meta = {1024, 2}, .num_warps = 4},
@@ -110,5 +139,18 @@ template <int BLOCK, int STAGES>
 TILE_GRID(softmax_persistent)
 tile::grid
     softmax_persistent_grid(const float *, float *, int, int, int n_rows, int) {
+  return {std::min(n_rows, tile::num_sms() * tile::programs_per_sm())};
+}
+
+template <int BLOCK>
+TILE_SELECT(softmax_persistent_dynamic)
+bool softmax_persistent_dynamic_fits(const float *, float *, int, int, int,
+                                     int n_cols, int *) {
+  return n_cols <= BLOCK;
+}
+template <int BLOCK>
+TILE_GRID(softmax_persistent_dynamic)
+tile::grid softmax_persistent_dynamic_grid(const float *, float *, int, int,
+                                           int n_rows, int, int *) {
   return {std::min(n_rows, tile::num_sms() * tile::programs_per_sm())};
 }

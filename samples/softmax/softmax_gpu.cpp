@@ -1,8 +1,8 @@
-// Runs softmax (fp32), softmax_f16 and softmax_persistent on the GPU
-// through their launch wrappers: with the configuration the wrapper picks (the
-// smallest block holding a row) and with every explicitly chosen one that holds
-// a row; a configuration too small for the rows must be refused. Exits 77
-// without a GPU.
+// Runs softmax (fp32), softmax_f16, softmax_persistent and
+// softmax_persistent_dynamic on the GPU through their launch wrappers: with the
+// configuration the wrapper picks (the smallest block holding a row) and with
+// every explicitly chosen one that holds a row; a configuration too small for
+// the rows must be refused. Exits 77 without a GPU.
 #include "configs.hpp"
 #include "softmax.tile.h"
 
@@ -19,7 +19,7 @@ int programs_per_sm_5(); // the generated occupancy query of configuration 5
 
 namespace {
 
-template <class T, bool Persistent = false>
+template <class T, Schedule S = Schedule::one_row>
 bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
   struct Case {
     int rows, cols, stride;
@@ -40,15 +40,20 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
     std::vector<float> xr(x.begin(), x.end());
     auto want = reference::softmax(xr, rows, cols, stride);
     sample::DeviceArray<T> dx(x, shift), dy(want.size(), shift);
+    sample::DeviceArray<int> rows_taken(std::vector<int>{0, 0}, 0);
     std::string shape = std::to_string(rows) + "x" + std::to_string(cols) +
                         " stride=" + std::to_string(stride) +
                         " shift=" + std::to_string(shift);
-    const auto &all = configs<Persistent>();
+    const auto &all = configs<S>();
     for (int config = -1; config < int(std::size(all)); ++config) {
       auto launch = [&] {
-        if constexpr (Persistent)
+        if constexpr (S == Schedule::persistent)
           return tilecc::softmax_persistent(dx.get(), dy.get(), stride, cols,
                                             rows, cols, stream, config);
+        else if constexpr (S == Schedule::dynamic)
+          return tilecc::softmax_persistent_dynamic(
+              dx.get(), dy.get(), stride, cols, rows, cols, rows_taken.get(),
+              stream, config);
         else if constexpr (std::is_same_v<T, float>)
           return tilecc::softmax(dx.get(), dy.get(), stride, cols, rows, cols,
                                  stream, config);
@@ -57,12 +62,9 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
                                      cols, stream, config);
       };
       bool fits = config == -1 || cols <= all[config].meta[0];
-      std::string what =
-          std::string(name) + " " +
-          (Persistent
-               ? sample::describe_config(all, config, {"BLOCK", "STAGES"})
-               : sample::describe_config(all, config, {"BLOCK"})) +
-          " " + shape;
+      std::string what = std::string(name) + " " +
+                         sample::describe_config(all, config, meta_names<S>) +
+                         " " + shape;
       if (!fits) {
         if (launch() != cudaErrorInvalidValue) {
           std::printf("FAIL: %s: a block smaller than the row was accepted\n",
@@ -72,6 +74,11 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
         continue;
       }
       ok &= sample::check_launch(what, dy, stream, launch, want, tol);
+      if (rows_taken.download() != std::vector<int>{0, 0}) {
+        std::printf("FAIL: %s: the row counters were left non-zero\n",
+                    what.c_str());
+        ok = false;
+      }
       ++runs;
     }
   }
@@ -113,8 +120,10 @@ int main() {
   ok &= check<tile::half>(
       "softmax_f16", stream,
       {reference::softmax_f16_abs_tol, reference::softmax_f16_rel_tol});
-  ok &= check<float, true>("softmax_persistent", stream,
-                           {0, reference::softmax_rel_tol});
+  ok &= check<float, Schedule::persistent>("softmax_persistent", stream,
+                                           {0, reference::softmax_rel_tol});
+  ok &= check<float, Schedule::dynamic>("softmax_persistent_dynamic", stream,
+                                        {0, reference::softmax_rel_tol});
   CUDA_CHECK(cudaStreamDestroy(stream));
   return ok ? 0 : 1;
 }

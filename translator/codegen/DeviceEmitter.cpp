@@ -150,7 +150,14 @@ void KernelEmitter::planTmaPipelines() {
     auto It = Plans.find(&O);
     if (It == Plans.end() || !byTma(It->second))
       return;
-    if (auto Flat = flattenPipeline(O, It->second, Tma)) {
+    auto Flat = flattenPipeline(O, It->second, Tma);
+    // A flattened pipeline's stages stay filled through the whole outer
+    // body, so no other pipeline there may take the same shared memory.
+    unsigned Pipelines = 0;
+    if (Flat)
+      walk(*Flat->Outer->region(0),
+           [&](const Op &Inner) { Pipelines += Plans.count(&Inner); });
+    if (Flat && Pipelines == 1) {
       FlatHosts[Flat->Outer] = &O;
       Flats[&O] = std::move(*Flat);
     }

@@ -10,6 +10,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -252,6 +253,54 @@ const FunctionDecl *pointee(const VarDecl *VD) {
   return DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
 }
 
+/// Whether the launch wrapper, which sees only the tile and std headers and
+/// the rule's own body, can name D.
+bool wrapperCanName(const NamedDecl &D) {
+  if (const auto *VD = dyn_cast<VarDecl>(&D); VD && VD->isLocalVarDeclOrParm())
+    return true;
+  if (isa<BindingDecl>(D))
+    return true;
+  if (const auto *FD = dyn_cast<FunctionDecl>(&D); FD && FD->getBuiltinID())
+    return true;
+  const NamespaceDecl *Outermost = nullptr;
+  for (const DeclContext *C = D.getDeclContext(); C; C = C->getParent())
+    if (const auto *N = dyn_cast<NamespaceDecl>(C))
+      Outermost = N;
+  return Outermost &&
+         (Outermost->getName() == "tile" || Outermost->getName() == "std");
+}
+
+/// Reports each name in a host-side rule (grid, select) that the launch
+/// wrapper it is printed into cannot see; false if there is one. Reported
+/// holds the places already reported, as every configuration repeats them.
+bool checkHostFunction(const FunctionDecl &G, llvm::StringRef Rule,
+                       llvm::DenseSet<unsigned> &Reported) {
+  struct Checker : RecursiveASTVisitor<Checker> {
+    const FunctionDecl &G;
+    llvm::StringRef Rule;
+    llvm::DenseSet<unsigned> &Reported;
+    bool Ok = true;
+    Checker(const FunctionDecl &G, llvm::StringRef Rule,
+            llvm::DenseSet<unsigned> &Reported)
+        : G(G), Rule(Rule), Reported(Reported) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      const NamedDecl &D = *E->getDecl();
+      if (wrapperCanName(D))
+        return true;
+      Ok = false;
+      if (Reported.insert(E->getLocation().getRawEncoding()).second)
+        report(G.getASTContext().getDiagnostics(), E->getLocation(),
+               Rule + " '" + G.getName() + "' uses '" + D.getName() +
+                   "', which its launch wrapper cannot see: a " + Rule +
+                   " may use only its own parameters and variables and "
+                   "what tile:: and std:: declare");
+      return true;
+    }
+  } C(G, Rule, Reported);
+  C.TraverseStmt(G.getBody());
+  return C.Ok;
+}
+
 /// Prints an instantiated host-side rule (grid, select) for the launch
 /// wrapper: its parameter list and its body.
 void printHostFunction(const FunctionDecl &G, std::string &ParamsOut,
@@ -361,6 +410,7 @@ bool instantiate(ASTContext &Ctx, std::vector<Kernel> &Kernels,
   if (Ctx.getDiagnostics().hasErrorOccurred())
     return false;
   bool Failed = false;
+  llvm::DenseSet<unsigned> Reported;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     const auto *VD = dyn_cast<VarDecl>(D);
     if (!VD || !VD->getName().starts_with("tilecc_"))
@@ -377,10 +427,12 @@ bool instantiate(ASTContext &Ctx, std::vector<Kernel> &Kernels,
     }
     KernelInstance &I = Kernels[K].Instances[C];
     if (Parts[1] == "grid") {
+      Failed |= !checkHostFunction(*FD, "grid rule", Reported);
       printHostFunction(*FD, I.GridParams, I.GridBody);
       continue;
     }
     if (Parts[1] == "select") {
+      Failed |= !checkHostFunction(*FD, "select rule", Reported);
       printHostFunction(*FD, I.SelectParams, I.SelectBody);
       continue;
     }
