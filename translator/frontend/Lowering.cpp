@@ -87,7 +87,21 @@ bool isStdFunction(const FunctionDecl *FD, llvm::StringRef Name) {
 /// of `if` and carried values of `for`.
 class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
 public:
+  explicit AssignedVars(ASTContext &Ctx) : Ctx(Ctx) {}
+
   llvm::SetVector<const VarDecl *> Vars;
+
+  /// Of an 'if' whose condition is known at translation time only the
+  /// branch taken is lowered (Lowering::lowerIf), so only it assigns.
+  bool TraverseIfStmt(IfStmt *IS) {
+    bool Taken;
+    if (IS->getInit() || IS->getConditionVariable() ||
+        IS->getCond()->isValueDependent() ||
+        !IS->getCond()->EvaluateAsBooleanCondition(Taken, Ctx))
+      return RecursiveASTVisitor::TraverseIfStmt(IS);
+    Stmt *Branch = Taken ? IS->getThen() : IS->getElse();
+    return !Branch || TraverseStmt(Branch);
+  }
 
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
@@ -111,6 +125,8 @@ private:
       if (const auto *VD = dyn_cast<VarDecl>(DR->getDecl()))
         Vars.insert(VD);
   }
+
+  ASTContext &Ctx;
 };
 
 class Lowering {
@@ -449,7 +465,7 @@ private:
   /// Variables assigned in S that already have a value: the values an `if`
   /// or `for` must produce.
   llvm::SmallVector<const VarDecl *, 4> carriedVars(const Stmt *S) {
-    AssignedVars AV;
+    AssignedVars AV(Ctx);
     AV.TraverseStmt(const_cast<Stmt *>(S));
     llvm::SmallVector<const VarDecl *, 4> Out;
     for (const VarDecl *VD : AV.Vars)
@@ -578,7 +594,7 @@ private:
   void lowerLoop(SourceLocation Loc, const VarDecl *IV, const Expr *LoExpr,
                  const Expr *HiExpr, const Expr *StepExpr, bool Inclusive,
                  unsigned NumStages, const Stmt *LoopBody) {
-    AssignedVars InBody;
+    AssignedVars InBody(Ctx);
     InBody.TraverseStmt(const_cast<Stmt *>(LoopBody));
     if (InBody.Vars.count(IV))
       return error(Loc, "the induction variable of a 'for' loop cannot be "
@@ -632,7 +648,7 @@ private:
     if (WS->getConditionVariable())
       return error(WS->getBeginLoc(), "a 'while' condition cannot declare a "
                                       "variable in a tile kernel");
-    AssignedVars InCond;
+    AssignedVars InCond(Ctx);
     InCond.TraverseStmt(const_cast<Expr *>(WS->getCond()));
     if (!InCond.Vars.empty())
       return error(WS->getCond()->getBeginLoc(),
