@@ -128,24 +128,12 @@ function(_tilecc_add_tile_kernel target)
       target_link_libraries(${target} PUBLIC CUDA::cudart_static)
     endif()
     # ptxas's resource report (registers, spills, shared memory) per kernel
-    # and arch, added to the metadata JSON tilecc wrote.
+    # and arch, added to the metadata JSON tilecc wrote, from the compile
+    # itself: our launcher runs the compile (behind the user's own launcher).
     if(NOT TILECC_PREGENERATED_DIR)
-      set(stamps)
-      foreach(kernel_file IN LISTS kernel_sources)
-        get_filename_component(kdir ${kernel_file} DIRECTORY)
-        set(stamp ${kernel_file}.resources.stamp)
-        add_custom_command(
-          OUTPUT ${stamp}
-          COMMAND ${CMAKE_COMMAND} -DNVCC=${CMAKE_CUDA_COMPILER}
-                  "-DARCHS=${ARG_ARCHS}" "-DINCLUDES=${kdir};${TILECC_INCLUDE_DIR}"
-                  -DSOURCE=${kernel_file} -DDIR=${kdir} -DSTAMP=${stamp}
-                  -P ${_TILECC_CMAKE_DIR}/TileccResources.cmake
-          DEPENDS ${kernel_file} ${_TILECC_CMAKE_DIR}/TileccResources.cmake
-          COMMENT "ptxas resource report for ${kernel_file}"
-          VERBATIM)
-        list(APPEND stamps ${stamp})
-      endforeach()
-      add_custom_target(${target}_resources ALL DEPENDS ${stamps})
+      set(launcher ${CMAKE_COMMAND} -P ${_TILECC_CMAKE_DIR}/TileccResources.cmake --
+                   ${CMAKE_CUDA_COMPILER_LAUNCHER})
+      set_target_properties(${target} PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
     endif()
   else()
     find_program(TILECC_HIPCC hipcc REQUIRED)

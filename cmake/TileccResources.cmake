@@ -1,55 +1,90 @@
-# Adds what ptxas reports about each generated kernel -- registers, spills,
-# stack frame and static shared memory, per arch -- to the metadata files
-# tilecc wrote beside it (variants[i].resources.sm_XX in K.json).
+# The CUDA compiler launcher of add_tile_kernel() targets: runs the compile
+# it is given with ptxas's verbose report switched on, and adds what ptxas
+# reports about each generated kernel -- registers, spills, stack frame and
+# static shared memory, per arch -- to the metadata files tilecc wrote beside
+# the source (variants[i].resources.sm_XX in K.json). One compile serves the
+# object and the report; ptxas's info lines are kept out of the build log.
 #
-#   cmake -DNVCC=... -DARCHS="90a;80" -DINCLUDES="dir;dir" -DSOURCE=x.tile.cu
-#         -DDIR=<tilecc output dir> -DSTAMP=<file> -P TileccResources.cmake
+#   cmake -P TileccResources.cmake -- [launcher...] nvcc <args> -c x.tile.cu ...
 
-set(include_flags)
-foreach(dir IN LISTS INCLUDES)
-  list(APPEND include_flags -I${dir})
-endforeach()
-
-# Per mangled kernel name and arch: "registers stack spill_stores
-# spill_loads smem".
-set(kernels)
-foreach(arch IN LISTS ARCHS)
-  execute_process(
-    COMMAND ${NVCC} -std=c++20 -cubin -arch=sm_${arch} -Xptxas -v
-            ${include_flags} ${SOURCE} -o ${DIR}/resources.sm_${arch}.cubin
-    RESULT_VARIABLE rc ERROR_VARIABLE log OUTPUT_QUIET)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "ptxas resource report for ${SOURCE} failed:\n${log}")
-  endif()
-  file(REMOVE ${DIR}/resources.sm_${arch}.cubin)
-  string(REPLACE "\n" ";" lines "${log}")
-  set(current)
-  foreach(line IN LISTS lines)
-    if(line MATCHES "Compiling entry function '([^']+)' for 'sm_([0-9a-z]+)'")
-      set(current ${CMAKE_MATCH_1})
-      set(cur_arch ${CMAKE_MATCH_2})
-      set(stack 0)
-      set(spill_st 0)
-      set(spill_ld 0)
-    elseif(current AND line MATCHES "([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads")
-      set(stack ${CMAKE_MATCH_1})
-      set(spill_st ${CMAKE_MATCH_2})
-      set(spill_ld ${CMAKE_MATCH_3})
-    elseif(current AND line MATCHES "Used ([0-9]+) registers")
-      set(regs ${CMAKE_MATCH_1})
-      set(smem 0)
-      if(line MATCHES "([0-9]+) bytes smem")
-        set(smem ${CMAKE_MATCH_1})
-      endif()
-      list(APPEND kernels ${current})
-      set(res_${current}_${cur_arch}
-          "{\"registers\": ${regs}, \"stack_frame_bytes\": ${stack}, \"spill_store_bytes\": ${spill_st}, \"spill_load_bytes\": ${spill_ld}, \"static_shared_bytes\": ${smem}}")
-      set(current)
+set(command)
+set(source)
+set(after_c FALSE)
+set(after_dashes FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  set(arg "${CMAKE_ARGV${i}}")
+  if(NOT after_dashes)
+    if(arg STREQUAL "--")
+      set(after_dashes TRUE)
     endif()
-  endforeach()
+    continue()
+  endif()
+  if(after_c)
+    set(source "${arg}")
+    set(after_c FALSE)
+  elseif(arg STREQUAL "-c")
+    set(after_c TRUE)
+  endif()
+  # Keep an argument whole even when it holds a ';' (a -D value).
+  string(REPLACE ";" "\\;" arg "${arg}")
+  list(APPEND command "${arg}")
 endforeach()
+if(NOT command OR NOT source)
+  message(FATAL_ERROR "TileccResources.cmake: expected '-- <compiler> ... -c <source> ...'")
+endif()
 
-file(GLOB metadata ${DIR}/*.json)
+execute_process(COMMAND ${command} -Xptxas=-v
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE log)
+
+# Pass on everything but the report, in the compiler's own words.
+string(REGEX REPLACE "\n$" "" out "${out}")
+if(NOT out STREQUAL "")
+  message(NOTICE "${out}")
+endif()
+string(REGEX REPLACE "(^|\n)(ptxas info|    [0-9]+ bytes stack frame)[^\n]*" "" shown "${log}")
+string(REGEX REPLACE "^\n+|\n+$" "" shown "${shown}")
+if(NOT shown STREQUAL "")
+  message(NOTICE "${shown}")
+endif()
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the compile of ${source} failed (${rc})")
+endif()
+
+# Per mangled kernel name and arch: the JSON object of its resources.
+set(kernels)
+set(archs)
+string(REPLACE "\n" ";" lines "${log}")
+set(current)
+foreach(line IN LISTS lines)
+  if(line MATCHES "Compiling entry function '([^']+)' for 'sm_([0-9a-z]+)'")
+    set(current ${CMAKE_MATCH_1})
+    set(cur_arch ${CMAKE_MATCH_2})
+    set(stack 0)
+    set(spill_st 0)
+    set(spill_ld 0)
+  elseif(current AND line MATCHES "([0-9]+) bytes stack frame, ([0-9]+) bytes spill stores, ([0-9]+) bytes spill loads")
+    set(stack ${CMAKE_MATCH_1})
+    set(spill_st ${CMAKE_MATCH_2})
+    set(spill_ld ${CMAKE_MATCH_3})
+  elseif(current AND line MATCHES "Used ([0-9]+) registers")
+    set(regs ${CMAKE_MATCH_1})
+    set(smem 0)
+    if(line MATCHES "([0-9]+) bytes smem")
+      set(smem ${CMAKE_MATCH_1})
+    endif()
+    list(APPEND kernels ${current})
+    list(APPEND archs ${cur_arch})
+    set(res_${current}_${cur_arch}
+        "{\"registers\": ${regs}, \"stack_frame_bytes\": ${stack}, \"spill_store_bytes\": ${spill_st}, \"spill_load_bytes\": ${spill_ld}, \"static_shared_bytes\": ${smem}}")
+    set(current)
+  endif()
+endforeach()
+list(REMOVE_DUPLICATES kernels)
+list(REMOVE_DUPLICATES archs)
+
+get_filename_component(dir "${source}" DIRECTORY)
+file(GLOB metadata ${dir}/*.json)
 foreach(file IN LISTS metadata)
   file(READ ${file} json)
   string(JSON count ERROR_VARIABLE err LENGTH "${json}" variants)
@@ -67,7 +102,7 @@ foreach(file IN LISTS metadata)
       if(at EQUAL -1)
         continue()
       endif()
-      foreach(arch IN LISTS ARCHS)
+      foreach(arch IN LISTS archs)
         if(DEFINED res_${mangled}_${arch})
           string(JSON resources SET "${resources}" "sm_${arch}" "${res_${mangled}_${arch}}")
         endif()
@@ -77,4 +112,3 @@ foreach(file IN LISTS metadata)
   endforeach()
   file(WRITE ${file} "${json}\n")
 endforeach()
-file(TOUCH ${STAMP})
