@@ -52,10 +52,12 @@ TILE_KERNEL void softmax_persistent(const float *x, float *y, int x_stride,
 // below make the wrapper take the first whose block holds a whole row.
 // num_warps as Triton's tutorial chooses them for these block sizes; the two
 // last, with fewer warps, are there for the benchmark to compare.
-// rows_taken: two ints, zero before a launch and zero after it. The first
-// counts the rows taken after each program's first (program_id), the second
-// the programs done; the last program done zeroes both for the next launch.
-// A program asks for its next row while this row's loads are in flight.
+// rows_taken: an int, zero before a launch and zero after it, counting the
+// rows taken after each program's first (program_id). A program asks once
+// more than it gets a row: n_rows asks in all, so the one answered
+// n_rows - 1 is the last, and its program zeroes the counter for the next
+// launch. The next row's loads are issued before this row's math, so each
+// program keeps a row in flight while it computes one.
 template <int BLOCK>
 TILE_KERNEL void
 softmax_persistent_dynamic(const float *x, float *y, int x_stride, int y_stride,
@@ -63,18 +65,20 @@ softmax_persistent_dynamic(const float *x, float *y, int x_stride, int y_stride,
   auto cols = tile::arange<BLOCK>();
   auto mask = cols < n_cols;
   int row = tile::program_id(0);
+  auto v =
+      tile::load(x + row * x_stride + cols, mask && row < n_rows, -INFINITY);
   while (row < n_rows) {
-    auto v = tile::load(x + row * x_stride + cols, mask, -INFINITY);
-    const int next =
-        tile::num_programs(0) +
+    const int taken =
         tile::atomic_add(rows_taken, 1, true, tile::mem_order::relaxed);
+    if (taken == n_rows - 1)
+      tile::store(rows_taken, 0);
+    const int next = tile::num_programs(0) + taken;
+    auto v_next = tile::load(x + next * x_stride + cols, mask && next < n_rows,
+                             -INFINITY);
     auto num = tile::exp(v - tile::max(v));
     tile::store(y + row * y_stride + cols, num / tile::sum(num), mask);
+    v = v_next;
     row = next;
-  }
-  if (tile::atomic_add(rows_taken + 1, 1) == tile::num_programs(0) - 1) {
-    tile::atomic_xchg(rows_taken, 0);
-    tile::atomic_xchg(rows_taken + 1, 0);
   }
 }
 

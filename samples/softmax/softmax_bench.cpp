@@ -26,7 +26,7 @@ bool bench(const char *workload_name, const char *dtype,
     std::vector<T> x(xf.begin(), xf.end());
     std::vector<float> xr(x.begin(), x.end());
     sample::DeviceArray<T> dx(x, 0), dy(n, 0);
-    sample::DeviceArray<int> rows_taken(std::vector<int>{0, 0}, 0);
+    sample::DeviceArray<int> rows_taken(std::vector<int>{0}, 0);
     // Only the configurations whose block holds a row can run.
     std::vector<tile::config> fitting;
     std::vector<int> index;
