@@ -37,13 +37,25 @@ endif()
 execute_process(COMMAND ${command} -Xptxas=-v
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE log)
 
-# Pass on everything but the report, in the compiler's own words.
+# Pass on everything but the report, in the compiler's own words; ptxas's
+# performance advisories (wgmma serialized, ...) are kept.
 string(REGEX REPLACE "\n$" "" out "${out}")
 if(NOT out STREQUAL "")
   message(NOTICE "${out}")
 endif()
-string(REGEX REPLACE "(^|\n)(ptxas info|    [0-9]+ bytes stack frame)[^\n]*" "" shown "${log}")
-string(REGEX REPLACE "^\n+|\n+$" "" shown "${shown}")
+string(REPLACE ";" "\\;" escaped "${log}")
+string(REPLACE "\n" ";" log_lines "${escaped}")
+set(shown)
+foreach(line IN LISTS log_lines)
+  if(line MATCHES "^(ptxas info|    [0-9]+ bytes stack frame)" AND
+     NOT line MATCHES "Performance")
+    continue()
+  endif()
+  if(NOT line STREQUAL "")
+    string(APPEND shown "${line}\n")
+  endif()
+endforeach()
+string(REGEX REPLACE "\n$" "" shown "${shown}")
 if(NOT shown STREQUAL "")
   message(NOTICE "${shown}")
 endif()
