@@ -57,6 +57,9 @@ struct config {
   long long meta[8] = {};
   int num_warps = 4;
   int num_stages = 1;
+  /// Programs an SM must be able to hold at once: bounds each thread's
+  /// registers (CUDA's __launch_bounds__ minimum blocks per multiprocessor).
+  int min_programs_per_sm = 1;
 };
 
 template <class A, class B>

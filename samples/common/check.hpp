@@ -183,7 +183,8 @@ template <int N, class F> void for_each_index(F &&f) {
 }
 
 /// "BLOCK=1024,num_warps=4" from a configuration and the names of the
-/// kernel's template parameters; ",num_stages=3" follows for pipelined ones.
+/// kernel's template parameters; ",num_stages=3" follows for pipelined ones
+/// and ",min_programs_per_sm=2" for those whose registers are bounded.
 inline std::string describe(const tile::config &c,
                             std::initializer_list<const char *> names) {
   std::string s;
@@ -191,8 +192,11 @@ inline std::string describe(const tile::config &c,
   for (const char *name : names)
     s += std::string(name) + "=" + std::to_string(c.meta[i++]) + ",";
   s += "num_warps=" + std::to_string(c.num_warps);
-  return c.num_stages > 1 ? s + ",num_stages=" + std::to_string(c.num_stages)
-                          : s;
+  if (c.num_stages > 1)
+    s += ",num_stages=" + std::to_string(c.num_stages);
+  if (c.min_programs_per_sm > 1)
+    s += ",min_programs_per_sm=" + std::to_string(c.min_programs_per_sm);
+  return s;
 }
 
 /// describe() of configs[index], or "default config" for index -1 (the

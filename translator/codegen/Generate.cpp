@@ -32,6 +32,25 @@ bool isFloat8(ScalarKind K) {
 /// The first op of F that touches an 8-bit float (pointers to them
 /// included) where Target has no such type: ROCm's gfx90a. (CUDA targets
 /// all have them; sm_80 multiplies them on fp16 tensor cores.)
+/// Threads an SM (a CU on AMD GPUs) holds at once, on every target.
+constexpr unsigned MaxThreadsPerSM = 2048;
+
+/// The kernel's launch bounds: its threads, and the programs an SM must
+/// hold at once when more than one (CUDA's minimum blocks per
+/// multiprocessor; on AMD GPUs, waves per SIMD, four SIMDs to a CU).
+std::string launchBounds(unsigned Threads, unsigned MinPrograms,
+                         const TargetDesc &Target) {
+  std::string Bounds = "__launch_bounds__(" + std::to_string(Threads);
+  if (MinPrograms <= 1)
+    return Bounds + ")";
+  if (Target.Back == Backend::CUDA)
+    return Bounds + ", " + std::to_string(MinPrograms) + ")";
+  unsigned WavesPerSimd =
+      (MinPrograms * Threads + 4 * Target.WarpSize - 1) / (4 * Target.WarpSize);
+  return Bounds + ") __attribute__((amdgpu_waves_per_eu(" +
+         std::to_string(WavesPerSimd) + ")))";
+}
+
 std::optional<GenerateError> unsupportedOnTarget(const Function &F,
                                                  const TargetDesc &Target) {
   std::optional<GenerateError> Error;
@@ -309,6 +328,16 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     frontend::KernelInstance &Inst = K.Instances[C];
     Function &F = *Inst.Fn;
     unsigned Threads = Inst.Cfg.NumWarps * Opts.Target.WarpSize;
+    if (Inst.Cfg.MinProgramsPerSM * Threads > MaxThreadsPerSM) {
+      Error = {
+          "min_programs_per_sm = " + std::to_string(Inst.Cfg.MinProgramsPerSM) +
+              " programs of " + std::to_string(Threads) +
+              " threads (configuration " + std::to_string(C) +
+              ") are more than the " + std::to_string(MaxThreadsPerSM) +
+              " threads an SM of " + Opts.Target.Name + " holds",
+          K.Loc};
+      return std::nullopt;
+    }
     // One set of layouts serves all variants (they share the function), made
     // for the most specialized one, which is the fast path; each variant's
     // access widths follow its own axis info.
@@ -392,21 +421,24 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                         {"batch_stride", M.BatchStride}});
         MapArgs += ", " + M.Name;
       }
-      Variants.push_back({{"name", Name},
-                          {"meta", metaText(K, Inst.Cfg)},
-                          {"num_warps", Inst.Cfg.NumWarps},
-                          {"threads", Threads},
-                          {"smem_bytes", E.DynamicSharedBytes},
-                          {"dynamic_smem", E.DynamicSharedBytes > 0},
-                          {"specialization", VP.Description},
-                          {"tensor_maps", Maps},
-                          {"tma", !VP.Tma.empty()},
-                          {"tiles", Tiles},
-                          {"accesses", Accesses},
-                          {"device_params", E.Params},
-                          {"body", E.Body},
-                          {"host_params", hostParams(F, true)},
-                          {"launch_args", launchArgs(F) + MapArgs}});
+      Variants.push_back(
+          {{"name", Name},
+           {"meta", metaText(K, Inst.Cfg)},
+           {"num_warps", Inst.Cfg.NumWarps},
+           {"threads", Threads},
+           {"launch_bounds",
+            launchBounds(Threads, Inst.Cfg.MinProgramsPerSM, Opts.Target)},
+           {"smem_bytes", E.DynamicSharedBytes},
+           {"dynamic_smem", E.DynamicSharedBytes > 0},
+           {"specialization", VP.Description},
+           {"tensor_maps", Maps},
+           {"tma", !VP.Tma.empty()},
+           {"tiles", Tiles},
+           {"accesses", Accesses},
+           {"device_params", E.Params},
+           {"body", E.Body},
+           {"host_params", hostParams(F, true)},
+           {"launch_args", launchArgs(F) + MapArgs}});
       ConfigVariants.push_back({{"name", Name},
                                 {"threads", Threads},
                                 {"smem_bytes", E.DynamicSharedBytes},

@@ -165,6 +165,13 @@ private:
                "num_warps must be a power of two between 1 and 32, got " +
                    llvm::Twine(C.NumWarps));
         Ok = false;
+      } else if (C.MinProgramsPerSM < 1) {
+        // Its upper bound depends on the target's warp size: generate()
+        // checks it.
+        report(Diags, K.Kernel->getLocation(),
+               "min_programs_per_sm must be at least 1, got " +
+                   llvm::Twine(C.MinProgramsPerSM));
+        Ok = false;
       }
     return Ok;
   }
@@ -191,6 +198,8 @@ private:
         C.Meta.push_back(Meta.getArrayInitializedElt(M).getInt().getExtValue());
       C.NumWarps = S.getStructField(1).getInt().getExtValue();
       C.NumStages = S.getStructField(2).getInt().getExtValue();
+      if (S.getStructNumFields() > 3)
+        C.MinProgramsPerSM = S.getStructField(3).getInt().getExtValue();
       K.Configs.push_back(std::move(C));
     }
     return true;
@@ -208,6 +217,7 @@ struct KernelSpelling {
   std::vector<std::string> MetaNames;
   std::vector<bool> MetaIsBool;
   std::vector<Config> Configs;
+  ir::SourceLoc Loc;
 };
 
 /// Builds the second translation unit: the user's file followed by one
@@ -377,7 +387,11 @@ bool discover(ASTContext &Ctx, const FrontendOptions &Opts,
                       F.SelectName,
                       {},
                       {},
-                      F.Configs};
+                      F.Configs,
+                      {}};
+    const SourceManager &SM = Ctx.getSourceManager();
+    KS.Loc = {SM.getExpansionLineNumber(F.Kernel->getLocation()),
+              SM.getExpansionColumnNumber(F.Kernel->getLocation())};
     if (F.Template)
       for (const NamedDecl *P : *F.Template->getTemplateParameters()) {
         KS.MetaNames.push_back(P->getNameAsString());
@@ -477,6 +491,7 @@ std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
     llvm::StringRef Q(K.QualifiedName);
     K.Name = Q.contains("::") ? Q.rsplit("::").second.str() : Q.str();
     K.MetaNames = F.MetaNames;
+    K.Loc = F.Loc;
     for (const Config &C : F.Configs)
       K.Instances.push_back(KernelInstance{C, nullptr, "", "", "", ""});
     Kernels.push_back(std::move(K));

@@ -22,6 +22,7 @@ struct Config {
   std::vector<long long> Meta; // one per template parameter
   int NumWarps = 4;
   int NumStages = 1;
+  int MinProgramsPerSM = 1;
 };
 
 struct KernelInstance {
@@ -42,6 +43,7 @@ struct Kernel {
   std::string QualifiedName; // for comments and the wrapper
   std::vector<std::string> MetaNames;
   std::vector<KernelInstance> Instances; // one per configuration
+  ir::SourceLoc Loc;                     // of its declaration
 };
 
 struct FrontendOptions {
