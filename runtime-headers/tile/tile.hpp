@@ -1515,7 +1515,8 @@ template <atomic_op Op, class T> constexpr bool atomic_supports() {
   constexpr bool word = std::is_integral_v<T> && !std::is_same_v<T, bool> &&
                         (sizeof(T) == 4 || sizeof(T) == 8);
   if constexpr (Op == atomic_op::add)
-    return word || std::is_same_v<T, half> || std::is_floating_point_v<T>;
+    return word || std::is_same_v<T, half> || std::is_same_v<T, bfloat16> ||
+           std::is_floating_point_v<T>;
   else if constexpr (Op == atomic_op::max || Op == atomic_op::min ||
                      Op == atomic_op::xchg)
     return word || std::is_floating_point_v<T>;
@@ -1592,7 +1593,7 @@ auto atomic_rmw(const P &ptrs, const M &mask, Update update,
           ptrs, mask, detail::atomic_update<detail::atomic_op::OP, T>, value); \
   }
 
-/// int32, uint32, int64, uint64, half, float, double.
+/// int32, uint32, int64, uint64, half, bfloat16, float, double.
 TILE_DETAIL_ATOMIC(atomic_add, add)
 /// int32, uint32, int64, uint64, float, double.
 TILE_DETAIL_ATOMIC(atomic_max, max)

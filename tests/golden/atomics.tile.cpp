@@ -3,6 +3,10 @@
 // RUN: %if nvcc %{ %nvcc-sm80 %t/counts.cu -o %t/sm80.o %}
 // RUN: %tilecc %s -o %t.hip --target gfx90a
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/counts.hip -o %t.hip/k.o %}
+// RUN: %FileCheck --check-prefix=SUMS %s < %t/sums.cu
+// RUN: %if nvcc %{ %nvcc-sm90a %t/sums.cu -o %t/sums90a.o %}
+// RUN: %if nvcc %{ %nvcc-sm80 %t/sums.cu -o %t/sums80.o %}
+// RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/sums.hip -o %t.hip/sums.o %}
 //
 // Atomics: one per element the thread owns (a tile smaller than the
 // program's threads is held in copies, and only one copy acts), fenced as
@@ -38,3 +42,23 @@ tile::grid counts_grid(const int *, int *, int *, long long *, int) {
 // CHECK: __syncthreads();
 // CHECK: rt::in_one_thread([&] {
 // CHECK-NEXT: return rt::fenced<2, 0>([&] { return rt::atomic_xchg(lock, seen, true); });
+
+// 16-bit float sums (atomicAdd on CUDA; on gfx90a a compare-and-swap of the
+// 32-bit word that holds the element, in rt::atomic_add).
+TILE_KERNEL void sums(const int *bins, tile::half *h, tile::bfloat16 *b,
+                      int n) {
+  auto offs = tile::arange<64>();
+  auto bin = tile::load(bins + offs, offs < n, 0);
+  tile::atomic_add(h + bin, 1.0f, offs < n, tile::mem_order::relaxed);
+  tile::atomic_add(b + bin, 0.5f, offs < n, tile::mem_order::relaxed);
+}
+
+TILE_CONFIGS(sums, tile::config{.num_warps = 2});
+TILE_GRID(sums)
+tile::grid sums_grid(const int *, tile::half *, tile::bfloat16 *, int) {
+  return {1};
+}
+
+// SUMS-LABEL: sums_c0_aligned16(
+// SUMS: rt::atomic_add((h + bin[e]), rt::f16(1.0f),
+// SUMS: rt::atomic_add((b + bin[e]), rt::bf16(0.5f),

@@ -338,6 +338,18 @@ TILE_KERNEL void histogram(const int *x, int *hist, float *peak, int *programs,
   tile::atomic_add(programs, 1);
 }
 
+// 16-bit float atomic adds, many lanes to a bin (sums of ones and halves,
+// exact in either type, so any order of the adds gives the same result).
+template <int BLOCK>
+TILE_KERNEL void half_sums(const int *bins, tile::half *h, tile::bfloat16 *b,
+                           int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto bin = tile::load(bins + offs, mask, 0);
+  tile::atomic_add(h + bin, 1.0f, mask, tile::mem_order::relaxed);
+  tile::atomic_add(b + bin, 0.5f, mask, tile::mem_order::relaxed);
+}
+
 TILE_CONFIGS(float_ops, tile::config{.meta = {512}, .num_warps = 4},
              tile::config{.meta = {128}, .num_warps = 1});
 TILE_CONFIGS(int_ops, tile::config{.meta = {256}, .num_warps = 2});
@@ -434,6 +446,12 @@ tile::grid
     matmul_fma_grid(const tile::half *, const tile::half *, const float *,
                     const float *, float *, float *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
+}
+TILE_CONFIGS(half_sums, tile::config{.meta = {256}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(half_sums)
+tile::grid half_sums_grid(const int *, tile::half *, tile::bfloat16 *, int n) {
+  return {tile::cdiv(n, BLOCK)};
 }
 template <int BLOCK>
 TILE_GRID(histogram)

@@ -412,6 +412,26 @@ template <int Block> void checkHistogramWith(int Config) {
   compare(L + " programs", DPrograms.download(), Programs, 0);
 }
 
+void checkHalfSums() {
+  // At most about 100 adds to a bin: exact in half (ones) and bfloat16
+  // (halves).
+  const int N = 4099, Bins = 64;
+  auto X = randomInts(N, 0, Bins - 1);
+  std::vector<tile::half> H(Bins, tile::half(0.0f));
+  std::vector<tile::bfloat16> B(Bins, tile::bfloat16(0.0f));
+  tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, half_sums<256>,
+                        X.data(), H.data(), B.data(), N);
+  sample::DeviceArray<int> DX(X, 0);
+  sample::DeviceArray<tile::half> DH(
+      std::vector<tile::half>(Bins, tile::half(0.0f)), 0);
+  sample::DeviceArray<tile::bfloat16> DB(
+      std::vector<tile::bfloat16>(Bins, tile::bfloat16(0.0f)), 0);
+  CUDA_CHECK(tilecc::half_sums(DX.get(), DH.get(), DB.get(), N));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare("half_sums half", DH.download(), H, 0);
+  compare("half_sums bfloat16", DB.download(), B, 0);
+}
+
 void checkReductions() {
   checkReductionsWith<4, 64>(0);
   checkReductionsWith<16, 256>(1);
@@ -445,6 +465,7 @@ int main() {
   checkMatmulPtrs();
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
+  checkHalfSums();
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_CHECK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=

@@ -88,6 +88,26 @@ template <class T, class F> __device__ T cas_loop(T *p, F update) {
   return bit_cast<T>(old);
 }
 
+/// The same for a 16-bit T, through the aligned 32-bit word that holds it
+/// (HIP has no 16-bit compare-and-swap).
+template <class T, class F> __device__ T cas_loop_16(T *p, F update) {
+  static_assert(sizeof(T) == 2);
+  const auto address = reinterpret_cast<unsigned long long>(p);
+  unsigned *word = reinterpret_cast<unsigned *>(address & ~3ull);
+  const unsigned shift = (address & 2) * 8;
+  auto half_of = [shift](unsigned w) {
+    return bit_cast<T>(static_cast<unsigned short>(w >> shift));
+  };
+  unsigned old = *word, assumed;
+  do {
+    assumed = old;
+    unsigned next = bit_cast<unsigned short>(update(half_of(assumed)));
+    old = atomicCAS(word, assumed,
+                    (assumed & ~(0xffffu << shift)) | next << shift);
+  } while (old != assumed);
+  return half_of(old);
+}
+
 template <class T>
 inline constexpr bool is_int64 = sizeof(T) == 8 && !__is_same(T, double);
 
@@ -99,6 +119,12 @@ template <class T> __device__ T atomic_add(T *p, T v, bool pred) {
   if constexpr (detail::is_int64<T>)
     return T(atomicAdd(reinterpret_cast<unsigned long long *>(p),
                        static_cast<unsigned long long>(v)));
+#if defined(__HIPCC__)
+  else if constexpr (sizeof(T) == 2) // half and bfloat16
+    return detail::cas_loop_16(p, [v](T old) {
+      return convert<T>(convert<float>(old) + convert<float>(v));
+    });
+#endif
   else
     return atomicAdd(p, v);
 }
