@@ -19,6 +19,7 @@ TILE_KERNEL void scale(const float *x, float *y, float a, int n) {
   tile::store(y + offs, a * tile::load(x + offs, mask, 0.0f), mask);
 }
 
+// clang-format off
 // CHECK: __global__ void __launch_bounds__(128)
 // CHECK-NEXT: scale_c0_aligned16(
 // CHECK: __global__ void __launch_bounds__(128, 4)
@@ -31,11 +32,11 @@ TILE_KERNEL void scale(const float *x, float *y, float a, int n) {
 // HIP-NEXT: scale_c1_aligned16(
 // HIP: __global__ void __launch_bounds__(512) __attribute__((amdgpu_waves_per_eu(8)))
 // HIP-NEXT: scale_c2_aligned16(
-TILE_CONFIGS(scale, tile::config{.meta = {1024}, .num_warps = 4},
-             tile::config{.meta = {1024}, .num_warps = 4,
-                          .min_programs_per_sm = 4},
-             tile::config{.meta = {2048}, .num_warps = 8,
-                          .min_programs_per_sm = 4});
+// clang-format on
+TILE_CONFIGS(
+    scale, tile::config{.meta = {1024}, .num_warps = 4},
+    tile::config{.meta = {1024}, .num_warps = 4, .min_programs_per_sm = 4},
+    tile::config{.meta = {2048}, .num_warps = 8, .min_programs_per_sm = 4});
 
 template <int BLOCK>
 TILE_GRID(scale)
