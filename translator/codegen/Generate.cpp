@@ -29,9 +29,6 @@ bool isFloat8(ScalarKind K) {
   return K == ScalarKind::F8E4M3 || K == ScalarKind::F8E5M2;
 }
 
-/// The first op of F that touches an 8-bit float (pointers to them
-/// included) where Target has no such type: ROCm's gfx90a. (CUDA targets
-/// all have them; sm_80 multiplies them on fp16 tensor cores.)
 /// Threads an SM (a CU on AMD GPUs) holds at once, on every target.
 constexpr unsigned MaxThreadsPerSM = 2048;
 
@@ -51,6 +48,9 @@ std::string launchBounds(unsigned Threads, unsigned MinPrograms,
          std::to_string(WavesPerSimd) + ")))";
 }
 
+/// The first op of F that touches an 8-bit float (pointers to them
+/// included) where Target has no such type: ROCm's gfx90a. (CUDA targets
+/// all have them; sm_80 multiplies them on fp16 tensor cores.)
 std::optional<GenerateError> unsupportedOnTarget(const Function &F,
                                                  const TargetDesc &Target) {
   std::optional<GenerateError> Error;

@@ -83,6 +83,15 @@ bool isStdFunction(const FunctionDecl *FD, llvm::StringRef Name) {
   return FD->isInStdNamespace() && FD->getIdentifier() && FD->getName() == Name;
 }
 
+/// The value of a condition known at translation time (a template
+/// argument's test), if it is one.
+std::optional<bool> constantCondition(const Expr *E, const ASTContext &Ctx) {
+  bool R;
+  if (!E->isValueDependent() && E->EvaluateAsBooleanCondition(R, Ctx))
+    return R;
+  return std::nullopt;
+}
+
 /// Collects the local variables a statement assigns to: they become results
 /// of `if` and carried values of `for`.
 class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
@@ -94,12 +103,10 @@ public:
   /// Of an 'if' whose condition is known at translation time only the
   /// branch taken is lowered (Lowering::lowerIf), so only it assigns.
   bool TraverseIfStmt(IfStmt *IS) {
-    bool Taken;
-    if (IS->getInit() || IS->getConditionVariable() ||
-        IS->getCond()->isValueDependent() ||
-        !IS->getCond()->EvaluateAsBooleanCondition(Taken, Ctx))
+    auto Taken = constantCondition(IS->getCond(), Ctx);
+    if (IS->getInit() || IS->getConditionVariable() || !Taken)
       return RecursiveASTVisitor::TraverseIfStmt(IS);
-    Stmt *Branch = Taken ? IS->getThen() : IS->getElse();
+    Stmt *Branch = *Taken ? IS->getThen() : IS->getElse();
     return !Branch || TraverseStmt(Branch);
   }
 
@@ -474,18 +481,11 @@ private:
     return Out;
   }
 
-  std::optional<bool> constantCondition(const Expr *E) {
-    bool R;
-    if (!E->isValueDependent() && E->EvaluateAsBooleanCondition(R, Ctx))
-      return R;
-    return std::nullopt;
-  }
-
   void lowerIf(const IfStmt *IS) {
     if (IS->getInit() || IS->getConditionVariable())
       return error(IS->getBeginLoc(),
                    "'if' with an initializer is not supported yet");
-    if (auto C = constantCondition(IS->getCond())) {
+    if (auto C = constantCondition(IS->getCond(), Ctx)) {
       if (const Stmt *Taken = *C ? IS->getThen() : IS->getElse())
         lowerStmt(Taken);
       return;
