@@ -60,6 +60,9 @@ struct config {
   /// Programs an SM must be able to hold at once: bounds each thread's
   /// registers (CUDA's __launch_bounds__ minimum blocks per multiprocessor).
   int min_programs_per_sm = 1;
+  /// On sm_90a, a warpgroup more than num_warps issues the TMA copies of a
+  /// pipelined loop (a producer) while the num_warps warps compute.
+  bool warp_specialize = false;
 };
 
 template <class A, class B>

@@ -184,7 +184,8 @@ template <int N, class F> void for_each_index(F &&f) {
 
 /// "BLOCK=1024,num_warps=4" from a configuration and the names of the
 /// kernel's template parameters; ",num_stages=3" follows for pipelined ones
-/// and ",min_programs_per_sm=2" for those whose registers are bounded.
+/// and ",min_programs_per_sm=2" for those whose registers are bounded,
+/// ",warp_specialize" for those with a producer warpgroup.
 inline std::string describe(const tile::config &c,
                             std::initializer_list<const char *> names) {
   std::string s;
@@ -196,6 +197,8 @@ inline std::string describe(const tile::config &c,
     s += ",num_stages=" + std::to_string(c.num_stages);
   if (c.min_programs_per_sm > 1)
     s += ",min_programs_per_sm=" + std::to_string(c.min_programs_per_sm);
+  if (c.warp_specialize)
+    s += ",warp_specialize";
   return s;
 }
 

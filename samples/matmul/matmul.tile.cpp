@@ -87,7 +87,8 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
 // per 64 rows) and the shared memory of both sm_90a and sm_80, the first
 // transposed, a small one for small problems, and one whose 96 KB of
 // stages let two programs share an SM; the last applies the leaky ReLU.
-#define MATMUL_CONFIGS(kernel)                                                 \
+// More configurations may follow.
+#define MATMUL_CONFIGS(kernel, ...)                                            \
   TILE_CONFIGS(                                                                \
       kernel,                                                                  \
       tile::config{                                                            \
@@ -102,10 +103,24 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
           .meta = {64, 64, 32, 8, 0}, .num_warps = 4, .num_stages = 4},        \
       tile::config{                                                            \
           .meta = {128, 128, 64, 8, 0}, .num_warps = 4, .num_stages = 3},      \
-      tile::config{                                                            \
-          .meta = {128, 128, 64, 8, 1}, .num_warps = 4, .num_stages = 4})
-MATMUL_CONFIGS(matmul_f16);
-MATMUL_CONFIGS(matmul_bf16);
+      tile::config{.meta = {128, 128, 64, 8, 1},                               \
+                   .num_warps = 4,                                             \
+                   .num_stages = 4} __VA_OPT__(, ) __VA_ARGS__)
+
+// One program per block of C can also have a producer warpgroup issue its
+// TMA copies (sm_90a; the persistent form's loop over blocks rules it out).
+#define MATMUL_AND_WARP_SPECIALIZED_CONFIGS(kernel)                            \
+  MATMUL_CONFIGS(kernel,                                                       \
+                 tile::config{.meta = {128, 256, 64, 8, 0},                    \
+                              .num_warps = 8,                                  \
+                              .num_stages = 3,                                 \
+                              .warp_specialize = true},                        \
+                 tile::config{.meta = {128, 128, 64, 8, 0},                    \
+                              .num_warps = 4,                                  \
+                              .num_stages = 4,                                 \
+                              .warp_specialize = true})
+MATMUL_AND_WARP_SPECIALIZED_CONFIGS(matmul_f16);
+MATMUL_AND_WARP_SPECIALIZED_CONFIGS(matmul_bf16);
 
 template <int BM, int BN, int BK, int GROUP_M, int ACT>
 TILE_GRID(matmul_f16)

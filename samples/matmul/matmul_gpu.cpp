@@ -39,11 +39,18 @@ template <class T, bool Persistent> bool check(const char *name) {
     auto want = reference::matmul(ar, br, m, n, k, false);
     auto want_leaky = reference::matmul(ar, br, m, n, k, true);
     sample::DeviceArray<T> da(a, 0), db(b, 0), dc(std::size_t(m) * n, 0);
-    for (int config = -1; config < tilecc::matmul_f16_num_configs; ++config) {
-      bool leaky = config >= 0 && matmul_f16_tile_configs[config].meta[4] == 1;
+    // The f16 and bf16 kernels share their configurations.
+    const auto &configs = []() -> const auto & {
+      if constexpr (Persistent)
+        return persistent_matmul_f16_tile_configs;
+      else
+        return matmul_f16_tile_configs;
+    }();
+    for (int config = -1; config < int(std::size(configs)); ++config) {
+      bool leaky = config >= 0 && configs[config].meta[4] == 1;
       std::string what =
           std::string(name) + " " +
-          sample::describe_config(matmul_f16_tile_configs, config,
+          sample::describe_config(configs, config,
                                   {"BM", "BN", "BK", "GROUP_M", "ACT"}) +
           " " + std::to_string(m) + "x" + std::to_string(n) + "x" +
           std::to_string(k);

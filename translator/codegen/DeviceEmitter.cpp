@@ -1043,8 +1043,10 @@ void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
 EmittedKernel emitKernel(const Function &F, const LayoutMap &LM,
                          const AxisInfoAnalysis &AI, const Pipelines &Plans,
                          const TensorMapOps &Tma, const LayoutNamer &NameLayout,
-                         const std::string &SourcePath) {
-  return KernelEmitter(F, LM, AI, Plans, Tma, NameLayout, SourcePath).run();
+                         const std::string &SourcePath,
+                         const ProducerPlan &Producer) {
+  return KernelEmitter(F, LM, AI, Plans, Tma, NameLayout, SourcePath, Producer)
+      .run();
 }
 
 } // namespace tilecc::codegen

@@ -57,6 +57,18 @@ struct EmittedKernel {
   std::vector<TensorMapParam> TensorMaps;
 };
 
+/// A warp-specialized kernel's split (analysis/WarpSpecialization.h): the
+/// loop whose copies a producer warpgroup issues, the threads before it,
+/// and the registers per thread setmaxnreg gives each side, for the
+/// programs an SM holds at once.
+struct ProducerPlan {
+  static constexpr unsigned Threads = 128; // one warpgroup
+  const ir::Op *Loop = nullptr;            // null: not warp-specialized
+  unsigned ConsumerThreads = 0;
+  unsigned ProducerRegs = 0, ConsumerRegs = 0;
+  unsigned Programs = 1;
+};
+
 using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;
 /// Loads and stores a variant does with TMA; empty for cp.async copies.
 using analysis::TensorMapOps;
@@ -65,7 +77,8 @@ EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
                          const analysis::AxisInfoAnalysis &AI,
                          const Pipelines &Plans, const TensorMapOps &Tma,
                          const LayoutNamer &NameLayout,
-                         const std::string &SourcePath);
+                         const std::string &SourcePath,
+                         const ProducerPlan &Producer = {});
 
 /// The device spelling of an element type (float, rt::f16, const int *).
 std::string deviceType(const ir::ElemType &E);

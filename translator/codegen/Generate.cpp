@@ -1,6 +1,7 @@
 //===- Generate.cpp -------------------------------------------------------===//
 #include "codegen/Generate.h"
 #include "analysis/Specializations.h"
+#include "analysis/WarpSpecialization.h"
 #include "codegen/Renderer.h"
 #include "codegen/Templates.h"
 #include "ir/Printer.h"
@@ -51,6 +52,34 @@ std::string launchBounds(unsigned Threads, unsigned MinPrograms,
 /// The first op of F that touches an 8-bit float (pointers to them
 /// included) where Target has no such type: ROCm's gfx90a. (CUDA targets
 /// all have them; sm_80 multiplies them on fp16 tensor cores.)
+/// Threads a CUDA program may have.
+constexpr unsigned MaxThreadsPerProgram = 1024;
+
+/// 32-bit registers of an SM, on every CUDA target.
+constexpr unsigned RegistersPerSM = 65536;
+
+/// A warp-specialized program's registers per thread: the producer
+/// warpgroup keeps few (setmaxnreg.dec), the consumers take what the SM's
+/// share of MinPrograms programs leaves (setmaxnreg.inc: at most 240, a
+/// multiple of 8). The launch bound then asks ptxas for no more at entry
+/// than the consumers will have, holding more programs if need be.
+ProducerPlan producerPlan(const Op &Loop, unsigned ConsumerWarps,
+                          unsigned MinPrograms) {
+  ProducerPlan PP;
+  PP.Loop = &Loop;
+  PP.ConsumerThreads = ConsumerWarps * 32;
+  PP.ProducerRegs = 40;
+  const unsigned Threads = PP.ConsumerThreads + ProducerPlan::Threads;
+  for (PP.Programs = std::max(MinPrograms, 1u);; ++PP.Programs) {
+    unsigned Share = RegistersPerSM / PP.Programs;
+    PP.ConsumerRegs =
+        std::min(240u, (Share - ProducerPlan::Threads * PP.ProducerRegs) /
+                           PP.ConsumerThreads / 8 * 8);
+    if (Share / Threads <= PP.ConsumerRegs)
+      return PP;
+  }
+}
+
 std::optional<GenerateError> unsupportedOnTarget(const Function &F,
                                                  const TargetDesc &Target) {
   std::optional<GenerateError> Error;
@@ -365,13 +394,45 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     for (VariantPlan &VP : VariantPlans) {
       const Specialization &S = *VP.Spec;
       AxisInfoAnalysis AI(F, S.Specs);
+      // Only variants with TMA copies can have a producer warpgroup.
+      ProducerPlan Producer;
+      std::string Described = VP.Description;
+      if (Inst.Cfg.WarpSpecialize && !VP.Tma.empty()) {
+        WarpSpecialization WS = planWarpSpecialization(F, Plans, VP.Tma);
+        const unsigned WithProducer = Threads + ProducerPlan::Threads;
+        if (WS.Loop && WithProducer > MaxThreadsPerProgram)
+          WS = {nullptr, "a program of " + std::to_string(WithProducer) +
+                             " threads is more than CUDA launches"};
+        if (WS.Loop)
+          Producer = producerPlan(*WS.Loop, Inst.Cfg.NumWarps,
+                                  Inst.Cfg.MinProgramsPerSM);
+        if (Producer.Programs * WithProducer > MaxThreadsPerSM) {
+          Producer = {};
+          WS.WhyNot = std::to_string(Inst.Cfg.MinProgramsPerSM) +
+                      " programs of " + std::to_string(WithProducer) +
+                      " threads do not fit an SM";
+        }
+        if (Producer.Loop) {
+          unsigned First = Inst.Cfg.NumWarps;
+          Described += "; warp-specialized: warps " + std::to_string(First) +
+                       "-" + std::to_string(First + 3) +
+                       " issue the copies of the loop at line " +
+                       std::to_string(WS.Loop->loc().Line) + " (setmaxnreg " +
+                       std::to_string(Producer.ProducerRegs) + " / " +
+                       std::to_string(Producer.ConsumerRegs) + ")";
+        } else {
+          Described += "; not warp-specialized: " + WS.WhyNot;
+        }
+      }
+      const unsigned VariantThreads =
+          Threads + (Producer.Loop ? ProducerPlan::Threads : 0);
       auto Emit = [&] {
         return emitKernel(
             F, LM, AI, Plans, VP.Tma,
             [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
               return Layouts.name(L, Shape);
             },
-            Opts.SourcePath);
+            Opts.SourcePath, Producer);
       };
       EmittedKernel E = Emit();
       // Without room for the buffers of its TMA stores, a variant stores
@@ -425,12 +486,15 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
           {{"name", Name},
            {"meta", metaText(K, Inst.Cfg)},
            {"num_warps", Inst.Cfg.NumWarps},
-           {"threads", Threads},
+           {"threads", VariantThreads},
            {"launch_bounds",
-            launchBounds(Threads, Inst.Cfg.MinProgramsPerSM, Opts.Target)},
+            launchBounds(VariantThreads,
+                         Producer.Loop ? Producer.Programs
+                                       : Inst.Cfg.MinProgramsPerSM,
+                         Opts.Target)},
            {"smem_bytes", E.DynamicSharedBytes},
            {"dynamic_smem", E.DynamicSharedBytes > 0},
-           {"specialization", VP.Description},
+           {"specialization", Described},
            {"tensor_maps", Maps},
            {"tma", !VP.Tma.empty()},
            {"tiles", Tiles},
@@ -440,7 +504,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
            {"host_params", hostParams(F, true)},
            {"launch_args", launchArgs(F) + MapArgs}});
       ConfigVariants.push_back({{"name", Name},
-                                {"threads", Threads},
+                                {"threads", VariantThreads},
                                 {"smem_bytes", E.DynamicSharedBytes},
                                 {"guard", VP.Guard},
                                 {"tma", !VP.Tma.empty()},
@@ -457,7 +521,8 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       Metadata.push_back({{"name", Name},
                           {"config", C},
                           {"num_warps", Inst.Cfg.NumWarps},
-                          {"threads", Threads},
+                          {"threads", VariantThreads},
+                          {"warp_specialized", Producer.Loop != nullptr},
                           {"specialization", Spec},
                           {"tma", !VP.Tma.empty()},
                           {"accesses", Access},
@@ -478,7 +543,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                        {"select_body", Inst.SelectBody},
                        {"args", argNames(F, false)},
                        {"fast_variant", ConfigVariants[0]["name"]},
-                       {"fast_threads", Threads},
+                       {"fast_threads", ConfigVariants[0]["threads"]},
                        {"fast_smem_bytes", ConfigVariants[0]["smem_bytes"]},
                        {"variants", ConfigVariants}});
   }

@@ -26,9 +26,9 @@ public:
   KernelEmitter(const ir::Function &F, const analysis::LayoutMap &LM,
                 const analysis::AxisInfoAnalysis &AI, const Pipelines &Plans,
                 const TensorMapOps &Tma, const LayoutNamer &NameLayout,
-                const std::string &SourcePath)
-      : F(F), LM(LM), AI(AI), Plans(Plans), Tma(Tma), NameLayout(NameLayout),
-        SourcePath(SourcePath) {}
+                const std::string &SourcePath, const ProducerPlan &Producer)
+      : F(F), LM(LM), AI(AI), Plans(Plans), Tma(Tma), Producer(Producer),
+        NameLayout(NameLayout), SourcePath(SourcePath) {}
 
   EmittedKernel run();
 
@@ -205,6 +205,21 @@ private:
                        const std::string &Iv, const std::string &S,
                        unsigned Indent);
 
+  /// The copies of one TMA prefetch into stage S, by the thread issuing
+  /// them: the scalar ops the boxes' starts need, the stage's barrier of
+  /// ring Full told how many bytes to expect, one tma_load_tile per staged
+  /// load.
+  void emitTmaCopies(const analysis::PipelinedLoop &P, const std::string &Full,
+                     const std::string &S, unsigned Indent);
+
+  /// Splits the program before warp-specialized loop Loop: the producer
+  /// warpgroup (the threads past the consumers') gives up registers, and
+  /// its first thread walks the loop's iterations, waiting for each stage
+  /// to be released before it refills it; then the producer returns. The
+  /// consumers take the registers it gave up.
+  void emitProducer(const ir::Op &Loop, const analysis::PipelinedLoop &P,
+                    unsigned Indent);
+
   /// Moves a flattened pipeline's cursor to the outer iteration its outer
   /// induction variable names: re-runs the outer body's ops the box starts
   /// need and keeps what they read.
@@ -290,6 +305,7 @@ private:
   const analysis::AxisInfoAnalysis &AI;
   const Pipelines &Plans;
   const TensorMapOps &Tma;
+  const ProducerPlan Producer;
   /// Ops no variant of this kernel emits (TMA variants' addressing).
   llvm::DenseSet<const ir::Op *> Dropped;
   /// Per TMA load: its tensor map parameter.
@@ -300,7 +316,7 @@ private:
   /// Names of a pipeline's state, by its loop: the stage barriers (TMA),
   /// the stage being read and its phase, and a flattened one's cursor.
   struct PipelineState {
-    std::string Full, Read, Phase, NextOuter, NextInner;
+    std::string Full, Empty, Read, Phase, NextOuter, NextInner;
     llvm::SmallVector<std::string, 4> Carried;
   };
   llvm::DenseMap<const ir::Op *, PipelineState> States;

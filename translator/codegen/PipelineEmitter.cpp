@@ -166,6 +166,16 @@ void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
   }
   line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
   line(Indent + 1, "if (" + Live + " && threadIdx.x == 0) {");
+  emitTmaCopies(P, St.Full, S, Indent + 2);
+  line(Indent + 1, "}");
+  line(Indent, "}");
+  for (const auto &[V, Name] : Shadowed)
+    Names[V] = Name;
+}
+
+void KernelEmitter::emitTmaCopies(const PipelinedLoop &P,
+                                  const std::string &Full, const std::string &S,
+                                  unsigned Indent) {
   llvm::DenseSet<const Op *> Needed = boxStartSlice(P, Tma);
   unsigned Bytes = 0;
   for (const Op *L : P.Loads) {
@@ -176,21 +186,51 @@ void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
   Active = nullptr;
   for (const Op *O : P.Slice)
     if (Needed.count(O))
-      emitOp(*O, Indent + 2);
+      emitOp(*O, Indent);
   Active = Outer;
-  std::string Bar = St.Full + " + " + S;
-  line(Indent + 2, "rt::mbarrier_arrive_expect_tx(" + Bar + ", " +
-                       std::to_string(Bytes) + ");");
+  std::string Bar = Full + " + " + S;
+  line(Indent, "rt::mbarrier_arrive_expect_tx(" + Bar + ", " +
+                   std::to_string(Bytes) + ");");
   for (const Op *L : P.Loads) {
     const TensorMapAccess &Map = Tma.find(L)->second;
-    line(Indent + 2, "rt::tma_load_tile(" + stageTile(*L, S) + ", &" +
-                         MapNames.lookup(L) + ", " + Bar + ", " +
-                         boxCorner(Map) + ");");
+    line(Indent, "rt::tma_load_tile(" + stageTile(*L, S) + ", &" +
+                     MapNames.lookup(L) + ", " + Bar + ", " + boxCorner(Map) +
+                     ");");
   }
+}
+
+void KernelEmitter::emitProducer(const Op &Loop, const PipelinedLoop &P,
+                                 unsigned Indent) {
+  const PipelineState &St = States[&Loop];
+  const Value *IV = Loop.region(0)->argument(0);
+  const std::string First = std::to_string(Producer.ConsumerThreads);
+  const std::string N = nameOf(IV), S = std::to_string(P.NumStages);
+  line(Indent, "// The producer warpgroup: one thread issues the copies.");
+  line(Indent, "if (threadIdx.x >= " + First + ") {");
+  line(Indent + 1,
+       "rt::setmaxnreg_dec<" + std::to_string(Producer.ProducerRegs) + ">();");
+  line(Indent + 1, "if (threadIdx.x == " + First + ") {");
+  std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
+  line(Indent + 2, "int " + Stage + " = 0;");
+  line(Indent + 2, "unsigned " + Phase + " = 0;");
+  line(Indent + 2, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
+                       scalar(Loop.operand(0)) + "; " + N + " < " +
+                       scalar(Loop.operand(1)) + "; " + N +
+                       " += " + scalar(Loop.operand(2)) + ") {");
+  // A fresh barrier's phase before the first (parity 1) counts as
+  // complete: the first round of stages is free.
+  line(Indent + 3, "rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " +
+                       Phase + " ^ 1);");
+  emitTmaCopies(P, St.Full, Stage, Indent + 3);
+  line(Indent + 3,
+       Stage + " = " + Stage + " + 1 == " + S + " ? 0 : " + Stage + " + 1;");
+  line(Indent + 3, Phase + " ^= " + Stage + " == 0;");
+  line(Indent + 2, "}");
   line(Indent + 1, "}");
+  line(Indent + 1, "return;");
   line(Indent, "}");
-  for (const auto &[V, Name] : Shadowed)
-    Names[V] = Name;
+  line(Indent,
+       "rt::setmaxnreg_inc<" + std::to_string(Producer.ConsumerRegs) + ">();");
 }
 
 void KernelEmitter::emitCursorOuter(const Op &Loop, unsigned Indent) {
@@ -233,6 +273,9 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     openPipeline(O, P, Indent++);
   const PipelineState St = States[&O];
   const bool ByTma = byTma(P);
+  const bool Specialized = Producer.Loop == &O;
+  if (Specialized)
+    emitProducer(O, P, Indent);
   const unsigned S = P.NumStages, D = S - 1;
   const Value *IV = Body.argument(0);
   std::string N = nameOf(IV), Step = scalar(O.operand(2));
@@ -262,14 +305,21 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
                          std::to_string(D) + " * " + Step + ";");
     emitPrefetch(O, P, Ahead, std::to_string(D), Into, Indent + 1);
   };
-  if (!P.AsyncMma)
+  if (!P.AsyncMma && !Specialized)
     Prefetch();
   const PipelinedLoop *Outer = Active;
   Active = &P;
   StageExpr = St.Read;
   emitBlock(Body, Indent + 1);
   Active = Outer;
-  if (P.AsyncMma) {
+  if (Specialized) {
+    // This warp's previous dot is done: the producer may refill its stage.
+    line(Indent + 1, "if (" + N + " != " + scalar(O.operand(0)) +
+                         " && threadIdx.x % 32 == 0)");
+    line(Indent + 2, "rt::mbarrier_arrive(" + St.Empty + " + (" + St.Read +
+                         " == 0 ? " + std::to_string(D) + " : " + St.Read +
+                         " - 1));");
+  } else if (P.AsyncMma) {
     // Every warp's previous dot is done: its stage takes the prefetch.
     line(Indent + 1, "__syncthreads();");
     Prefetch();
@@ -288,6 +338,8 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
       if (const Op *D = Yield->operand(I)->definingOp(); D && P.Dots.count(D))
         Accs += (Accs.empty() ? "" : ", ") + nameOf(O.result(I));
     line(Indent, "rt::mma_wait_all(" + Accs + ");");
+    if (Specialized)
+      line(Indent, "rt::end_basic_block();");
   }
   // The buffers may be reused after the loop. TMA copies past the end
   // are never issued.
@@ -309,11 +361,15 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
   for (const Op *L : P.OwnLoads)
     Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result()) +
              " (by its own threads)";
-  line(Indent, "{ // pipeline: " + Loads + " in " + std::to_string(S) +
-                   " shared-memory stages, prefetched " + std::to_string(D) +
-                   " iterations ahead" +
-                   (Flat ? " across the enclosing loop" : "") +
-                   (P.AsyncMma ? "; one dot left in flight" : ""));
+  const bool Specialized = Producer.Loop == &O;
+  line(Indent,
+       "{ // pipeline: " + Loads + " in " + std::to_string(S) +
+           " shared-memory stages, " +
+           (Specialized
+                ? "filled by a producer warpgroup as they are released"
+                : "prefetched " + std::to_string(D) + " iterations ahead") +
+           (Flat ? " across the enclosing loop" : "") +
+           (P.AsyncMma ? "; one dot left in flight" : ""));
   unsigned Offset = 0;
   auto AddRing = [&](const Op *L, const std::string &StageType,
                      unsigned StageElems) {
@@ -342,19 +398,33 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
   // TMA copies complete on one mbarrier per stage, armed by the thread
   // that issues them.
   const bool ByTma = byTma(P);
+  // With a producer warpgroup, a second ring of barriers, one arrival per
+  // consumer warp, says when a stage may be refilled.
   if (ByTma) {
     St.Full = fresh("full");
     line(Indent + 1, "rt::mbarrier *const " + St.Full +
                          " = rt::dynamic_smem<rt::mbarrier>(" +
                          std::to_string(Offset) + ");");
+    if (Specialized) {
+      St.Empty = fresh("empty");
+      line(Indent + 1, "rt::mbarrier *const " + St.Empty + " = " + St.Full +
+                           " + " + std::to_string(S) + ";");
+    }
     line(Indent + 1, "if (threadIdx.x == 0) {");
     line(Indent + 2, "#pragma unroll");
-    line(Indent + 2, "for (int s = 0; s < " + std::to_string(S) + "; ++s)");
+    line(Indent + 2, "for (int s = 0; s < " + std::to_string(S) + "; ++s)" +
+                         (Specialized ? " {" : ""));
     line(Indent + 3, "rt::mbarrier_init(" + St.Full + " + s, 1);");
+    if (Specialized) {
+      line(Indent + 3, "rt::mbarrier_init(" + St.Empty + " + s, " +
+                           std::to_string(Producer.ConsumerThreads / 32) +
+                           ");");
+      line(Indent + 2, "}");
+    }
     line(Indent + 2, "rt::fence_mbarrier_init();");
     line(Indent + 1, "}");
     line(Indent + 1, "__syncthreads();");
-    Offset += 8 * S;
+    Offset += 8 * S * (Specialized ? 2 : 1);
   }
   if (Offset + 1024 > DynamicSharedBytes) {
     DynamicSharedBytes = Offset + 1024;
@@ -383,6 +453,8 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
     }
     emitCursorOuter(O, Indent + 1);
   }
+  if (Specialized)
+    return; // the producer fills the first stages as it goes
   std::string Stage = fresh("stage");
   line(Indent + 1, "#pragma unroll");
   line(Indent + 1, "for (int " + Stage + " = 0; " + Stage + " < " +

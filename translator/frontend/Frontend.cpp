@@ -200,6 +200,8 @@ private:
       C.NumStages = S.getStructField(2).getInt().getExtValue();
       if (S.getStructNumFields() > 3)
         C.MinProgramsPerSM = S.getStructField(3).getInt().getExtValue();
+      if (S.getStructNumFields() > 4)
+        C.WarpSpecialize = S.getStructField(4).getInt().getBoolValue();
       K.Configs.push_back(std::move(C));
     }
     return true;

@@ -23,6 +23,7 @@ struct Config {
   int NumWarps = 4;
   int NumStages = 1;
   int MinProgramsPerSM = 1;
+  bool WarpSpecialize = false;
 };
 
 struct KernelInstance {

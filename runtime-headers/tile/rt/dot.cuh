@@ -14,6 +14,7 @@
 #include "tile/rt/mma.cuh"
 #include "tile/rt/smem.cuh"
 #include "tile/rt/tma.cuh"
+#include "tile/rt/warp_specialize.cuh"
 #include "tile/rt/wgmma.cuh"
 #endif
 

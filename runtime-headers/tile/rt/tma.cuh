@@ -56,6 +56,17 @@ __device__ __forceinline__ void mbarrier_arrive_expect_tx(mbarrier *bar,
 #endif
 }
 
+/// Arrives on bar (one of its expected arrivals).
+__device__ __forceinline__ void mbarrier_arrive(mbarrier *bar) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile(
+      "mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(shared_address(bar))
+      : "memory");
+#else
+  __trap();
+#endif
+}
+
 /// Waits until the phase of bar with the given parity has completed.
 __device__ __forceinline__ void mbarrier_wait(mbarrier *bar, unsigned parity) {
 #if __CUDA_ARCH__ >= 900
