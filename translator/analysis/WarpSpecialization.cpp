@@ -1,9 +1,12 @@
-//===- WarpSpecialization.cpp - Which loop a producer warpgroup feeds -----===//
+//===- WarpSpecialization.cpp - Loops a producer warpgroup feeds ----------===//
 //
-// Finds the loop and checks the conditions WarpSpecialization.h states.
+// Finds the loops and the producer's scalars, and checks the conditions
+// WarpSpecialization.h states.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/WarpSpecialization.h"
+#include "llvm/ADT/DenseSet.h"
+#include <functional>
 
 using namespace tilecc::ir;
 
@@ -11,24 +14,47 @@ namespace tilecc::analysis {
 
 namespace {
 
-/// Ops each thread computes in its own registers: no memory, no barrier.
-bool inRegisters(const Op &O) {
-  switch (categoryOf(O.kind())) {
-  case OpCategory::Source:
-  case OpCategory::Unary:
-  case OpCategory::Binary:
-  case OpCategory::Ternary:
-    return true;
-  case OpCategory::Shape:
-    return O.kind() != OpKind::ConvertLayout && O.kind() != OpKind::Trans;
-  default:
-    return false;
-  }
-}
-
 std::string where(const Op &O) {
   return std::string(spell(O.kind())) + " at line " +
          std::to_string(O.loc().Line);
+}
+
+/// Whether pipelined loops A and B fill stages alike: the same count, and
+/// boxes of the same tiles, stored the same way round.
+bool sameRing(const PipelinedLoop &A, const PipelinedLoop &B,
+              const TensorMapOps &Tma) {
+  if (A.NumStages != B.NumStages || A.Loads.size() != B.Loads.size())
+    return false;
+  for (unsigned I = 0; I < A.Loads.size(); ++I) {
+    const Type &TA = A.Loads[I]->result()->type(),
+               &TB = B.Loads[I]->result()->type();
+    if (TA.Shape != TB.Shape || TA.Elem.Kind != TB.Elem.Kind ||
+        Tma.find(A.Loads[I])->second.InnerDim !=
+            Tma.find(B.Loads[I])->second.InnerDim)
+      return false;
+  }
+  return true;
+}
+
+/// Why op O, which the consumers run, rules the split out, if it does: a
+/// tile::rt helper would wait at a block barrier for the producer.
+std::string
+hiddenBarrier(const Op &O,
+              const llvm::DenseMap<const Op *, PipelinedLoop> &Plans) {
+  if (O.kind() == OpKind::Scan)
+    return "a scan";
+  bool Atomic = isAtomicRMW(O.kind()) || O.kind() == OpKind::AtomicCas;
+  if (Atomic && O.operand(0)->type().isScalar())
+    return "an atomic run once per program";
+  if (O.kind() != OpKind::Dot)
+    return "";
+  // Dots that read a stage are tensor-core instructions; others stage
+  // their operands in shared memory themselves.
+  const Op *Loop = O.parentBlock()->parentOp();
+  auto It = Loop ? Plans.find(Loop) : Plans.end();
+  if (It != Plans.end() && It->second.Dots.count(&O))
+    return "";
+  return "a dot of operands in registers";
 }
 
 } // namespace
@@ -38,43 +64,79 @@ planWarpSpecialization(const Function &F,
                        const llvm::DenseMap<const Op *, PipelinedLoop> &Plans,
                        const TensorMapOps &Tma) {
   WarpSpecialization WS;
-  for (const auto &Owned : F.body().ops()) {
-    const Op &O = *Owned;
+  std::string Why;
+  const PipelinedLoop *First = nullptr;
+  walk(F.body(), [&](const Op &O) {
+    if (!Why.empty())
+      return;
     auto It = Plans.find(&O);
     if (It == Plans.end()) {
-      if (!inRegisters(O)) {
-        WS.WhyNot = "the producer warpgroup would run the " + where(O) +
-                    " before the pipelined loop";
-        return WS;
-      }
-      continue;
+      if (std::string Barrier = hiddenBarrier(O, Plans); !Barrier.empty())
+        Why = "the " + where(O) + " is " + Barrier +
+              ", whose block barrier would wait for the producer";
+      return;
     }
     const PipelinedLoop &P = It->second;
-    if (P.Loads.empty() || !Tma.count(P.Loads.front())) {
-      WS.WhyNot = "the loop at line " + std::to_string(O.loc().Line) +
-                  " copies its stages without TMA";
-      return WS;
-    }
-    if (!P.AsyncMma) {
-      WS.WhyNot = "the dots of the loop at line " +
-                  std::to_string(O.loc().Line) +
-                  " are not left in flight (they need 3 stages or more and "
-                  "must only accumulate)";
-      return WS;
-    }
-    for (const auto &B : O.region(0)->ops()) {
-      if (B->kind() == OpKind::Yield || P.ProducerOnly.count(B.get()) ||
-          P.Dots.count(B.get()) || inRegisters(*B))
-        continue;
-      WS.WhyNot = "the body of the loop at line " +
-                  std::to_string(O.loc().Line) + " has a " + where(*B) +
-                  ", which would need the producer at a block barrier";
-      return WS;
-    }
-    WS.Loop = &O;
-    return WS;
+    const std::string Loop = "the loop at line " + std::to_string(O.loc().Line);
+    if (O.parentBlock() != &F.body())
+      Why = Loop + " is inside another statement";
+    else if (P.Loads.empty() || !Tma.count(P.Loads.front()) ||
+             !P.OwnLoads.empty())
+      Why = Loop + " copies its stages without TMA";
+    else if (First && !sameRing(*First, P, Tma))
+      Why = Loop + " stages other tiles than the loop at line " +
+            std::to_string(WS.Loops.front()->loc().Line);
+    if (!Why.empty())
+      return;
+    First = First ? First : &P;
+    WS.Loops.push_back(&O);
+  });
+  if (Why.empty() && WS.Loops.empty())
+    Why = "no loop is software-pipelined";
+
+  // The scalars the producer needs: bounds, steps and box starts, down to
+  // parameters and program ids.
+  llvm::DenseSet<const Op *> Needed;
+  for (const Op *Loop : WS.Loops) {
+    if (!Why.empty())
+      break;
+    const PipelinedLoop &P = Plans.find(Loop)->second;
+    llvm::DenseSet<const Op *> InLoop = boxStartSlice(P, Tma);
+    std::function<void(const Value *)> Need = [&](const Value *V) {
+      const Op *D = V ? V->definingOp() : nullptr;
+      if (!Why.empty() || !V || Needed.count(D))
+        return;
+      if (!D) {
+        if (!paramIndex(F, V) && V != Loop->region(0)->argument(0))
+          Why = "the boxes of the loop at line " +
+                std::to_string(Loop->loc().Line) +
+                " start at a value the loop carries";
+        return;
+      }
+      if (InLoop.count(D)) {
+        llvm::for_each(D->operands(), Need);
+        return;
+      }
+      bool Scalar = llvm::all_of(
+          D->results(), [](const auto &R) { return R->type().isScalar(); });
+      if (D->parentBlock() != &F.body() || !isPure(*D) || !Scalar) {
+        Why = "the loop at line " + std::to_string(Loop->loc().Line) +
+              " needs the " + where(*D) +
+              ", which the producer cannot compute on its own";
+        return;
+      }
+      Needed.insert(D);
+      llvm::for_each(D->operands(), Need);
+    };
+    llvm::for_each(Loop->operands().take_front(3), Need);
+    for (const Op *L : P.Loads)
+      llvm::for_each(Tma.find(L)->second.coordinates(), Need);
   }
-  WS.WhyNot = "no top-level loop is software-pipelined";
+  if (!Why.empty())
+    return {{}, {}, Why};
+  for (const auto &O : F.body().ops())
+    if (Needed.count(O.get()))
+      WS.ProducerSlice.push_back(O.get());
   return WS;
 }
 

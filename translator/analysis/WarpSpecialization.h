@@ -1,21 +1,21 @@
-//===- WarpSpecialization.h - Which loop a producer warpgroup feeds -*- C++
-//-*-===//
+//===- WarpSpecialization.h - Loops a producer warpgroup feeds -*- C++ -*-===//
 //
-// On sm_90a a TMA-pipelined loop can have its copies issued by a warpgroup
-// of its own (the producer) while the program's warps only compute (the
-// consumers): the producer waits for a stage to be released, arms its
-// mbarrier and asks for the boxes; the consumers wait for the stage,
-// compute, and release the stage their previous dot read. Neither waits
-// for the other at a block barrier.
+// On sm_90a a kernel's TMA-pipelined loops can have their copies issued by
+// a warpgroup of their own (the producer) while the program's warps only
+// compute (the consumers): the producer waits for a stage to be released,
+// arms its mbarrier and asks for the boxes; the consumers wait for the
+// stage, compute, and release it once their dots no longer read it.
+// Neither waits for the other at a block barrier.
 //
-// tilecc splits the program at the loop: the producer warpgroup runs what
-// comes before it (with the consumers) and then returns once its copies
-// are issued. So what comes before may only compute in registers (threads
-// past the consumers' own would hold no elements of a tile), the loop's
-// body must need no block barrier (the producer is not there to arrive),
-// and the dots must be left in flight (wgmma), whose retirement releases
-// a stage. What follows the loop is the consumers' alone: the producer
-// exits after its last copy, which releases barriers waiting for it.
+// tilecc splits the program at its top: the producer computes only the
+// scalars its loops' bounds and box starts need, walks every pipelined
+// loop's iterations in program order through one ring of stages, and
+// returns; the consumers run the whole body. So the pipelined loops must
+// all be top-level TMA loops with the same stages (their rings are one),
+// the scalars must be computable from the kernel's parameters and program
+// ids alone, and the consumers' block barriers become named barriers among
+// them: barriers the tile::rt helpers hide (scans, CUDA-core dots, atomics
+// run once per program) rule it out.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_WARPSPECIALIZATION_H
@@ -25,20 +25,23 @@
 #include "analysis/TensorMaps.h"
 #include "ir/IR.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
 #include <string>
 
 namespace tilecc::analysis {
 
 struct WarpSpecialization {
-  /// The pipelined loop the producer feeds; null if there is none.
-  const ir::Op *Loop = nullptr;
+  /// The pipelined loops the producer feeds, in program order; empty if
+  /// the kernel is not specialized.
+  llvm::SmallVector<const ir::Op *, 2> Loops;
+  /// The top-level scalar ops the producer re-runs, in program order.
+  llvm::SmallVector<const ir::Op *, 16> ProducerSlice;
   /// Why the kernel is not warp-specialized, for its comment.
   std::string WhyNot;
 };
 
-/// The first top-level loop of F that Plans pipeline with TMA copies
-/// (those in Tma) and dots left in flight, if a producer warpgroup can
-/// issue its copies.
+/// Whether F's TMA-pipelined loops (Plans, copies in Tma) can be fed by a
+/// producer warpgroup, and which scalars it needs.
 WarpSpecialization planWarpSpecialization(
     const ir::Function &F,
     const llvm::DenseMap<const ir::Op *, PipelinedLoop> &Plans,

@@ -104,6 +104,8 @@ EmittedKernel KernelEmitter::run() {
                    : ""});
   }
   declareDotScratch();
+  if (Producer.active())
+    emitSplit(1);
   emitBlock(F.body(), 1);
   if (llvm::any_of(Tma, [](const auto &E) {
         return E.first->kind() == OpKind::Store;
@@ -183,6 +185,9 @@ void KernelEmitter::dropTmaAddressing() {
     if (auto It = Flats.find(Loop); It != Flats.end())
       Slice.insert(It->second.OuterSlice.begin(), It->second.OuterSlice.end());
     Rerun.insert(Slice.begin(), Slice.end());
+    // A producer warpgroup computes what its copies read itself.
+    if (Producer.feeds(*Loop))
+      continue;
     for (const Op *L : P.Loads)
       for (const Value *C : Tma.find(L)->second.coordinates())
         if (C->definingOp())
@@ -565,7 +570,7 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
     return emitConvert(O, Indent);
   case OpKind::DebugBarrier:
     lineDirective(O);
-    return line(Indent, "__syncthreads();");
+    return line(Indent, barrier());
   default:
     if (categoryOf(O.kind()) == OpCategory::Reduce) {
       lineDirective(O);
@@ -656,14 +661,14 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
                        Elem + ">(" + std::to_string(Offset) + ")};");
   line(Indent + 1, "if (threadIdx.x == 0)");
   line(Indent + 2, "rt::tma_store_wait<true>();");
-  line(Indent + 1, "__syncthreads();");
+  line(Indent + 1, barrier());
   line(Indent + 1, "#pragma unroll");
   line(Indent + 1, loopHeader(elems(Val)));
   line(Indent + 2, "if (" + layoutOf(Val) + "::owns(e))");
   line(Indent + 3, "*" + Buf + ".template at<" + layoutOf(Val) +
                        ">(e) = " + nameOf(Val) + "[e];");
   line(Indent + 1, "rt::fence_proxy_async();");
-  line(Indent + 1, "__syncthreads();");
+  line(Indent + 1, barrier());
   line(Indent + 1, "if (threadIdx.x == 0) {");
   line(Indent + 2, "rt::tma_store_tile(&" + MapNames.lookup(&O) + ", " + Buf +
                        ", " + boxCorner(Map) + ");");
@@ -928,8 +933,8 @@ void KernelEmitter::emitReduce(const Op &O, unsigned Indent) {
   std::string Fn = IsArg ? "rt::arg_reduce" : "rt::reduce";
   std::string In = combinedInput(O, Indent);
   if (R->type().isScalar()) {
-    std::string Call =
-        Fn + "_all<" + layoutOf(X) + ">(" + In + ", " + Combine + ")";
+    std::string Call = Fn + "_all<" + layoutOf(X) + syncArg() + ">(" + In +
+                       ", " + Combine + ")";
     if (O.numResults() == 1) {
       line(Indent, constDecl(R) + " = " + Call + ";");
       return;
@@ -944,8 +949,8 @@ void KernelEmitter::emitReduce(const Op &O, unsigned Indent) {
   }
   std::string Out = combinedOutput(O, Indent);
   line(Indent, Fn + "<" + std::to_string(O.intAttr()) + ", " + layoutOf(X) +
-                   ", " + layoutOf(R) + ">(" + In + ", " + Out + ", " +
-                   Combine + ");");
+                   ", " + layoutOf(R) + syncArg() + ">(" + In + ", " + Out +
+                   ", " + Combine + ");");
   unpackResults(O, Out, Indent);
 }
 
@@ -1031,13 +1036,23 @@ void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
   line(Indent + 2, "if (" + layoutOf(Src) + "::owns(e))");
   line(Indent + 3, Buf + "[rt::linear_index<" + layoutOf(Src) +
                        ">(e)] = " + elem(Src, "e") + ";");
-  line(Indent + 1, "__syncthreads();");
+  line(Indent + 1, barrier());
   line(Indent + 1, "#pragma unroll");
   line(Indent + 1, loopHeader(elems(R)));
   line(Indent + 2, nameOf(R) + "[e] = " + Buf + "[rt::linear_index<" +
                        layoutOf(R) + ">(e)];");
-  line(Indent + 1, "__syncthreads();");
+  line(Indent + 1, barrier());
   line(Indent, "}");
+}
+
+std::string KernelEmitter::barrier() const {
+  return Split ? "rt::sync_threads<" +
+                     std::to_string(Producer.ConsumerThreads) + ">();"
+               : "__syncthreads();";
+}
+
+std::string KernelEmitter::syncArg() const {
+  return Split ? ", " + std::to_string(Producer.ConsumerThreads) : "";
 }
 
 EmittedKernel emitKernel(const Function &F, const LayoutMap &LM,

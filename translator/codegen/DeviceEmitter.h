@@ -58,15 +58,20 @@ struct EmittedKernel {
 };
 
 /// A warp-specialized kernel's split (analysis/WarpSpecialization.h): the
-/// loop whose copies a producer warpgroup issues, the threads before it,
-/// and the registers per thread setmaxnreg gives each side, for the
-/// programs an SM holds at once.
+/// loops whose copies a producer warpgroup issues, the scalar ops it
+/// re-runs, the threads before it, and the registers per thread
+/// setmaxnreg gives each side, for the programs an SM holds at once.
 struct ProducerPlan {
-  static constexpr unsigned Threads = 128; // one warpgroup
-  const ir::Op *Loop = nullptr;            // null: not warp-specialized
+  static constexpr unsigned Threads = 128;    // one warpgroup
+  llvm::SmallVector<const ir::Op *, 2> Loops; // empty: not warp-specialized
+  llvm::SmallVector<const ir::Op *, 16> Slice;
   unsigned ConsumerThreads = 0;
   unsigned ProducerRegs = 0, ConsumerRegs = 0;
   unsigned Programs = 1;
+  bool active() const { return !Loops.empty(); }
+  bool feeds(const ir::Op &Loop) const {
+    return llvm::is_contained(Loops, &Loop);
+  }
 };
 
 using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;

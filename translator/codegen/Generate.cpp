@@ -63,10 +63,11 @@ constexpr unsigned RegistersPerSM = 65536;
 /// share of MinPrograms programs leaves (setmaxnreg.inc: at most 240, a
 /// multiple of 8). The launch bound then asks ptxas for no more at entry
 /// than the consumers will have, holding more programs if need be.
-ProducerPlan producerPlan(const Op &Loop, unsigned ConsumerWarps,
+ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
                           unsigned MinPrograms) {
   ProducerPlan PP;
-  PP.Loop = &Loop;
+  PP.Loops = WS.Loops;
+  PP.Slice = WS.ProducerSlice;
   PP.ConsumerThreads = ConsumerWarps * 32;
   PP.ProducerRegs = 40;
   const unsigned Threads = PP.ConsumerThreads + ProducerPlan::Threads;
@@ -400,32 +401,43 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       if (Inst.Cfg.WarpSpecialize && !VP.Tma.empty()) {
         WarpSpecialization WS = planWarpSpecialization(F, Plans, VP.Tma);
         const unsigned WithProducer = Threads + ProducerPlan::Threads;
-        if (WS.Loop && WithProducer > MaxThreadsPerProgram)
-          WS = {nullptr, "a program of " + std::to_string(WithProducer) +
-                             " threads is more than CUDA launches"};
-        if (WS.Loop)
-          Producer = producerPlan(*WS.Loop, Inst.Cfg.NumWarps,
-                                  Inst.Cfg.MinProgramsPerSM);
+        if (!WS.Loops.empty() && WithProducer > MaxThreadsPerProgram)
+          WS = {{},
+                {},
+                "a program of " + std::to_string(WithProducer) +
+                    " threads is more than CUDA launches"};
+        if (!WS.Loops.empty())
+          Producer =
+              producerPlan(WS, Inst.Cfg.NumWarps, Inst.Cfg.MinProgramsPerSM);
         if (Producer.Programs * WithProducer > MaxThreadsPerSM) {
           Producer = {};
           WS.WhyNot = std::to_string(Inst.Cfg.MinProgramsPerSM) +
                       " programs of " + std::to_string(WithProducer) +
                       " threads do not fit an SM";
         }
-        if (Producer.Loop) {
+        if (Producer.active()) {
           unsigned First = Inst.Cfg.NumWarps;
+          // Loops of a function called twice share their line.
+          std::vector<unsigned> Lines;
+          for (const Op *Loop : Producer.Loops)
+            if (!llvm::is_contained(Lines, Loop->loc().Line))
+              Lines.push_back(Loop->loc().Line);
+          std::string Where;
+          for (unsigned L : Lines)
+            Where += (Where.empty() ? "" : ", ") + std::to_string(L);
           Described += "; warp-specialized: warps " + std::to_string(First) +
                        "-" + std::to_string(First + 3) +
-                       " issue the copies of the loop at line " +
-                       std::to_string(WS.Loop->loc().Line) + " (setmaxnreg " +
-                       std::to_string(Producer.ProducerRegs) + " / " +
-                       std::to_string(Producer.ConsumerRegs) + ")";
+                       " issue the copies of the loop" +
+                       (Producer.Loops.size() > 1 ? "s" : "") + " at line" +
+                       (Lines.size() > 1 ? "s " : " ") + Where +
+                       " (setmaxnreg " + std::to_string(Producer.ProducerRegs) +
+                       " / " + std::to_string(Producer.ConsumerRegs) + ")";
         } else {
           Described += "; not warp-specialized: " + WS.WhyNot;
         }
       }
       const unsigned VariantThreads =
-          Threads + (Producer.Loop ? ProducerPlan::Threads : 0);
+          Threads + (Producer.active() ? ProducerPlan::Threads : 0);
       auto Emit = [&] {
         return emitKernel(
             F, LM, AI, Plans, VP.Tma,
@@ -489,8 +501,8 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
            {"threads", VariantThreads},
            {"launch_bounds",
             launchBounds(VariantThreads,
-                         Producer.Loop ? Producer.Programs
-                                       : Inst.Cfg.MinProgramsPerSM,
+                         Producer.active() ? Producer.Programs
+                                           : Inst.Cfg.MinProgramsPerSM,
                          Opts.Target)},
            {"smem_bytes", E.DynamicSharedBytes},
            {"dynamic_smem", E.DynamicSharedBytes > 0},
@@ -522,7 +534,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                           {"config", C},
                           {"num_warps", Inst.Cfg.NumWarps},
                           {"threads", VariantThreads},
-                          {"warp_specialized", Producer.Loop != nullptr},
+                          {"warp_specialized", Producer.active()},
                           {"specialization", Spec},
                           {"tma", !VP.Tma.empty()},
                           {"accesses", Access},

@@ -212,13 +212,28 @@ private:
   void emitTmaCopies(const analysis::PipelinedLoop &P, const std::string &Full,
                      const std::string &S, unsigned Indent);
 
-  /// Splits the program before warp-specialized loop Loop: the producer
-  /// warpgroup (the threads past the consumers') gives up registers, and
-  /// its first thread walks the loop's iterations, waiting for each stage
-  /// to be released before it refills it; then the producer returns. The
-  /// consumers take the registers it gave up.
-  void emitProducer(const ir::Op &Loop, const analysis::PipelinedLoop &P,
-                    unsigned Indent);
+  /// Splits a warp-specialized program at its top: the ring of stages and
+  /// its full and empty barriers, then the producer warpgroup, which gives
+  /// up registers while its first thread re-runs the scalars the loops
+  /// need and walks every fed loop's iterations in order, waiting for each
+  /// stage to be released before it refills it; then the producer
+  /// returns. The consumers take the registers it gave up.
+  void emitSplit(unsigned Indent);
+
+  /// A block barrier among the threads running this code: the program's,
+  /// or after a warp-specialized program's split, the consumers' (named
+  /// barrier 1), since the producer does not arrive at those.
+  std::string barrier() const;
+
+  /// The tile::rt helpers' template argument saying which threads their
+  /// block barriers wait for: empty for all of them, ", N" for the first N.
+  std::string syncArg() const;
+
+  /// Declares pipelined loop O's stage rings in dynamic shared memory, for
+  /// TMA one full mbarrier per stage (and with a producer, one empty), and
+  /// the read position.
+  void allocateStages(const ir::Op &O, const analysis::PipelinedLoop &P,
+                      unsigned Indent);
 
   /// Moves a flattened pipeline's cursor to the outer iteration its outer
   /// induction variable names: re-runs the outer body's ops the box starts
@@ -245,7 +260,8 @@ private:
   /// Opens the block of loop O's pipeline: the stage rings, for TMA one
   /// mbarrier per stage, the read position and the prologue. A flattened
   /// pipeline also gets a cursor (the outer and inner induction variables
-  /// of the next iteration to prefetch).
+  /// of the next iteration to prefetch). A loop a producer feeds takes the
+  /// ring set up before the split.
   void openPipeline(const ir::Op &O, const analysis::PipelinedLoop &P,
                     unsigned Indent);
 
@@ -306,6 +322,8 @@ private:
   const Pipelines &Plans;
   const TensorMapOps &Tma;
   const ProducerPlan Producer;
+  /// Whether the code being emitted follows a warp-specialized split.
+  bool Split = false;
   /// Ops no variant of this kernel emits (TMA variants' addressing).
   llvm::DenseSet<const ir::Op *> Dropped;
   /// Per TMA load: its tensor map parameter.

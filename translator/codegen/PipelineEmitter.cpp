@@ -199,38 +199,55 @@ void KernelEmitter::emitTmaCopies(const PipelinedLoop &P,
   }
 }
 
-void KernelEmitter::emitProducer(const Op &Loop, const PipelinedLoop &P,
-                                 unsigned Indent) {
-  const PipelineState &St = States[&Loop];
-  const Value *IV = Loop.region(0)->argument(0);
-  const std::string First = std::to_string(Producer.ConsumerThreads);
-  const std::string N = nameOf(IV), S = std::to_string(P.NumStages);
+void KernelEmitter::emitSplit(unsigned Indent) {
+  // One ring serves every loop the producer feeds: the stages, barriers
+  // and read position go on from one loop to the next.
+  const Op &First = *Producer.Loops.front();
+  const PipelinedLoop &FirstP = Plans.find(&First)->second;
+  allocateStages(First, FirstP, Indent);
+  for (const Op *Loop : Producer.Loops) {
+    const PipelinedLoop &P = Plans.find(Loop)->second;
+    for (unsigned I = 0; I < P.Loads.size(); ++I)
+      Rings[P.Loads[I]] = Rings[FirstP.Loads[I]];
+    States[Loop] = States[&First];
+  }
+  const PipelineState &St = States[&First];
+  const std::string Consumers = std::to_string(Producer.ConsumerThreads);
   line(Indent, "// The producer warpgroup: one thread issues the copies.");
-  line(Indent, "if (threadIdx.x >= " + First + ") {");
+  line(Indent, "if (threadIdx.x >= " + Consumers + ") {");
   line(Indent + 1,
        "rt::setmaxnreg_dec<" + std::to_string(Producer.ProducerRegs) + ">();");
-  line(Indent + 1, "if (threadIdx.x == " + First + ") {");
+  line(Indent + 1, "if (threadIdx.x == " + Consumers + ") {");
+  for (const Op *O : Producer.Slice)
+    emitOp(*O, Indent + 2);
   std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
   line(Indent + 2, "int " + Stage + " = 0;");
   line(Indent + 2, "unsigned " + Phase + " = 0;");
-  line(Indent + 2, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
-                       scalar(Loop.operand(0)) + "; " + N + " < " +
-                       scalar(Loop.operand(1)) + "; " + N +
-                       " += " + scalar(Loop.operand(2)) + ") {");
-  // A fresh barrier's phase before the first (parity 1) counts as
-  // complete: the first round of stages is free.
-  line(Indent + 3, "rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " +
-                       Phase + " ^ 1);");
-  emitTmaCopies(P, St.Full, Stage, Indent + 3);
-  line(Indent + 3,
-       Stage + " = " + Stage + " + 1 == " + S + " ? 0 : " + Stage + " + 1;");
-  line(Indent + 3, Phase + " ^= " + Stage + " == 0;");
-  line(Indent + 2, "}");
+  for (const Op *Loop : Producer.Loops) {
+    const PipelinedLoop &P = Plans.find(Loop)->second;
+    const Value *IV = Loop->region(0)->argument(0);
+    const std::string N = nameOf(IV);
+    line(Indent + 2, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
+                         scalar(Loop->operand(0)) + "; " + N + " < " +
+                         scalar(Loop->operand(1)) + "; " + N +
+                         " += " + scalar(Loop->operand(2)) + ") {");
+    // A fresh barrier's phase before the first (parity 1) counts as
+    // complete: the first round of stages is free.
+    line(Indent + 3, "rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " +
+                         Phase + " ^ 1);");
+    emitTmaCopies(P, St.Full, Stage, Indent + 3);
+    line(Indent + 3, Stage + " = " + Stage +
+                         " + 1 == " + std::to_string(P.NumStages) +
+                         " ? 0 : " + Stage + " + 1;");
+    line(Indent + 3, Phase + " ^= " + Stage + " == 0;");
+    line(Indent + 2, "}");
+  }
   line(Indent + 1, "}");
   line(Indent + 1, "return;");
   line(Indent, "}");
   line(Indent,
        "rt::setmaxnreg_inc<" + std::to_string(Producer.ConsumerRegs) + ">();");
+  Split = true;
 }
 
 void KernelEmitter::emitCursorOuter(const Op &Loop, unsigned Indent) {
@@ -273,9 +290,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     openPipeline(O, P, Indent++);
   const PipelineState St = States[&O];
   const bool ByTma = byTma(P);
-  const bool Specialized = Producer.Loop == &O;
-  if (Specialized)
-    emitProducer(O, P, Indent);
+  const bool Specialized = Producer.feeds(O);
   const unsigned S = P.NumStages, D = S - 1;
   const Value *IV = Body.argument(0);
   std::string N = nameOf(IV), Step = scalar(O.operand(2));
@@ -285,7 +300,8 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   if (ByTma) {
     line(Indent + 1, "rt::mbarrier_wait(" + St.Full + " + " + St.Read + ", " +
                          St.Phase + ");");
-    if (!P.AsyncMma)
+    // Every warp is done with the stage the prefetch refills.
+    if (!P.AsyncMma && !Specialized)
       line(Indent + 1, "__syncthreads();");
   } else {
     line(Indent + 1, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
@@ -312,13 +328,19 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   StageExpr = St.Read;
   emitBlock(Body, Indent + 1);
   Active = Outer;
-  if (Specialized) {
+  // The stage before this one, once the dot reading it has retired.
+  const std::string Previous = St.Empty + " + (" + St.Read + " == 0 ? " +
+                               std::to_string(D) + " : " + St.Read + " - 1)";
+  if (Specialized && P.AsyncMma) {
     // This warp's previous dot is done: the producer may refill its stage.
     line(Indent + 1, "if (" + N + " != " + scalar(O.operand(0)) +
                          " && threadIdx.x % 32 == 0)");
-    line(Indent + 2, "rt::mbarrier_arrive(" + St.Empty + " + (" + St.Read +
-                         " == 0 ? " + std::to_string(D) + " : " + St.Read +
-                         " - 1));");
+    line(Indent + 2, "rt::mbarrier_arrive(" + Previous + ");");
+  } else if (Specialized) {
+    // This warp's dots are done with the stage.
+    line(Indent + 1, "if (threadIdx.x % 32 == 0)");
+    line(Indent + 2,
+         "rt::mbarrier_arrive(" + St.Empty + " + " + St.Read + ");");
   } else if (P.AsyncMma) {
     // Every warp's previous dot is done: its stage takes the prefetch.
     line(Indent + 1, "__syncthreads();");
@@ -340,36 +362,26 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     line(Indent, "rt::mma_wait_all(" + Accs + ");");
     if (Specialized)
       line(Indent, "rt::end_basic_block();");
+    // The last iteration's stage, which a later loop's copies refill.
+    // (Only then: ptxas would serialize the loop's wgmmas.)
+    if (Specialized && Producer.Loops.back() != &O) {
+      line(Indent, "if (" + scalar(O.operand(0)) + " < " +
+                       scalar(O.operand(1)) + " && threadIdx.x % 32 == 0)");
+      line(Indent + 1, "rt::mbarrier_arrive(" + Previous + ");");
+    }
   }
   // The buffers may be reused after the loop. TMA copies past the end
   // are never issued.
   if (!ByTma)
     line(Indent, "rt::cp_async_wait<0>();");
-  line(Indent, "__syncthreads();");
+  line(Indent, barrier());
   if (!Flat)
     line(Indent - 1, "}");
 }
 
-void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
-                                 unsigned Indent) {
-  const bool Flat = Flats.count(&O);
+void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
+                                   unsigned Indent) {
   const unsigned S = P.NumStages;
-  const unsigned D = S - 1; // iterations the prefetch runs ahead
-  std::string Loads;
-  for (const Op *L : P.Loads)
-    Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result());
-  for (const Op *L : P.OwnLoads)
-    Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result()) +
-             " (by its own threads)";
-  const bool Specialized = Producer.Loop == &O;
-  line(Indent,
-       "{ // pipeline: " + Loads + " in " + std::to_string(S) +
-           " shared-memory stages, " +
-           (Specialized
-                ? "filled by a producer warpgroup as they are released"
-                : "prefetched " + std::to_string(D) + " iterations ahead") +
-           (Flat ? " across the enclosing loop" : "") +
-           (P.AsyncMma ? "; one dot left in flight" : ""));
   unsigned Offset = 0;
   auto AddRing = [&](const Op *L, const std::string &StageType,
                      unsigned StageElems) {
@@ -377,9 +389,9 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
     std::string Elem = deviceType(T.Elem);
     std::string Type = fresh(nameOf(L->result()) + "_stage");
     std::string Ring = fresh(nameOf(L->result()) + "_ring");
-    line(Indent + 1, "using " + Type + " = " + StageType + ";");
-    line(Indent + 1, Elem + " *const " + Ring + " = rt::dynamic_smem<" + Elem +
-                         ">(" + std::to_string(Offset) + ");");
+    line(Indent, "using " + Type + " = " + StageType + ";");
+    line(Indent, Elem + " *const " + Ring + " = rt::dynamic_smem<" + Elem +
+                     ">(" + std::to_string(Offset) + ");");
     Rings[L] = {Type, Ring};
     unsigned Bytes = StageElems * storageBytes(T.Elem.Kind) * S;
     Offset += (Bytes + 1023) / 1024 * 1024;
@@ -396,34 +408,35 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
   }
   PipelineState &St = States[&O];
   // TMA copies complete on one mbarrier per stage, armed by the thread
-  // that issues them.
+  // that issues them. With a producer warpgroup, a second ring of
+  // barriers, one arrival per consumer warp, says when a stage may be
+  // refilled.
   const bool ByTma = byTma(P);
-  // With a producer warpgroup, a second ring of barriers, one arrival per
-  // consumer warp, says when a stage may be refilled.
+  const bool Specialized = Producer.feeds(O);
   if (ByTma) {
     St.Full = fresh("full");
-    line(Indent + 1, "rt::mbarrier *const " + St.Full +
-                         " = rt::dynamic_smem<rt::mbarrier>(" +
-                         std::to_string(Offset) + ");");
+    line(Indent, "rt::mbarrier *const " + St.Full +
+                     " = rt::dynamic_smem<rt::mbarrier>(" +
+                     std::to_string(Offset) + ");");
     if (Specialized) {
       St.Empty = fresh("empty");
-      line(Indent + 1, "rt::mbarrier *const " + St.Empty + " = " + St.Full +
-                           " + " + std::to_string(S) + ";");
+      line(Indent, "rt::mbarrier *const " + St.Empty + " = " + St.Full + " + " +
+                       std::to_string(S) + ";");
     }
-    line(Indent + 1, "if (threadIdx.x == 0) {");
-    line(Indent + 2, "#pragma unroll");
-    line(Indent + 2, "for (int s = 0; s < " + std::to_string(S) + "; ++s)" +
+    line(Indent, "if (threadIdx.x == 0) {");
+    line(Indent + 1, "#pragma unroll");
+    line(Indent + 1, "for (int s = 0; s < " + std::to_string(S) + "; ++s)" +
                          (Specialized ? " {" : ""));
-    line(Indent + 3, "rt::mbarrier_init(" + St.Full + " + s, 1);");
+    line(Indent + 2, "rt::mbarrier_init(" + St.Full + " + s, 1);");
     if (Specialized) {
-      line(Indent + 3, "rt::mbarrier_init(" + St.Empty + " + s, " +
+      line(Indent + 2, "rt::mbarrier_init(" + St.Empty + " + s, " +
                            std::to_string(Producer.ConsumerThreads / 32) +
                            ");");
-      line(Indent + 2, "}");
+      line(Indent + 1, "}");
     }
-    line(Indent + 2, "rt::fence_mbarrier_init();");
-    line(Indent + 1, "}");
-    line(Indent + 1, "__syncthreads();");
+    line(Indent + 1, "rt::fence_mbarrier_init();");
+    line(Indent, "}");
+    line(Indent, "__syncthreads();");
     Offset += 8 * S * (Specialized ? 2 : 1);
   }
   if (Offset + 1024 > DynamicSharedBytes) {
@@ -432,11 +445,37 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
     PipelineStages = S;
   }
   St.Read = fresh("read_stage");
-  line(Indent + 1, "int " + St.Read + " = 0;");
+  line(Indent, "int " + St.Read + " = 0;");
   if (ByTma) {
     St.Phase = fresh("phase");
-    line(Indent + 1, "unsigned " + St.Phase + " = 0;");
+    line(Indent, "unsigned " + St.Phase + " = 0;");
   }
+}
+
+void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
+                                 unsigned Indent) {
+  const bool Flat = Flats.count(&O);
+  const unsigned S = P.NumStages;
+  const unsigned D = S - 1; // iterations the prefetch runs ahead
+  std::string Loads;
+  for (const Op *L : P.Loads)
+    Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result());
+  for (const Op *L : P.OwnLoads)
+    Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result()) +
+             " (by its own threads)";
+  const bool Specialized = Producer.feeds(O);
+  line(Indent,
+       "{ // pipeline: " + Loads + " in " + std::to_string(S) +
+           " shared-memory stages, " +
+           (Specialized
+                ? "filled by a producer warpgroup as they are released"
+                : "prefetched " + std::to_string(D) + " iterations ahead") +
+           (Flat ? " across the enclosing loop" : "") +
+           (P.AsyncMma ? "; one dot left in flight" : ""));
+  if (Specialized)
+    return; // its ring was set up before the split
+  allocateStages(O, P, Indent + 1);
+  PipelineState &St = States[&O];
   const Value *IV = O.region(0)->argument(0);
   if (Flat) {
     const Op &Outer = *Flats.find(&O)->second.Outer;
@@ -453,8 +492,6 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
     }
     emitCursorOuter(O, Indent + 1);
   }
-  if (Specialized)
-    return; // the producer fills the first stages as it goes
   std::string Stage = fresh("stage");
   line(Indent + 1, "#pragma unroll");
   line(Indent + 1, "for (int " + Stage + " = 0; " + Stage + " < " +

@@ -9,6 +9,7 @@
 #include "tile/rt/layout.cuh"
 #include "tile/rt/math.cuh"
 #include "tile/rt/shuffle.cuh"
+#include "tile/rt/sync.cuh"
 
 namespace tile::rt {
 
@@ -87,8 +88,10 @@ __device__ V warp_combine(V v, int d, Op op) {
 } // namespace detail
 
 /// out = reduction of in along dimension Dim; in has layout L (blocked), out
-/// has layout R = sliced<Dim, ...> of the same parameters.
-template <int Dim, class L, class R, class V, int N, int M, class Op>
+/// has layout R = sliced<Dim, ...> of the same parameters. The warps' partial
+/// results meet at sync_threads<Sync> (every thread, or the first Sync).
+template <int Dim, class L, class R, int Sync = 0, class V, int N, int M,
+          class Op>
 __device__ void reduce(const V (&in)[N], V (&out)[M], Op op) {
   static_assert(N == L::elems() && M == R::elems(), "tile sizes");
   constexpr int Size = L::shape(Dim);
@@ -117,7 +120,7 @@ __device__ void reduce(const V (&in)[N], V (&out)[M], Op op) {
       for (int r = 0; r < M; ++r)
         partial[L::warp_pos(Dim)][linear_index<R>(r)] = out[r];
     }
-    __syncthreads();
+    sync_threads<Sync>();
 #pragma unroll
     for (int r = 0; r < M; ++r) {
       V acc = partial[0][linear_index<R>(r)];
@@ -126,13 +129,13 @@ __device__ void reduce(const V (&in)[N], V (&out)[M], Op op) {
         acc = op(acc, partial[w][linear_index<R>(r)]);
       out[r] = acc;
     }
-    __syncthreads();
+    sync_threads<Sync>();
   }
 }
 
 /// The reduction of a whole 1-D tile with layout L (blocked or sliced), the
 /// same value in every thread.
-template <class L, class V, int N, class Op>
+template <class L, int Sync = 0, class V, int N, class Op>
 __device__ V reduce_all(const V (&in)[N], Op op) {
   static_assert(L::rank == 1 && N == L::elems(), "a 1-D tile");
   using P = typename L::parent;
@@ -149,37 +152,38 @@ __device__ V reduce_all(const V (&in)[N], Op op) {
     __shared__ V partial[W];
     if (P::lane_pos(D) == 0 && P::warp_pos(D) < W && detail::first_copy<P>(D))
       partial[P::warp_pos(D)] = v;
-    __syncthreads();
+    sync_threads<Sync>();
     v = partial[0];
 #pragma unroll
     for (int w = 1; w < W; ++w)
       v = op(v, partial[w]);
-    __syncthreads();
+    sync_threads<Sync>();
   }
   return v;
 }
 
 /// argmax/argmin along Dim: the coordinate along Dim of the winning element.
-template <int Dim, class L, class R, class T, int N, int M, class Op>
+template <int Dim, class L, class R, int Sync = 0, class T, int N, int M,
+          class Op>
 __device__ void arg_reduce(const T (&in)[N], int (&out)[M], Op op) {
   indexed<T> pairs[N], best[M];
 #pragma unroll
   for (int e = 0; e < N; ++e)
     pairs[e] = make_pack(in[e], L::coord(e, Dim));
-  reduce<Dim, L, R>(pairs, best, op);
+  reduce<Dim, L, R, Sync>(pairs, best, op);
 #pragma unroll
   for (int r = 0; r < M; ++r)
     out[r] = get<1>(best[r]);
 }
 
 /// argmax/argmin of a whole 1-D tile.
-template <class L, class T, int N, class Op>
+template <class L, int Sync = 0, class T, int N, class Op>
 __device__ int arg_reduce_all(const T (&in)[N], Op op) {
   indexed<T> pairs[N];
 #pragma unroll
   for (int e = 0; e < N; ++e)
     pairs[e] = make_pack(in[e], L::coord(e, 0));
-  return get<1>(reduce_all<L>(pairs, op));
+  return get<1>(reduce_all<L, Sync>(pairs, op));
 }
 
 } // namespace tile::rt

@@ -10,4 +10,5 @@
 #include "tile/rt/pack.cuh"
 #include "tile/rt/reduce.cuh"
 #include "tile/rt/scan.cuh"
+#include "tile/rt/sync.cuh"
 #include "tile/rt/types.cuh"
