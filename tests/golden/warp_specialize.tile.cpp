@@ -21,12 +21,13 @@
 // for each stage, and each warp arrives on a stage's empty barrier once its
 // dots are done with it (for a dot left in flight, when the next one has
 // returned; the last one's stage after the final wait if a later loop
-// takes the ring): no block barrier in the loop; the others become named barriers among the consumers
-// (rt::sync_threads<N>), reductions' included. The launch bound keeps
-// ptxas's register count at entry within the consumers' (two programs'
-// worth for 4 + 4 warps). The basic block ends after the last wait, so that
-// nothing sits between it and the loop (ptxas would serialize the wgmmas,
-// C7514). What runs before the loop, a load included, is the consumers'.
+// takes the ring): no block barrier in the loop; the others become named
+// barriers among the consumers (rt::sync_threads<N>), reductions' included.
+// The launch bound keeps ptxas's register count at entry within the
+// consumers' (two programs' worth for 4 + 4 warps). The basic block ends
+// after the last wait, so that nothing sits between it and the loop (ptxas
+// would serialize the wgmmas, C7514). What runs before the loop, a load
+// included, is the consumers'.
 // A loop inside another (the persistent form) is not specialized and says
 // why; sm_80 has no TMA variant.
 #include <algorithm>
@@ -41,12 +42,12 @@ TILE_KERNEL void mm_ws(const tile::half *a, const tile::half *b, tile::half *c,
   auto acc = tile::zeros<float, BM, BN>();
   for (int k0 = 0; k0 < k; k0 += BK) {
     auto kk = k0 + rk;
-    auto x =
-        tile::load(a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
-                   tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
-    auto y =
-        tile::load(b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
-                   tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
     acc = tile::dot(x, y, acc);
   }
   tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
@@ -85,12 +86,12 @@ TILE_KERNEL void mm_row_scaled(const tile::half *a, const tile::half *b,
   auto acc = tile::zeros<float, BM, BN>();
   for (int k0 = 0; k0 < k; k0 += BK) {
     auto kk = k0 + rk;
-    auto x =
-        tile::load(a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
-                   tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
-    auto y =
-        tile::load(b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
-                   tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
     acc = tile::dot(x, y, acc);
   }
   tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
@@ -121,22 +122,22 @@ TILE_KERNEL void mm_halves(const tile::half *a, const tile::half *b, float *c,
   const int half_k = k / 2;
   for (int k0 = 0; k0 < half_k; k0 += BK) {
     auto kk = k0 + rk;
-    auto x =
-        tile::load(a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
-                   tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
-    auto y =
-        tile::load(b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
-                   tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
     acc = tile::dot(x, y, acc);
   }
   for (int k0 = half_k; k0 < k; k0 += BK) {
     auto kk = k0 + rk;
-    auto x =
-        tile::load(a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
-                   tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
-    auto y =
-        tile::load(b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
-                   tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
     acc = tile::dot(x, y, acc);
   }
   tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn), acc,
@@ -195,7 +196,7 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 }
 
 // clang-format off
-// CHECK: // mm_ws_c0_aligned16_tma: {{.*}}; staged loads copied by TMA; warp-specialized: warps 8-11 issue the copies of the loop at line 42 (setmaxnreg 40 / 232).
+// CHECK: // mm_ws_c0_aligned16_tma: {{.*}}; staged loads copied by TMA; warp-specialized: warps 8-11 issue the copies of the loop at line 43 (setmaxnreg 40 / 232).
 // CHECK: __global__ void __launch_bounds__(384)
 // CHECK-NEXT: mm_ws_c0_aligned16_tma(
 // CHECK: const __grid_constant__ CUtensorMap {{t[0-9]+}}_map) {
@@ -268,14 +269,14 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: // Tiles:
 // CHECK-NOT: setmaxnreg
 // CHECK: mm_ws_c0_aligned16<<<grid, 256, 148480, stream>>>(
-// CHECK: // mm_ws_c1_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 42 (setmaxnreg 40 / 216).
+// CHECK: // mm_ws_c1_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 43 (setmaxnreg 40 / 216).
 // CHECK: __global__ void __launch_bounds__(256, 2)
 // CHECK-NEXT: mm_ws_c1_aligned16_tma(
 // CHECK: rt::mbarrier_init(empty + s, 4);
 // CHECK: if (threadIdx.x >= 128) {
 // CHECK: rt::setmaxnreg_inc<216>();
 // CHECK: mm_ws_c1_aligned16_tma<<<grid, 256, 165888, stream>>>(
-// CHECK: // mm_ws_c2_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 42 (setmaxnreg 40 / 216).
+// CHECK: // mm_ws_c2_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 43 (setmaxnreg 40 / 216).
 // CHECK: { // pipeline: x, y in 2 shared-memory stages, filled by a producer warpgroup as they are released
 // CHECK-NEXT: for (int k0 = 0; k0 < k; k0 += 64) {
 // CHECK-NEXT: rt::mbarrier_wait(full + read_stage, phase);
@@ -285,13 +286,13 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: rt::mbarrier_arrive(empty + read_stage);
 // CHECK: read_stage = read_stage + 1 == 2 ? 0 : read_stage + 1;
 // CHECK: mm_ws_c2_aligned16_tma<<<grid, 256, 100352, stream>>>(
-// PRE: // mm_row_scaled_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 86 (setmaxnreg 40 / 216).
+// PRE: // mm_row_scaled_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 87 (setmaxnreg 40 / 216).
 // PRE: return;
 // PRE-NEXT: }
 // PRE-NEXT: rt::setmaxnreg_inc<216>();
 // PRE: rt::ld_global_v{{[0-9]+}}(&scale[e],
 // PRE: for (int k0 = 0; k0 < k; k0 += 64) {
-// TWO: // mm_halves_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loops at lines 122, 132 (setmaxnreg 40 / 216).
+// TWO: // mm_halves_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loops at lines 123, 133 (setmaxnreg 40 / 216).
 // TWO: if (threadIdx.x == 128) {
 // TWO: const int half_k = (k / 2);
 // TWO-NEXT: int fill_stage = 0;
@@ -318,7 +319,7 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // TWO: rt::reduce<0, {{L[0-9]+}}, {{L[0-9]+}}, 128>(
 // TWO-NOT: __syncthreads
 // TWO: rt::tma_store_wait<false>();
-// NOT: // mm_persistent_c0_aligned16_tma: {{.*}}; not warp-specialized: the loop at line 170 is inside another statement.
+// NOT: // mm_persistent_c0_aligned16_tma: {{.*}}; not warp-specialized: the loop at line 171 is inside another statement.
 // NOT-NOT: setmaxnreg
 // SM80-NOT: _tma(
 // SM80-NOT: setmaxnreg
