@@ -12,8 +12,9 @@ fp16, 32768 rows of 1024, 4096 or 8192) run Triton's tutorial 05 kernels with it
 heuristics, and PyTorch's layer_norm and native_layer_norm_backward. Matmul
 runs Triton's tutorial 03 and 09 kernels and torch.matmul (fp8: tutorial 03 and
 torch._scaled_mm); attention a
-tutorial-06-style kernel and torch's scaled_dot_product_attention
-(--only memory|matmul|attention runs one of those groups).
+tutorial-06-style kernel and torch's scaled_dot_product_attention, forward
+and backward (--only memory|matmul|attention|attention_backward runs one of
+those groups).
 Each output is poisoned with NaN, computed once and checked against a
 float64 reference with the sample's tolerance, then timed with
 triton.testing.do_bench (median; L2 flushed before each run, as the *_bench
@@ -861,6 +862,206 @@ def attention_peers():
             del q, k, v, o, lse
 
 
+def attention_backward_peers():
+    """Fused attention backward (fp16, the forward's shapes): Triton kernels
+    written like tutorial 06's backward (delta = rowsum(dO * O); a program
+    per block of keys for dK and dV, the diagonal's queries masked; a program
+    per block of queries for dQ; P recomputed from lse with exp2), autotuned
+    over the tutorial's blocks and the sample's, and torch's
+    scaled_dot_product_attention backward (autograd over its default
+    backend). Checked on 16 sampled rows of dQ, dK and dV against float64;
+    one JSON line each with "tflops" (2.5 x 4 B H S^2 D / t, halved when
+    causal)."""
+    import torch
+    import torch.nn.functional as F
+    import triton
+    import triton.language as tl
+    from triton.testing import do_bench
+
+    dkdv_configs = [
+        triton.Config({"BM": bm, "BN": bn}, num_stages=s, num_warps=w)
+        for bm, bn, s, w in ((32, 128, 5, 4), (64, 128, 2, 8), (64, 128, 3, 8),
+                             (64, 64, 2, 4), (32, 64, 3, 4))
+    ]
+    dq_configs = [
+        triton.Config({"BM": bm, "BN": bn}, num_stages=s, num_warps=w)
+        for bm, bn, s, w in ((128, 32, 5, 4), (128, 64, 2, 8), (128, 64, 3, 8),
+                             (64, 64, 2, 4), (64, 32, 3, 4))
+    ]
+
+    @triton.jit
+    def bwd_delta(o_ptr, do_ptr, delta_ptr, SEQ: tl.constexpr, D: tl.constexpr,
+                  BM: tl.constexpr):
+        rows = tl.program_id(0) * BM + tl.arange(0, BM)
+        head = tl.program_id(1).to(tl.int64)
+        at = head * SEQ * D + rows[:, None] * D + tl.arange(0, D)[None, :]
+        o = tl.load(o_ptr + at).to(tl.float32)
+        do = tl.load(do_ptr + at).to(tl.float32)
+        tl.store(delta_ptr + head * SEQ + rows, tl.sum(o * do, 1))
+
+    @triton.jit
+    def key_steps(dk, dv, k, v, q_base, do_base, lse_base, delta_base, cols, lo, hi,
+                  qk_scale, D: tl.constexpr, BM: tl.constexpr, MASK: tl.constexpr):
+        offs_d = tl.arange(0, D)
+        for start_m in tl.range(lo, hi, BM):
+            rows = start_m + tl.arange(0, BM)
+            qt = tl.load(q_base + rows[None, :] * D + offs_d[:, None])
+            lse2 = tl.load(lse_base + rows) * 1.44269504
+            pt = tl.math.exp2(tl.dot(k, qt) * qk_scale - lse2[None, :])
+            if MASK:
+                pt = tl.where(rows[None, :] >= cols[:, None], pt, 0.0)
+            do = tl.load(do_base + rows[:, None] * D + offs_d[None, :])
+            dv = tl.dot(pt.to(tl.float16), do, dv)
+            delta = tl.load(delta_base + rows)
+            dst = pt * (tl.dot(v, tl.trans(do)) - delta[None, :])
+            dk = tl.dot(dst.to(tl.float16), tl.trans(qt), dk)
+        return dk, dv
+
+    @triton.autotune(configs=dkdv_configs, key=["SEQ", "D", "CAUSAL"])
+    @triton.jit
+    def bwd_dkdv(q_ptr, k_ptr, v_ptr, do_ptr, lse_ptr, delta_ptr, dk_ptr, dv_ptr, sm_scale,
+                 SEQ: tl.constexpr, D: tl.constexpr, CAUSAL: tl.constexpr,
+                 BM: tl.constexpr, BN: tl.constexpr):
+        start_n = tl.program_id(0) * BN
+        head = tl.program_id(1).to(tl.int64)
+        base = head * SEQ * D
+        cols = start_n + tl.arange(0, BN)
+        at = base + cols[:, None] * D + tl.arange(0, D)[None, :]
+        k = tl.load(k_ptr + at)
+        v = tl.load(v_ptr + at)
+        dk = tl.zeros([BN, D], dtype=tl.float32)
+        dv = tl.zeros([BN, D], dtype=tl.float32)
+        qk_scale = sm_scale * 1.44269504
+        lo = 0
+        if CAUSAL:
+            dk, dv = key_steps(dk, dv, k, v, q_ptr + base, do_ptr + base, lse_ptr + head * SEQ,
+                               delta_ptr + head * SEQ, cols, start_n, start_n + BN, qk_scale,
+                               D, BM, True)
+            lo = start_n + BN
+        dk, dv = key_steps(dk, dv, k, v, q_ptr + base, do_ptr + base, lse_ptr + head * SEQ,
+                           delta_ptr + head * SEQ, cols, lo, SEQ, qk_scale, D, BM, False)
+        tl.store(dv_ptr + at, dv.to(tl.float16))
+        tl.store(dk_ptr + at, (dk * sm_scale).to(tl.float16))
+
+    @triton.jit
+    def query_steps(dq, q, do, lse2, delta, k_base, v_base, rows, lo, hi, qk_scale,
+                    D: tl.constexpr, BN: tl.constexpr, MASK: tl.constexpr):
+        offs_d = tl.arange(0, D)
+        for start_n in tl.range(lo, hi, BN):
+            cols = start_n + tl.arange(0, BN)
+            kt = tl.load(k_base + cols[None, :] * D + offs_d[:, None])
+            p = tl.math.exp2(tl.dot(q, kt) * qk_scale - lse2[:, None])
+            if MASK:
+                p = tl.where(rows[:, None] >= cols[None, :], p, 0.0)
+            vt = tl.load(v_base + cols[None, :] * D + offs_d[:, None])
+            ds = p * (tl.dot(do, vt) - delta[:, None])
+            dq = tl.dot(ds.to(tl.float16), tl.trans(kt), dq)
+        return dq
+
+    @triton.autotune(configs=dq_configs, key=["SEQ", "D", "CAUSAL"])
+    @triton.jit
+    def bwd_dq(q_ptr, k_ptr, v_ptr, do_ptr, lse_ptr, delta_ptr, dq_ptr, sm_scale,
+               SEQ: tl.constexpr, D: tl.constexpr, CAUSAL: tl.constexpr,
+               BM: tl.constexpr, BN: tl.constexpr):
+        start_m = tl.program_id(0) * BM
+        head = tl.program_id(1).to(tl.int64)
+        base = head * SEQ * D
+        rows = start_m + tl.arange(0, BM)
+        at = base + rows[:, None] * D + tl.arange(0, D)[None, :]
+        q = tl.load(q_ptr + at)
+        do = tl.load(do_ptr + at)
+        lse2 = tl.load(lse_ptr + head * SEQ + rows) * 1.44269504
+        delta = tl.load(delta_ptr + head * SEQ + rows)
+        dq = tl.zeros([BM, D], dtype=tl.float32)
+        qk_scale = sm_scale * 1.44269504
+        hi = start_m if CAUSAL else SEQ
+        dq = query_steps(dq, q, do, lse2, delta, k_ptr + base, v_ptr + base, rows, 0, hi,
+                         qk_scale, D, BN, False)
+        if CAUSAL:
+            dq = query_steps(dq, q, do, lse2, delta, k_ptr + base, v_ptr + base, rows, start_m,
+                             start_m + BM, qk_scale, D, BN, True)
+        tl.store(dq_ptr + at, (dq * sm_scale).to(tl.float16))
+
+    gen = torch.Generator(device="cuda").manual_seed(10)
+    batch, heads = 4, 32
+    for d in (64, 128):
+        for seq in (1024, 4096, 8192):
+            shape = (batch, heads, seq, d)
+            q, k, v, d_o = (torch.rand(shape, device="cuda", generator=gen).mul_(2).sub_(1)
+                            .to(torch.float16) for _ in range(4))
+            scale = 1.0 / d ** 0.5
+            picks = [(int(torch.randint(0, batch, (1,), generator=gen, device="cuda")),
+                      int(torch.randint(0, heads, (1,), generator=gen, device="cuda")),
+                      int(torch.randint(0, seq, (1,), generator=gen, device="cuda")))
+                     for _ in range(16)]
+            for causal in (False, True):
+                qg, kg, vg = (x.detach().requires_grad_() for x in (q, k, v))
+                out = F.scaled_dot_product_attention(qg, kg, vg, is_causal=causal, scale=scale)
+                o = out.detach()
+                # The reference: each picked head's P, dS in float64.
+                want = {}
+                for b, h, i in picks:
+                    qh, kh, vh, oh, doh = (x[b, h].double() for x in (q, k, v, o, d_o))
+                    s = (qh @ kh.T) * scale
+                    if causal:
+                        s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1),
+                                          float("-inf"))
+                    p = torch.softmax(s, 1)
+                    ds = p * (doh @ vh.T - (doh * oh).sum(1, keepdim=True)) * scale
+                    want[(b, h, i)] = (ds[i] @ kh, ds[:, i] @ qh, p[:, i] @ doh)
+                    del s, p, ds
+                lse = torch.empty(batch * heads, seq, device="cuda", dtype=torch.float32)
+                for bh in range(batch * heads):
+                    s = (q.view(-1, seq, d)[bh].float() @ k.view(-1, seq, d)[bh].float().T) * scale
+                    if causal:
+                        s = s.masked_fill(torch.ones_like(s, dtype=torch.bool).triu(1),
+                                          float("-inf"))
+                    lse[bh] = torch.logsumexp(s, 1)
+                del s
+                delta = torch.empty_like(lse)
+                dq, dk, dv = (torch.empty_like(q) for _ in range(3))
+
+                def run_triton():
+                    bwd_delta[(seq // 128, batch * heads)](o, d_o, delta, seq, d, 128)
+                    bwd_dkdv[lambda m: (seq // m["BN"], batch * heads)](
+                        q, k, v, d_o, lse, delta, dk, dv, scale, seq, d, causal)
+                    bwd_dq[lambda m: (seq // m["BM"], batch * heads)](
+                        q, k, v, d_o, lse, delta, dq, scale, seq, d, causal)
+                    return dq, dk, dv
+
+                def run_sdpa():
+                    return torch.autograd.grad(out, (qg, kg, vg), d_o, retain_graph=True)
+
+                name = "attention_bwd_f16_causal" if causal else "attention_bwd_f16"
+                flops = 2.5 * 4.0 * batch * heads * seq * seq * d * (0.5 if causal else 1.0)
+                for impl, variant, run, config in (
+                        ("triton", "tutorial06", run_triton,
+                         lambda: "dkdv " + autotuned_config(bwd_dkdv, stages=True)
+                         + "; dq " + autotuned_config(bwd_dq, stages=True)),
+                        ("torch", "sdpa", run_sdpa,
+                         lambda: "scaled_dot_product_attention backward (default backend)")):
+                    try:
+                        for x in (dq, dk, dv):
+                            x.fill_(float("nan"))
+                        got = run()
+                        torch.cuda.synchronize()
+                        ok = all(bool(((g[b, h, i].double() - w).abs()
+                                       <= 2e-2 + 1e-2 * w.abs()).all())
+                                 for (b, h, i), ws in want.items()
+                                 for g, w in zip(got, ws))
+                        ms = do_bench(run, warmup=25, rep=100, return_mode="median")
+                        line = {"workload": name, "impl": impl, "variant": variant,
+                                "shape": list(shape), "dtype": "fp16", "config": config(),
+                                "ms": round(ms, 5), "tflops": round(flops / ms / 1e9, 1),
+                                "ok": ok}
+                    except Exception as e:  # a peer that fails is reported, not fatal
+                        line = {"workload": name, "impl": impl, "variant": variant,
+                                "shape": list(shape), "ok": False, "error": str(e)[:300]}
+                    print(json.dumps(line), flush=True)
+                del qg, kg, vg, out, o, lse, delta, dq, dk, dv
+            del q, k, v, d_o
+
+
 def rate(r):
     """A result's throughput: TFLOP/s for compute-bound workloads, else GB/s."""
     return r.get("tflops", r.get("gbps"))
@@ -922,7 +1123,7 @@ def table(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--table", metavar="FILE", help="print the table of the JSON lines in FILE")
-    ap.add_argument("--only", choices=["memory", "matmul", "attention"],
+    ap.add_argument("--only", choices=["memory", "matmul", "attention", "attention_backward"],
                     help="run only these peers (memory: every memory-bound workload)")
     args = ap.parse_args()
     if args.table:
@@ -933,6 +1134,8 @@ def main():
         matmul_peers()
     if args.only in (None, "attention"):
         attention_peers()
+    if args.only in (None, "attention_backward"):
+        attention_backward_peers()
     return 0
 
 

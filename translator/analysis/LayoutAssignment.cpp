@@ -184,8 +184,11 @@ private:
       const Op &Yield = *O.region(0)->ops().back();
       bool Changed = false;
       for (unsigned I = 0; I < O.numResults(); ++I)
-        if (auto It = Followed.find(Yield.operand(I)); It != Followed.end())
-          Changed |= Set(O.result(I), It->second);
+        if (auto It = Followed.find(Yield.operand(I)); It != Followed.end()) {
+          // A copy: inserting may grow Followed and move what It refers to.
+          Layout L = It->second;
+          Changed |= Set(O.result(I), L);
+        }
       return Changed;
     }
     if (categoryOf(O.kind()) == OpCategory::Reduce) {

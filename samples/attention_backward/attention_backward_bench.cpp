@@ -1,0 +1,180 @@
+// Times the backward pass (fp16) at batch 4, 32 heads, seq 1024, 4096 and
+// 8192, head_dim 64 and 128, causal and not: each configuration of dK/dV and
+// of dQ that applies, and the whole pass (delta, dK and dV, dQ) with the
+// fastest of each. O and lse are random (the kernels' arithmetic does not
+// need them to come from a forward pass; lse = ln(keys) keeps P's rows near
+// a sum of 1); 16 sampled rows of dQ, dK and dV are checked against the
+// reference. Prints JSON lines (TFLOP/s: 2.5 x 4 B H seq^2 D / t, halved
+// when causal: five matmuls to the forward's two) for scripts/bench.sh.
+// Exits 77 without a GPU.
+#include "attention_backward.tile.cpp"
+#include "attention_backward.tile.h"
+
+#include "backward_reference.hpp"
+#include "bench.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
+                                                             "CAUSAL"};
+
+using T = tile::half;
+
+struct Problem {
+  int heads, seq, d, causal;
+  float scale;
+  sample::DeviceArray<T> &q, &k, &v, &o, &d_o, &dq, &dk, &dv;
+  sample::DeviceArray<float> &lse, &delta;
+
+  cudaError_t delta_pass() const {
+    return tilecc::attention_bwd_delta_f16(o.get(), d_o.get(), delta.get(), seq,
+                                           heads, d, nullptr, -1);
+  }
+  cudaError_t dkdv_pass(int c) const {
+    return tilecc::attention_bwd_dkdv_f16(
+        q.get(), k.get(), v.get(), d_o.get(), lse.get(), delta.get(), dk.get(),
+        dv.get(), scale, seq, heads, d, causal, nullptr, c);
+  }
+  cudaError_t dq_pass(int c) const {
+    return tilecc::attention_bwd_dq_f16(q.get(), k.get(), v.get(), d_o.get(),
+                                        lse.get(), delta.get(), dq.get(), scale,
+                                        seq, heads, d, causal, nullptr, c);
+  }
+};
+
+/// The configurations of a kernel that serve (d, causal), timed: the index
+/// and milliseconds of each.
+template <std::size_t N, class Pass>
+std::vector<std::pair<int, double>>
+time_configs(const tile::config (&configs)[N], int d, int causal, Pass pass) {
+  std::vector<std::pair<int, double>> times;
+  for (std::size_t c = 0; c < N; ++c)
+    if (configs[c].meta[2] == d && configs[c].meta[3] == causal)
+      times.emplace_back(
+          int(c), sample::median_ms([&] { return pass(int(c)); }, 10, 50));
+  return times;
+}
+
+bool bench() {
+  constexpr int batch = 4, heads_per = 32, heads = batch * heads_per;
+  bool ok = true;
+  sample::Random rng(46);
+  for (int d : {64, 128})
+    for (int seq : {1024, 4096, 8192}) {
+      const std::size_t n = std::size_t(heads) * seq * d,
+                        rows = std::size_t(heads) * seq;
+      auto random = [&] {
+        return sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
+      };
+      auto q = random(), k = random(), v = random(), o = random(),
+           d_o = random();
+      sample::DeviceArray<T> g_q(q, 0), g_k(k, 0), g_v(v, 0), g_o(o, 0),
+          g_do(d_o, 0), g_dq(n, 0), g_dk(n, 0), g_dv(n, 0);
+      sample::DeviceArray<float> g_lse(rows, 0), g_delta(rows, 0);
+      auto qf = sample::convert_all<float>(q),
+           kf = sample::convert_all<float>(k),
+           vf = sample::convert_all<float>(v),
+           d_of = sample::convert_all<float>(d_o);
+      auto delta =
+          reference::row_deltas(sample::convert_all<float>(o), d_of, rows, d);
+      for (int causal : {0, 1}) {
+        std::vector<float> lse(rows);
+        for (std::size_t r = 0; r < rows; ++r)
+          lse[r] = std::log(float(causal ? r % seq + 1 : seq));
+        g_lse.upload(lse);
+        const Problem p{heads, seq,  d,    causal, 1.0f / std::sqrt(float(d)),
+                        g_q,   g_k,  g_v,  g_o,    g_do,
+                        g_dq,  g_dk, g_dv, g_lse,  g_delta};
+        const reference::BackwardInputs in{
+            qf, kf, vf, d_of, lse, delta, seq, d, p.scale, bool(causal)};
+        CUDA_CHECK(p.delta_pass());
+        auto dkdv = time_configs(attention_bwd_dkdv_f16_tile_configs, d, causal,
+                                 [&](int c) { return p.dkdv_pass(c); });
+        auto dq = time_configs(attention_bwd_dq_f16_tile_configs, d, causal,
+                               [&](int c) { return p.dq_pass(c); });
+        auto fastest = [](const auto &times) {
+          return std::min_element(
+                     times.begin(), times.end(),
+                     [](auto a, auto b) { return a.second < b.second; })
+              ->first;
+        };
+        const int best_dkdv = fastest(dkdv), best_dq = fastest(dq);
+        auto whole = [&] {
+          cudaError_t err = p.delta_pass();
+          if (err == cudaSuccess)
+            err = p.dkdv_pass(best_dkdv);
+          return err == cudaSuccess ? p.dq_pass(best_dq) : err;
+        };
+        for (auto *out : {&g_dq, &g_dk, &g_dv})
+          out->poison();
+        CUDA_CHECK(whole());
+        CUDA_CHECK(cudaDeviceSynchronize());
+        auto got_dq = g_dq.download_floats(), got_dk = g_dk.download_floats(),
+             got_dv = g_dv.download_floats();
+        std::vector<float> got_s, want_s(std::size_t(48) * d);
+        for (int s = 0; s < 16; ++s) {
+          const int h = int(rng.next() % heads), i = int(rng.next() % seq);
+          auto want_row = [&](int which) {
+            return std::span(want_s).subspan(std::size_t(3 * s + which) * d, d);
+          };
+          reference::query_gradient_row(in, h, i, want_row(0));
+          reference::key_gradient_rows(in, h, i, want_row(1), want_row(2));
+          for (auto *got : {&got_dq, &got_dk, &got_dv}) {
+            auto row = got->begin() + (std::size_t(h) * seq + i) * d;
+            got_s.insert(got_s.end(), row, row + d);
+          }
+        }
+        const std::string shape = " seq=" + std::to_string(seq) +
+                                  " d=" + std::to_string(d) +
+                                  " causal=" + std::to_string(causal);
+        const bool right =
+            sample::compare("attention_bwd_f16" + shape, got_s, want_s,
+                            {reference::gradient_abs_tolerance,
+                             reference::gradient_rel_tolerance});
+        ok &= right;
+        const double flops =
+            2.5 * 4.0 * heads * double(seq) * seq * d * (causal ? 0.5 : 1.0);
+        auto line = [&](const char *workload, const std::string &config,
+                        double ms, bool best) {
+          std::printf(
+              "{\"workload\": \"%s%s\", \"impl\": \"tilecc\", \"shape\": [%d, "
+              "%d, %d, %d], \"dtype\": \"fp16\", \"config\": \"%s\", \"ms\": "
+              "%.5f, \"tflops\": %.1f, \"best\": %s, \"ok\": %s}\n",
+              workload, causal ? "_causal" : "", batch, heads_per, seq, d,
+              config.c_str(), ms, flops / ms / 1e9, best ? "true" : "false",
+              right ? "true" : "false");
+        };
+        for (auto [c, ms] : dkdv)
+          line("attention_bwd_dkdv_f16",
+               sample::describe(attention_bwd_dkdv_f16_tile_configs[c],
+                                block_names),
+               ms, c == best_dkdv);
+        for (auto [c, ms] : dq)
+          line("attention_bwd_dq_f16",
+               sample::describe(attention_bwd_dq_f16_tile_configs[c],
+                                block_names),
+               ms, c == best_dq);
+        line(
+            "attention_bwd_f16",
+            "dkdv " +
+                sample::describe(attention_bwd_dkdv_f16_tile_configs[best_dkdv],
+                                 block_names) +
+                "; dq " +
+                sample::describe(attention_bwd_dq_f16_tile_configs[best_dq],
+                                 block_names),
+            sample::median_ms(whole, 10, 50), true);
+      }
+    }
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  return bench() ? 0 : 1;
+}

@@ -1,0 +1,119 @@
+// Runs every configuration of the backward kernels (fp16) in
+// emulation, each with the head_dim and masking it serves and its grid
+// rule, on two heads of 70 rows (not a multiple of the blocks), against the
+// reference: delta first, then dK and dV, and dQ from the kernel's delta.
+#include "attention_backward.tile.cpp"
+
+#include "backward_reference.hpp"
+#include "check.hpp"
+
+#include <cstdio>
+#include <iterator>
+#include <string>
+
+namespace {
+
+constexpr std::initializer_list<const char *> delta_names = {"BM", "D"};
+constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
+                                                             "CAUSAL"};
+
+template <class T> bool check(const char *name) {
+  constexpr int heads = 2, seq = 70;
+  sample::Random rng(44);
+  bool ok = true;
+  for (int d : {64, 128})
+    for (int causal : {0, 1}) {
+      const std::size_t n = std::size_t(heads) * seq * d;
+      auto random = [&] {
+        return sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
+      };
+      auto q = random(), k = random(), v = random(), d_o = random();
+      const float scale = 1.0f / std::sqrt(float(d));
+      auto fwd = reference::attention(
+          sample::convert_all<float>(q), sample::convert_all<float>(k),
+          sample::convert_all<float>(v), heads, seq, d, scale, causal);
+      auto o = sample::convert_all<T>(fwd.out);
+      auto of = sample::convert_all<float>(o),
+           d_of = sample::convert_all<float>(d_o);
+      auto want_delta =
+          reference::row_deltas(of, d_of, std::size_t(heads) * seq, d);
+      auto qf = sample::convert_all<float>(q),
+           kf = sample::convert_all<float>(k),
+           vf = sample::convert_all<float>(v);
+      auto want = reference::attention_backward(
+          {qf, kf, vf, d_of, fwd.lse, want_delta, seq, d, scale, bool(causal)},
+          heads);
+      const std::string shape =
+          " d=" + std::to_string(d) + " causal=" + std::to_string(causal);
+      std::vector<float> delta(std::size_t(heads) * seq);
+      sample::for_each_index<std::size(attention_bwd_delta_f16_tile_configs)>(
+          [&](auto i) {
+            constexpr tile::config c =
+                attention_bwd_delta_f16_tile_configs[decltype(i)::value];
+            constexpr int bm = c.meta[0], cd = c.meta[1];
+            if (cd != d)
+              return;
+            const tile::grid grid = attention_bwd_delta_f16_grid<bm, cd>(
+                nullptr, nullptr, nullptr, seq, heads, d);
+            std::fill(delta.begin(), delta.end(), sample::poison());
+            tile::emulate::launch(grid, attention_bwd_delta_f16<bm, cd>,
+                                  o.data(), d_o.data(), delta.data(), seq,
+                                  heads, d);
+            ok &= sample::compare(std::string(name) + " delta " +
+                                      sample::describe(c, delta_names) + shape,
+                                  delta, want_delta,
+                                  {reference::delta_tolerance, 0});
+          });
+      const sample::Tolerance tol{reference::gradient_abs_tolerance,
+                                  reference::gradient_rel_tolerance};
+      sample::for_each_index<std::size(attention_bwd_dkdv_f16_tile_configs)>(
+          [&](auto i) {
+            constexpr tile::config c =
+                attention_bwd_dkdv_f16_tile_configs[decltype(i)::value];
+            constexpr int bm = c.meta[0], bn = c.meta[1], cd = c.meta[2],
+                          cc = c.meta[3];
+            if (cd != d || cc != causal)
+              return;
+            const tile::grid grid = attention_bwd_dkdv_f16_grid<bm, bn, cd, cc>(
+                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                nullptr, scale, seq, heads, d, causal);
+            std::vector<T> dk(n), dv(n);
+            tile::emulate::launch(grid, attention_bwd_dkdv_f16<bm, bn, cd, cc>,
+                                  q.data(), k.data(), v.data(), d_o.data(),
+                                  fwd.lse.data(), delta.data(), dk.data(),
+                                  dv.data(), scale, seq, heads, d, causal);
+            std::string what = std::string(name) + " dkdv " +
+                               sample::describe(c, block_names) + shape;
+            ok &= sample::compare(what + " dk", sample::convert_all<float>(dk),
+                                  want.dk, tol);
+            ok &= sample::compare(what + " dv", sample::convert_all<float>(dv),
+                                  want.dv, tol);
+          });
+      sample::for_each_index<std::size(attention_bwd_dq_f16_tile_configs)>(
+          [&](auto i) {
+            constexpr tile::config c =
+                attention_bwd_dq_f16_tile_configs[decltype(i)::value];
+            constexpr int bm = c.meta[0], bn = c.meta[1], cd = c.meta[2],
+                          cc = c.meta[3];
+            if (cd != d || cc != causal)
+              return;
+            const tile::grid grid = attention_bwd_dq_f16_grid<bm, bn, cd, cc>(
+                nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                scale, seq, heads, d, causal);
+            std::vector<T> dq(n);
+            tile::emulate::launch(grid, attention_bwd_dq_f16<bm, bn, cd, cc>,
+                                  q.data(), k.data(), v.data(), d_o.data(),
+                                  fwd.lse.data(), delta.data(), dq.data(),
+                                  scale, seq, heads, d, causal);
+            ok &= sample::compare(std::string(name) + " dq " +
+                                      sample::describe(c, block_names) + shape,
+                                  sample::convert_all<float>(dq), want.dq, tol);
+          });
+    }
+  std::printf("%s: %s in emulation\n", ok ? "PASS" : "FAIL", name);
+  return ok;
+}
+
+} // namespace
+
+int main() { return check<tile::half>("attention_bwd_f16") ? 0 : 1; }

@@ -1,0 +1,149 @@
+// Runs the backward kernels (fp16) on the GPU through their launch
+// wrappers, with the default configuration (picked by head_dim and masking)
+// and every explicit one that applies, on sequence lengths below, at and
+// not at multiples of the blocks, causal and not, head_dim 64 and 128, into
+// poisoned outputs with guard zones; once more with misaligned pointers
+// (the generic variant). dK, dV and dQ use the kernel's delta. Exits 77
+// without a GPU.
+#include "attention_backward.tile.cpp"
+#include "attention_backward.tile.h"
+
+#include "backward_reference.hpp"
+#include "cuda_check.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+constexpr std::initializer_list<const char *> delta_names = {"BM", "D"};
+constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
+                                                             "CAUSAL"};
+
+/// The configurations of a kernel to run for one shape: -1 (the wrapper's
+/// choice) and, with aligned pointers, every explicit one that serves it.
+template <std::size_t N, class Serves>
+std::vector<int> configs_to_run(const tile::config (&configs)[N], bool shifted,
+                                Serves serves) {
+  std::vector<int> run{-1};
+  for (std::size_t c = 0; c < N && !shifted; ++c)
+    if (serves(configs[c]))
+      run.push_back(int(c));
+  return run;
+}
+
+template <class T> bool check(const char *name) {
+  constexpr int heads = 3;
+  sample::Random rng(45);
+  bool ok = true;
+  int runs = 0;
+  const sample::Tolerance tol{reference::gradient_abs_tolerance,
+                              reference::gradient_rel_tolerance};
+  for (int d : {64, 128})
+    for (int causal : {0, 1})
+      for (int seq : {1, 64, 70, 208, 1000}) {
+        const std::size_t n = std::size_t(heads) * seq * d,
+                          rows = std::size_t(heads) * seq;
+        auto random = [&] {
+          return sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
+        };
+        auto q = random(), k = random(), v = random(), d_o = random();
+        const float scale = 1.0f / std::sqrt(float(d));
+        auto fwd = reference::attention(
+            sample::convert_all<float>(q), sample::convert_all<float>(k),
+            sample::convert_all<float>(v), heads, seq, d, scale, causal);
+        auto o = sample::convert_all<T>(fwd.out);
+        auto of = sample::convert_all<float>(o),
+             d_of = sample::convert_all<float>(d_o);
+        auto want_delta = reference::row_deltas(of, d_of, rows, d);
+        auto qf = sample::convert_all<float>(q),
+             kf = sample::convert_all<float>(k),
+             vf = sample::convert_all<float>(v);
+        auto want = reference::attention_backward({qf, kf, vf, d_of, fwd.lse,
+                                                   want_delta, seq, d, scale,
+                                                   bool(causal)},
+                                                  heads);
+        for (std::size_t shift : {0, 1}) {
+          sample::DeviceArray<T> g_q(q, shift), g_k(k, shift), g_v(v, shift),
+              g_o(o, shift), g_do(d_o, shift), g_dq(n, shift), g_dk(n, shift),
+              g_dv(n, shift);
+          sample::DeviceArray<float> g_lse(fwd.lse, shift),
+              g_delta(rows, shift);
+          const std::string shape = " seq=" + std::to_string(seq) +
+                                    " d=" + std::to_string(d) +
+                                    " causal=" + std::to_string(causal) +
+                                    (shift ? " misaligned" : "");
+          for (int c : configs_to_run(
+                   attention_bwd_delta_f16_tile_configs, shift,
+                   [&](const tile::config &cfg) { return cfg.meta[1] == d; })) {
+            std::string what =
+                std::string(name) + " delta " +
+                sample::describe_config(attention_bwd_delta_f16_tile_configs, c,
+                                        delta_names) +
+                shape;
+            ok &= sample::check_launch(
+                what, g_delta, nullptr,
+                [&] {
+                  return tilecc::attention_bwd_delta_f16(g_o.get(), g_do.get(),
+                                                         g_delta.get(), seq,
+                                                         heads, d, nullptr, c);
+                },
+                want_delta, {reference::delta_tolerance, 0});
+            ++runs;
+          }
+          auto serves = [&](const tile::config &cfg) {
+            return cfg.meta[2] == d && cfg.meta[3] == causal;
+          };
+          for (int c : configs_to_run(attention_bwd_dkdv_f16_tile_configs,
+                                      shift, serves)) {
+            std::string what =
+                std::string(name) + " dkdv " +
+                sample::describe_config(attention_bwd_dkdv_f16_tile_configs, c,
+                                        block_names) +
+                shape;
+            g_dv.poison();
+            ok &= sample::check_launch(
+                what + " dk", g_dk, nullptr,
+                [&] {
+                  return tilecc::attention_bwd_dkdv_f16(
+                      g_q.get(), g_k.get(), g_v.get(), g_do.get(), g_lse.get(),
+                      g_delta.get(), g_dk.get(), g_dv.get(), scale, seq, heads,
+                      d, causal, nullptr, c);
+                },
+                want.dk, tol);
+            ok &= g_dv.guards_intact(what + " dv") &&
+                  sample::compare(what + " dv", g_dv.download_floats(), want.dv,
+                                  tol);
+            ++runs;
+          }
+          for (int c : configs_to_run(attention_bwd_dq_f16_tile_configs, shift,
+                                      serves)) {
+            std::string what =
+                std::string(name) + " dq " +
+                sample::describe_config(attention_bwd_dq_f16_tile_configs, c,
+                                        block_names) +
+                shape;
+            ok &= sample::check_launch(
+                what, g_dq, nullptr,
+                [&] {
+                  return tilecc::attention_bwd_dq_f16(
+                      g_q.get(), g_k.get(), g_v.get(), g_do.get(), g_lse.get(),
+                      g_delta.get(), g_dq.get(), scale, seq, heads, d, causal,
+                      nullptr, c);
+                },
+                want.dq, tol);
+            ++runs;
+          }
+        }
+      }
+  std::printf("%s: %s on the GPU, %d runs\n", ok ? "PASS" : "FAIL", name, runs);
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  return check<tile::half>("attention_bwd_f16") ? 0 : 1;
+}
