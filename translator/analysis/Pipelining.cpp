@@ -106,11 +106,14 @@ public:
         P.Slice.push_back(O.get());
     for (const auto &[Arg, Step] : Advances)
       P.Advances.push_back({Arg, Step});
+    chooseResident(P);
     // A dot left in flight reads its staged operands, which stay until
     // their stage is refilled; registers would be rewritten sooner.
     P.AsyncMma = P.NumStages >= 3 && !P.Dots.empty() &&
                  llvm::all_of(P.Dots, [&](const Op *D) {
-                   return onlyAccumulates(*D) && !fragmentsOfA(*D);
+                   return onlyAccumulates(*D) &&
+                          (!fragmentsOfA(*D) ||
+                           llvm::is_contained(P.Resident, D->operand(0)));
                  });
     // Staged loads feeding dots, their trans, and slice ops nobody else
     // needs; a thread-staged load needs its pointers only to prefetch.
@@ -146,6 +149,37 @@ private:
   bool fragmentsOfA(const Op &D) const {
     const Value *A = D.operand(0);
     return holdsOperandA(LM.get(A), LM.get(D.result()), A->type().Shape[1]);
+  }
+
+  /// 32-bit registers a thread's share of tile V takes.
+  static unsigned registers(const Value &V, unsigned Threads) {
+    const Type &T = V.type();
+    unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
+    return (Bytes + 4 * Threads - 1) / (4 * Threads);
+  }
+
+  /// Moves the loop-invariant A fragments of P's dots to shared memory when
+  /// registers would not hold them beside the carried tiles (a dK/dV loop
+  /// carries two accumulators and reads K and V every iteration).
+  void chooseResident(PipelinedLoop &P) const {
+    llvm::SmallVector<const Value *, 2> Invariant;
+    unsigned Registers = 0;
+    for (const auto &O : Body.ops()) {
+      if (!P.Dots.count(O.get()) || !fragmentsOfA(*O))
+        continue;
+      const Value *A = O->operand(0);
+      const Op *D = A->definingOp();
+      bool Inside = D ? D->parentBlock() == &Body : A->ownerBlock() == &Body;
+      if (Inside || llvm::is_contained(Invariant, A))
+        continue;
+      Invariant.push_back(A);
+      Registers += registers(*A, P.Threads);
+    }
+    for (unsigned I = 0; I < Loop.numResults(); ++I)
+      if (!Loop.result(I)->type().isScalar())
+        Registers += registers(*Loop.result(I), P.Threads);
+    if (Registers > ResidentRegisterLimit)
+      P.Resident = std::move(Invariant);
   }
 
   /// The candidate load V comes from, directly or through one trans used

@@ -12,7 +12,9 @@
 // them by a loop-invariant step each iteration. num_stages is the
 // configuration's, or the loop's own from tile::range; in a loop that names it,
 // the other tile loads are staged too, each thread copying and reading back its
-// own elements (CUDA targets, which have cp.async).
+// own elements (CUDA targets, which have cp.async). Loop-invariant A operands
+// that registers cannot hold beside the loop's accumulators are written to
+// shared memory once, before the loop.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_PIPELINING_H
@@ -56,6 +58,11 @@ struct PipelinedLoop {
   llvm::DenseSet<const ir::Op *> ProducerOnly;
   /// Dots whose operands both come from staged loads.
   llvm::DenseSet<const ir::Op *> Dots;
+  /// Loop-invariant A operands of Dots held as mma fragments that the loop
+  /// reads from shared memory instead, written there once before it: where
+  /// they and the loop's carried tiles would take more than
+  /// ResidentRegisterLimit registers a thread, in program order.
+  llvm::SmallVector<const ir::Value *, 2> Resident;
   /// Whether the dots may stay in flight while the iteration goes on
   /// (wgmma): each only accumulates into a loop-carried value nothing else
   /// in the loop reads. The previous iteration's stage is then free only
@@ -64,6 +71,11 @@ struct PipelinedLoop {
   bool AsyncMma = false;
 };
 
+/// Registers a thread may give to a pipelined loop's carried tiles and
+/// loop-invariant A fragments; beyond, those fragments go to shared memory
+/// (the iteration's own tiles, scores and probabilities, need the rest of
+/// the 255).
+inline constexpr unsigned ResidentRegisterLimit = 160;
 /// Pipelined loops of F by their For op: NumStages is the configuration's
 /// (loops are pipelined with 2 or more), Threads its thread count;
 /// AsyncCopies: the target has cp.async for OwnLoads.

@@ -265,6 +265,11 @@ private:
   void openPipeline(const ir::Op &O, const analysis::PipelinedLoop &P,
                     unsigned Indent);
 
+  /// Writes loop O's resident A operands (PipelinedLoop::Resident) to
+  /// shared memory after its ring, for its dots to read.
+  void stageResidents(const ir::Op &O, const analysis::PipelinedLoop &P,
+                      unsigned Indent);
+
   /// A dot of staged operands: tensor cores read this iteration's stage
   /// (and a from registers when it is not staged); a dot left in flight
   /// accumulates into its carried accumulator in place.
@@ -336,10 +341,15 @@ private:
   struct PipelineState {
     std::string Full, Empty, Read, Phase, NextOuter, NextInner;
     llvm::SmallVector<std::string, 4> Carried;
+    /// Where the ring and its barriers end in dynamic shared memory.
+    unsigned End = 0;
   };
   llvm::DenseMap<const ir::Op *, PipelineState> States;
   /// The pipelined loop whose body is being emitted, if any.
   const analysis::PipelinedLoop *Active = nullptr;
+  /// The loop-invariant A operands the loop being emitted reads from shared
+  /// memory: their operand views.
+  llvm::DenseMap<const ir::Value *, std::string> Residents;
   /// Per staged load: its stage buffers' type alias and ring pointer.
   llvm::DenseMap<const ir::Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;

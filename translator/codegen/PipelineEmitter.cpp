@@ -294,6 +294,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   const unsigned S = P.NumStages, D = S - 1;
   const Value *IV = Body.argument(0);
   std::string N = nameOf(IV), Step = scalar(O.operand(2));
+  stageResidents(O, P, Indent);
   line(Indent, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
                    scalar(O.operand(0)) + "; " + N + " < " +
                    scalar(O.operand(1)) + "; " + N + " += " + Step + ") {");
@@ -444,6 +445,7 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
     PipelineLoc = O.loc();
     PipelineStages = S;
   }
+  St.End = (Offset + 1023) / 1024 * 1024;
   St.Read = fresh("read_stage");
   line(Indent, "int " + St.Read + " = 0;");
   if (ByTma) {
@@ -506,6 +508,34 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
   line(Indent + 1, "}");
 }
 
+void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
+                                   unsigned Indent) {
+  if (P.Resident.empty())
+    return;
+  unsigned Offset = States[&O].End;
+  line(Indent, "// Loop-invariant A operands, read from shared memory: "
+               "registers hold the accumulators.");
+  for (const Value *A : P.Resident) {
+    const Type &T = A->type();
+    std::string Elem = deviceType(T.Elem);
+    std::string Name = fresh(nameOf(A) + "_resident");
+    line(Indent, "const auto " + Name + " = rt::stage_operand<" + layoutOf(A) +
+                     ", false, true>(rt::smem_tile<" + Elem + ", " +
+                     std::to_string(T.Shape[0]) + ", " +
+                     std::to_string(T.Shape[1]) + ">{rt::dynamic_smem<" + Elem +
+                     ">(" + std::to_string(Offset) + ")}, " + nameOf(A) + ");");
+    Residents[A] = Name;
+    Offset += (T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024;
+  }
+  if (Offset + 1024 > DynamicSharedBytes) {
+    DynamicSharedBytes = Offset + 1024;
+    PipelineLoc = O.loc();
+    PipelineStages = P.NumStages;
+  }
+  line(Indent, "rt::fence_proxy_async();");
+  line(Indent, barrier());
+}
+
 void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent) {
   const Value *R = O.result();
   if (Active->AsyncMma) {
@@ -520,6 +550,10 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent) {
   std::string Ops[2];
   for (unsigned I = 0; I < 2; ++I) {
     auto [L, Trans] = stagedSource(*Active, O.operand(I));
+    if (I == 0 && llvm::is_contained(Active->Resident, O.operand(0))) {
+      Ops[I] = Residents.lookup(O.operand(0));
+      continue;
+    }
     if (!L) { // a in registers, as mma fragments
       Ops[I] = "rt::fragment<" + layoutOf(O.operand(I)) + ">(" +
                nameOf(O.operand(I)) + ")";
