@@ -5,7 +5,8 @@
 // need them to come from a forward pass; lse = ln(keys) keeps P's rows near
 // a sum of 1); 16 sampled rows of dQ, dK and dV are checked against the
 // reference. Prints JSON lines (TFLOP/s: 2.5 x 4 B H seq^2 D / t, halved
-// when causal: five matmuls to the forward's two) for scripts/bench.sh.
+// when causal: five matmuls to the forward's two; a kernel's own line,
+// "part_of" the pass, counts the pass's) for scripts/bench.sh.
 // Exits 77 without a GPU.
 #include "attention_backward.tile.cpp"
 #include "attention_backward.tile.h"
@@ -137,26 +138,28 @@ bool bench() {
         ok &= right;
         const double flops =
             2.5 * 4.0 * heads * double(seq) * seq * d * (causal ? 0.5 : 1.0);
+        // A kernel's own line says which pass it is part of.
         auto line = [&](const char *workload, const std::string &config,
-                        double ms, bool best) {
+                        double ms, bool best, bool part) {
           std::printf(
               "{\"workload\": \"%s%s\", \"impl\": \"tilecc\", \"shape\": [%d, "
               "%d, %d, %d], \"dtype\": \"fp16\", \"config\": \"%s\", \"ms\": "
-              "%.5f, \"tflops\": %.1f, \"best\": %s, \"ok\": %s}\n",
+              "%.5f, \"tflops\": %.1f, \"best\": %s, \"ok\": %s%s}\n",
               workload, causal ? "_causal" : "", batch, heads_per, seq, d,
               config.c_str(), ms, flops / ms / 1e9, best ? "true" : "false",
-              right ? "true" : "false");
+              right ? "true" : "false",
+              part ? ", \"part_of\": \"attention_bwd_f16\"" : "");
         };
         for (auto [c, ms] : dkdv)
           line("attention_bwd_dkdv_f16",
                sample::describe(attention_bwd_dkdv_f16_tile_configs[c],
                                 block_names),
-               ms, c == best_dkdv);
+               ms, c == best_dkdv, true);
         for (auto [c, ms] : dq)
           line("attention_bwd_dq_f16",
                sample::describe(attention_bwd_dq_f16_tile_configs[c],
                                 block_names),
-               ms, c == best_dq);
+               ms, c == best_dq, true);
         line(
             "attention_bwd_f16",
             "dkdv " +
@@ -165,7 +168,7 @@ bool bench() {
                 "; dq " +
                 sample::describe(attention_bwd_dq_f16_tile_configs[best_dq],
                                  block_names),
-            sample::median_ms(whole, 10, 50), true);
+            sample::median_ms(whole, 10, 50), true, false);
       }
     }
   return ok;
