@@ -728,6 +728,30 @@ def matmul_tf32_i8_peers(grouped_matmul):
         del a, b_t, c
 
 
+def attention_peer_lines(name, shape, flops, runs, poison, check):
+    """Runs, checks and times each (impl, variant, run, config) of an
+    attention workload and prints its JSON line; poison() fills the outputs
+    with NaN first so that a kernel that writes nothing fails check()."""
+    import torch
+    from triton.testing import do_bench
+
+    for impl, variant, run, config in runs:
+        try:
+            poison()
+            got = run()
+            torch.cuda.synchronize()
+            ok = check(got)
+            ms = do_bench(run, warmup=25, rep=100, return_mode="median")
+            line = {"workload": name, "impl": impl, "variant": variant,
+                    "shape": list(shape), "dtype": "fp16", "config": config(),
+                    "ms": round(ms, 5), "tflops": round(flops / ms / 1e9, 1),
+                    "ok": ok}
+        except Exception as e:  # a peer that fails is reported, not fatal
+            line = {"workload": name, "impl": impl, "variant": variant,
+                    "shape": list(shape), "ok": False, "error": str(e)[:300]}
+        print(json.dumps(line), flush=True)
+
+
 def attention_peers():
     """Fused attention forward (fp16, batch 4, 32 heads, seq 1024/4096/8192,
     head_dim 64/128, causal and not): a Triton tutorial-06-style kernel
@@ -740,7 +764,6 @@ def attention_peers():
     import torch.nn.functional as F
     import triton
     import triton.language as tl
-    from triton.testing import do_bench
 
     configs = [
         triton.Config({"BM": bm, "BN": bn}, num_stages=s, num_warps=w)
@@ -840,25 +863,15 @@ def attention_peers():
 
                 name = "attention_f16_causal" if causal else "attention_f16"
                 flops = 4.0 * batch * heads * seq * seq * d * (0.5 if causal else 1.0)
-                for impl, variant, run, config in (
-                        ("triton", "tutorial06", run_triton, lambda: autotuned_config(attention_fwd, stages=True)),
-                        ("torch", "sdpa", run_sdpa,
-                         lambda: "scaled_dot_product_attention (default backend)")):
-                    try:
-                        o.fill_(float("nan"))
-                        out = run()
-                        torch.cuda.synchronize()
-                        got = torch.stack([out[b, h, i] for b, h, i in picks]).double()
-                        ok = bool(((got - want).abs() <= 2e-2).all())
-                        ms = do_bench(run, warmup=25, rep=100, return_mode="median")
-                        line = {"workload": name, "impl": impl, "variant": variant,
-                                "shape": list(shape), "dtype": "fp16", "config": config(),
-                                "ms": round(ms, 5), "tflops": round(flops / ms / 1e9, 1),
-                                "ok": ok}
-                    except Exception as e:  # a peer that fails is reported, not fatal
-                        line = {"workload": name, "impl": impl, "variant": variant,
-                                "shape": list(shape), "ok": False, "error": str(e)[:300]}
-                    print(json.dumps(line), flush=True)
+                attention_peer_lines(
+                    name, shape, flops,
+                    (("triton", "tutorial06", run_triton,
+                      lambda: autotuned_config(attention_fwd, stages=True)),
+                     ("torch", "sdpa", run_sdpa,
+                      lambda: "scaled_dot_product_attention (default backend)")),
+                    lambda: o.fill_(float("nan")),
+                    lambda out: bool(((torch.stack([out[b, h, i] for b, h, i in picks])
+                                       .double() - want).abs() <= 2e-2).all()))
             del q, k, v, o, lse
 
 
@@ -876,7 +889,6 @@ def attention_backward_peers():
     import torch.nn.functional as F
     import triton
     import triton.language as tl
-    from triton.testing import do_bench
 
     dkdv_configs = [
         triton.Config({"BM": bm, "BN": bn}, num_stages=s, num_warps=w)
@@ -1034,30 +1046,18 @@ def attention_backward_peers():
 
                 name = "attention_bwd_f16_causal" if causal else "attention_bwd_f16"
                 flops = 2.5 * 4.0 * batch * heads * seq * seq * d * (0.5 if causal else 1.0)
-                for impl, variant, run, config in (
-                        ("triton", "tutorial06", run_triton,
-                         lambda: "dkdv " + autotuned_config(bwd_dkdv, stages=True)
-                         + "; dq " + autotuned_config(bwd_dq, stages=True)),
-                        ("torch", "sdpa", run_sdpa,
-                         lambda: "scaled_dot_product_attention backward (default backend)")):
-                    try:
-                        for x in (dq, dk, dv):
-                            x.fill_(float("nan"))
-                        got = run()
-                        torch.cuda.synchronize()
-                        ok = all(bool(((g[b, h, i].double() - w).abs()
-                                       <= 2e-2 + 1e-2 * w.abs()).all())
-                                 for (b, h, i), ws in want.items()
-                                 for g, w in zip(got, ws))
-                        ms = do_bench(run, warmup=25, rep=100, return_mode="median")
-                        line = {"workload": name, "impl": impl, "variant": variant,
-                                "shape": list(shape), "dtype": "fp16", "config": config(),
-                                "ms": round(ms, 5), "tflops": round(flops / ms / 1e9, 1),
-                                "ok": ok}
-                    except Exception as e:  # a peer that fails is reported, not fatal
-                        line = {"workload": name, "impl": impl, "variant": variant,
-                                "shape": list(shape), "ok": False, "error": str(e)[:300]}
-                    print(json.dumps(line), flush=True)
+                attention_peer_lines(
+                    name, shape, flops,
+                    (("triton", "tutorial06", run_triton,
+                      lambda: "dkdv " + autotuned_config(bwd_dkdv, stages=True)
+                      + "; dq " + autotuned_config(bwd_dq, stages=True)),
+                     ("torch", "sdpa", run_sdpa,
+                      lambda: "scaled_dot_product_attention backward (default backend)")),
+                    lambda: [x.fill_(float("nan")) for x in (dq, dk, dv)],
+                    lambda got: all(bool(((g[b, h, i].double() - w).abs()
+                                          <= 2e-2 + 1e-2 * w.abs()).all())
+                                    for (b, h, i), ws in want.items()
+                                    for g, w in zip(got, ws)))
                 del qg, kg, vg, out, o, lse, delta, dq, dk, dv
             del q, k, v, d_o
 

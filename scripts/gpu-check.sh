@@ -4,9 +4,9 @@
 #   scripts/gpu-check.sh --prepare DIR   on a machine with LLVM and nvcc:
 #       builds everything (scripts/build.sh) and copies every GPU test
 #       (*_gpu, gpu_*) and benchmark (*_bench) binary of the samples and
-#       tests into DIR/bin. They hold sm_90a code (plus sm_80 and compute_80
-#       PTX, as the samples ask) and the static CUDA runtime, so a driver is
-#       all they need. DIR is what travels to the GPU machine.
+#       tests into DIR/bin. They hold sm_90a code (matmul's sm80 check:
+#       compute_80 PTX) and the static CUDA runtime, so a driver is all
+#       they need. DIR is what travels to the GPU machine.
 #
 #   scripts/gpu-check.sh --run DIR       on the GPU machine:
 #       runs each GPU test plainly, under compute-sanitizer memcheck and

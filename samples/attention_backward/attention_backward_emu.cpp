@@ -4,7 +4,7 @@
 // reference: delta first, then dK and dV, and dQ from the kernel's delta.
 #include "attention_backward.tile.cpp"
 
-#include "backward_reference.hpp"
+#include "backward_case.hpp"
 #include "check.hpp"
 
 #include <cstdio>
@@ -23,29 +23,12 @@ template <class T> bool check(const char *name) {
   bool ok = true;
   for (int d : {64, 128})
     for (int causal : {0, 1}) {
-      const std::size_t n = std::size_t(heads) * seq * d;
-      auto random = [&] {
-        return sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
-      };
-      auto q = random(), k = random(), v = random(), d_o = random();
-      const float scale = 1.0f / std::sqrt(float(d));
-      auto fwd = reference::attention(
-          sample::convert_all<float>(q), sample::convert_all<float>(k),
-          sample::convert_all<float>(v), heads, seq, d, scale, causal);
-      auto o = sample::convert_all<T>(fwd.out);
-      auto of = sample::convert_all<float>(o),
-           d_of = sample::convert_all<float>(d_o);
-      auto want_delta =
-          reference::row_deltas(of, d_of, std::size_t(heads) * seq, d);
-      auto qf = sample::convert_all<float>(q),
-           kf = sample::convert_all<float>(k),
-           vf = sample::convert_all<float>(v);
-      auto want = reference::attention_backward(
-          {qf, kf, vf, d_of, fwd.lse, want_delta, seq, d, scale, bool(causal)},
-          heads);
+      auto tc = reference::backward_case<T>(heads, seq, d, causal, rng);
+      const std::size_t n = tc.elements();
+      const float scale = tc.scale;
       const std::string shape =
           " d=" + std::to_string(d) + " causal=" + std::to_string(causal);
-      std::vector<float> delta(std::size_t(heads) * seq);
+      std::vector<float> delta(tc.rows());
       sample::for_each_index<std::size(attention_bwd_delta_f16_tile_configs)>(
           [&](auto i) {
             constexpr tile::config c =
@@ -57,11 +40,11 @@ template <class T> bool check(const char *name) {
                 nullptr, nullptr, nullptr, seq, heads, d);
             std::fill(delta.begin(), delta.end(), sample::poison());
             tile::emulate::launch(grid, attention_bwd_delta_f16<bm, cd>,
-                                  o.data(), d_o.data(), delta.data(), seq,
+                                  tc.o.data(), tc.d_o.data(), delta.data(), seq,
                                   heads, d);
             ok &= sample::compare(std::string(name) + " delta " +
                                       sample::describe(c, delta_names) + shape,
-                                  delta, want_delta,
+                                  delta, tc.delta,
                                   {reference::delta_tolerance, 0});
           });
       const sample::Tolerance tol{reference::gradient_abs_tolerance,
@@ -79,15 +62,16 @@ template <class T> bool check(const char *name) {
                 nullptr, scale, seq, heads, d, causal);
             std::vector<T> dk(n), dv(n);
             tile::emulate::launch(grid, attention_bwd_dkdv_f16<bm, bn, cd, cc>,
-                                  q.data(), k.data(), v.data(), d_o.data(),
-                                  fwd.lse.data(), delta.data(), dk.data(),
-                                  dv.data(), scale, seq, heads, d, causal);
+                                  tc.q.data(), tc.k.data(), tc.v.data(),
+                                  tc.d_o.data(), tc.lse.data(), delta.data(),
+                                  dk.data(), dv.data(), scale, seq, heads, d,
+                                  causal);
             std::string what = std::string(name) + " dkdv " +
                                sample::describe(c, block_names) + shape;
             ok &= sample::compare(what + " dk", sample::convert_all<float>(dk),
-                                  want.dk, tol);
+                                  tc.want.dk, tol);
             ok &= sample::compare(what + " dv", sample::convert_all<float>(dv),
-                                  want.dv, tol);
+                                  tc.want.dv, tol);
           });
       sample::for_each_index<std::size(attention_bwd_dq_f16_tile_configs)>(
           [&](auto i) {
@@ -102,12 +86,13 @@ template <class T> bool check(const char *name) {
                 scale, seq, heads, d, causal);
             std::vector<T> dq(n);
             tile::emulate::launch(grid, attention_bwd_dq_f16<bm, bn, cd, cc>,
-                                  q.data(), k.data(), v.data(), d_o.data(),
-                                  fwd.lse.data(), delta.data(), dq.data(),
-                                  scale, seq, heads, d, causal);
+                                  tc.q.data(), tc.k.data(), tc.v.data(),
+                                  tc.d_o.data(), tc.lse.data(), delta.data(),
+                                  dq.data(), scale, seq, heads, d, causal);
             ok &= sample::compare(std::string(name) + " dq " +
                                       sample::describe(c, block_names) + shape,
-                                  sample::convert_all<float>(dq), want.dq, tol);
+                                  sample::convert_all<float>(dq), tc.want.dq,
+                                  tol);
           });
     }
   std::printf("%s: %s in emulation\n", ok ? "PASS" : "FAIL", name);

@@ -8,7 +8,7 @@
 #include "attention_backward.tile.cpp"
 #include "attention_backward.tile.h"
 
-#include "backward_reference.hpp"
+#include "backward_case.hpp"
 #include "cuda_check.hpp"
 
 #include <cstdio>
@@ -42,33 +42,15 @@ template <class T> bool check(const char *name) {
   for (int d : {64, 128})
     for (int causal : {0, 1})
       for (int seq : {1, 64, 70, 208, 1000}) {
-        const std::size_t n = std::size_t(heads) * seq * d,
-                          rows = std::size_t(heads) * seq;
-        auto random = [&] {
-          return sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
-        };
-        auto q = random(), k = random(), v = random(), d_o = random();
-        const float scale = 1.0f / std::sqrt(float(d));
-        auto fwd = reference::attention(
-            sample::convert_all<float>(q), sample::convert_all<float>(k),
-            sample::convert_all<float>(v), heads, seq, d, scale, causal);
-        auto o = sample::convert_all<T>(fwd.out);
-        auto of = sample::convert_all<float>(o),
-             d_of = sample::convert_all<float>(d_o);
-        auto want_delta = reference::row_deltas(of, d_of, rows, d);
-        auto qf = sample::convert_all<float>(q),
-             kf = sample::convert_all<float>(k),
-             vf = sample::convert_all<float>(v);
-        auto want = reference::attention_backward({qf, kf, vf, d_of, fwd.lse,
-                                                   want_delta, seq, d, scale,
-                                                   bool(causal)},
-                                                  heads);
+        const auto tc = reference::backward_case<T>(heads, seq, d, causal, rng);
+        const std::size_t n = tc.elements();
+        const float scale = tc.scale;
         for (std::size_t shift : {0, 1}) {
-          sample::DeviceArray<T> g_q(q, shift), g_k(k, shift), g_v(v, shift),
-              g_o(o, shift), g_do(d_o, shift), g_dq(n, shift), g_dk(n, shift),
-              g_dv(n, shift);
-          sample::DeviceArray<float> g_lse(fwd.lse, shift),
-              g_delta(rows, shift);
+          sample::DeviceArray<T> g_q(tc.q, shift), g_k(tc.k, shift),
+              g_v(tc.v, shift), g_o(tc.o, shift), g_do(tc.d_o, shift),
+              g_dq(n, shift), g_dk(n, shift), g_dv(n, shift);
+          sample::DeviceArray<float> g_lse(tc.lse, shift),
+              g_delta(tc.rows(), shift);
           const std::string shape = " seq=" + std::to_string(seq) +
                                     " d=" + std::to_string(d) +
                                     " causal=" + std::to_string(causal) +
@@ -81,14 +63,14 @@ template <class T> bool check(const char *name) {
                 sample::describe_config(attention_bwd_delta_f16_tile_configs, c,
                                         delta_names) +
                 shape;
-            ok &= sample::check_launch(
-                what, g_delta, nullptr,
-                [&] {
-                  return tilecc::attention_bwd_delta_f16(g_o.get(), g_do.get(),
-                                                         g_delta.get(), seq,
-                                                         heads, d, nullptr, c);
-                },
-                want_delta, {reference::delta_tolerance, 0});
+            ok &=
+                sample::check_launch(what, g_delta, nullptr,
+                                     [&] {
+                                       return tilecc::attention_bwd_delta_f16(
+                                           g_o.get(), g_do.get(), g_delta.get(),
+                                           seq, heads, d, nullptr, c);
+                                     },
+                                     tc.delta, {reference::delta_tolerance, 0});
             ++runs;
           }
           auto serves = [&](const tile::config &cfg) {
@@ -110,10 +92,10 @@ template <class T> bool check(const char *name) {
                       g_delta.get(), g_dk.get(), g_dv.get(), scale, seq, heads,
                       d, causal, nullptr, c);
                 },
-                want.dk, tol);
+                tc.want.dk, tol);
             ok &= g_dv.guards_intact(what + " dv") &&
-                  sample::compare(what + " dv", g_dv.download_floats(), want.dv,
-                                  tol);
+                  sample::compare(what + " dv", g_dv.download_floats(),
+                                  tc.want.dv, tol);
             ++runs;
           }
           for (int c : configs_to_run(attention_bwd_dq_f16_tile_configs, shift,
@@ -131,7 +113,7 @@ template <class T> bool check(const char *name) {
                       g_delta.get(), g_dq.get(), scale, seq, heads, d, causal,
                       nullptr, c);
                 },
-                want.dq, tol);
+                tc.want.dq, tol);
             ++runs;
           }
         }
