@@ -63,6 +63,11 @@ struct config {
   /// On sm_90a, a warpgroup more than num_warps issues the TMA copies of a
   /// pipelined loop (a producer) while the num_warps warps compute.
   bool warp_specialize = false;
+  /// With warp_specialize and two or more consumer warpgroups (num_warps
+  /// 8 or more): they take turns issuing the tensor-core products of the
+  /// pipelined loops, so that one's softmax runs while another's products
+  /// do (FlashAttention-3's ping-pong schedule).
+  bool pingpong = false;
 };
 
 template <class A, class B>

@@ -62,6 +62,10 @@ attend(const tile::tensor<T, BM, D> &q, tile::tensor<float, BM> m_i,
 template <class T, int BM, int BN, int D, int CAUSAL>
 void attention_rows(const T *q, const T *k, const T *v, T *o, float *lse,
                     float sm_scale, int seq, int pid_m, int head) {
+  // The unmasked keys end where the diagonal's block starts: at a
+  // multiple of BN.
+  static_assert(!CAUSAL || BM % BN == 0,
+                "causal attention needs BM a multiple of BN");
   const long offset = static_cast<long>(head) * seq * D;
   const int start = pid_m * BM;
   auto rows = start + tile::arange<BM>();
@@ -157,53 +161,42 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 }
 
 // Per head_dim and masking, the wrapper's default first (the fastest on an
-// H100), then others for the benchmark. Tutorial 06's H100 choice is 128 x
-// 64 blocks, 8 warps, 3 stages; a 64-row block of 4 warps leaves registers
-// for more programs per SM. At head_dim 128 a producer warpgroup issuing
-// the K and V copies (warp_specialize) gains 4-13 % over the same blocks
-// without it; at head_dim 64 its 128 threads cost the second program per
-// SM (0.8x). A persistent program measured faster only at head_dim 128
-// without a mask, with 128 x 128 blocks (one program per SM): 1.03-1.06x
-// at seq 1024 and 8192, 0.95-1.12x at 4096 over five runs. The others'
-// persistent variants: 0.67-1.05x, below the best per shape.
-#define ATTENTION_CONFIGS(kernel)                                              \
+// H100 at most lengths), then those that were the fastest at some length
+// (BENCHMARKS.md): 64 x 64 blocks of 4 warps (more programs per SM) for
+// causal head_dim 64 at seq 1024, a persistent program (one per SM) at
+// head_dim 128 without a mask at seq 8192, 128 x 128 blocks for causal
+// head_dim 128 at seq 8192. Tutorial 06's H100 choice is 128 x 64 blocks,
+// 8 warps, 3 stages. At head_dim 128 a producer warpgroup issuing the K and
+// V copies (warp_specialize) gains 4-13 % over the same blocks without it;
+// at head_dim 64 its 128 threads cost the second program per SM (0.8x).
+// The other blocks measured (64 x 64 and 128 x 128 at head_dim 64, 128 x 64
+// and 64 x 64 without the producer at 128) were never the fastest; bf16,
+// which the benchmark does not time, has the defaults only (every
+// configuration is another kernel to compile, for each arch).
+#define ATTENTION_CONFIGS(kernel, ...)                                         \
   TILE_CONFIGS(                                                                \
       kernel,                                                                  \
       tile::config{                                                            \
           .meta = {128, 64, 64, 0, 0}, .num_warps = 8, .num_stages = 3},       \
       tile::config{                                                            \
-          .meta = {64, 64, 64, 0, 0}, .num_warps = 4, .num_stages = 3},        \
-      tile::config{                                                            \
-          .meta = {128, 128, 64, 0, 0}, .num_warps = 8, .num_stages = 3},      \
-      tile::config{                                                            \
           .meta = {128, 64, 64, 1, 0}, .num_warps = 8, .num_stages = 3},       \
-      tile::config{                                                            \
-          .meta = {64, 64, 64, 1, 0}, .num_warps = 4, .num_stages = 3},        \
       tile::config{.meta = {128, 128, 128, 0, 0},                              \
                    .num_warps = 8,                                             \
                    .num_stages = 2,                                            \
                    .warp_specialize = true},                                   \
-      tile::config{                                                            \
-          .meta = {128, 128, 128, 0, 1}, .num_warps = 8, .num_stages = 2},     \
-      tile::config{                                                            \
-          .meta = {128, 128, 128, 0, 0}, .num_warps = 8, .num_stages = 2},     \
-      tile::config{                                                            \
-          .meta = {128, 64, 128, 0, 0}, .num_warps = 8, .num_stages = 3},      \
-      tile::config{                                                            \
-          .meta = {64, 64, 128, 0, 0}, .num_warps = 4, .num_stages = 2},       \
       tile::config{.meta = {128, 64, 128, 1, 0},                               \
                    .num_warps = 8,                                             \
                    .num_stages = 3,                                            \
-                   .warp_specialize = true},                                   \
-      tile::config{.meta = {128, 128, 128, 1, 0},                              \
-                   .num_warps = 8,                                             \
-                   .num_stages = 2,                                            \
-                   .warp_specialize = true},                                   \
-      tile::config{                                                            \
-          .meta = {128, 64, 128, 1, 0}, .num_warps = 8, .num_stages = 3},      \
-      tile::config{                                                            \
-          .meta = {64, 64, 128, 1, 0}, .num_warps = 4, .num_stages = 2})
-ATTENTION_CONFIGS(attention_f16);
+                   .warp_specialize = true} __VA_OPT__(, ) __VA_ARGS__)
+ATTENTION_CONFIGS(
+    attention_f16,
+    tile::config{.meta = {64, 64, 64, 1, 0}, .num_warps = 4, .num_stages = 3},
+    tile::config{
+        .meta = {128, 128, 128, 0, 1}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {128, 128, 128, 1, 0},
+                 .num_warps = 8,
+                 .num_stages = 2,
+                 .warp_specialize = true});
 ATTENTION_CONFIGS(attention_bf16);
 
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>

@@ -16,12 +16,21 @@ namespace {
 constexpr std::initializer_list<const char *> meta_names = {
     "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
 
+/// The configurations of the kernel for element type T (bf16 has the
+/// defaults only).
+template <class T> constexpr const auto &configs() {
+  if constexpr (std::is_same_v<T, tile::half>)
+    return attention_f16_tile_configs;
+  else
+    return attention_bf16_tile_configs;
+}
+
 template <class T> bool check(const char *name) {
   constexpr int heads = 2, seq = 70;
   sample::Random rng(41);
   bool ok = true;
-  sample::for_each_index<std::size(attention_f16_tile_configs)>([&](auto i) {
-    constexpr tile::config c = attention_f16_tile_configs[decltype(i)::value];
+  sample::for_each_index<std::size(configs<T>())>([&](auto i) {
+    constexpr tile::config c = configs<T>()[decltype(i)::value];
     constexpr int bm = c.meta[0], bn = c.meta[1], d = c.meta[2],
                   causal = c.meta[3], persistent = c.meta[4];
     const std::size_t n = std::size_t(heads) * seq * d;

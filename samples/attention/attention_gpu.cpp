@@ -13,6 +13,7 @@
 #include "reference.hpp"
 
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <type_traits>
 
@@ -20,6 +21,15 @@ namespace {
 
 constexpr std::initializer_list<const char *> meta_names = {
     "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
+
+/// The configurations of the kernel for element type T (bf16 has the
+/// defaults only).
+template <class T> constexpr const auto &configs() {
+  if constexpr (std::is_same_v<T, tile::half>)
+    return attention_f16_tile_configs;
+  else
+    return attention_bf16_tile_configs;
+}
 
 template <class T> bool check(const char *name) {
   constexpr int heads = 3;
@@ -41,18 +51,16 @@ template <class T> bool check(const char *name) {
           sample::DeviceArray<T> dq(q, shift), dk(k, shift), dv(v, shift),
               dout(n, shift);
           sample::DeviceArray<float> dlse(std::size_t(heads) * seq, shift);
-          for (int config = -1; config < tilecc::attention_f16_num_configs;
+          for (int config = -1; config < int(std::size(configs<T>()));
                ++config) {
-            if (config >= 0 &&
-                (attention_f16_tile_configs[config].meta[2] != d ||
-                 attention_f16_tile_configs[config].meta[3] != causal))
+            if (config >= 0 && (configs<T>()[config].meta[2] != d ||
+                                configs<T>()[config].meta[3] != causal))
               continue;
             if (shift && config >= 0)
               continue; // the generic variant once, by default
             std::string what =
                 std::string(name) + " " +
-                sample::describe_config(attention_f16_tile_configs, config,
-                                        meta_names) +
+                sample::describe_config(configs<T>(), config, meta_names) +
                 " seq=" + std::to_string(seq) + " d=" + std::to_string(d) +
                 " causal=" + std::to_string(causal) +
                 (shift ? " misaligned" : "");

@@ -83,6 +83,9 @@ template <class T, int BM, int BN, int D, int CAUSAL>
 void key_block(const T *q, const T *k, const T *v, const T *d_o,
                const float *lse, const float *delta, T *dk, T *dv,
                float sm_scale, int seq, int pid_n, int head) {
+  // The masked queries of the diagonal start at the block's own start.
+  static_assert(!CAUSAL || BN % BM == 0,
+                "causal dK and dV need BN a multiple of BM");
   const long offset = static_cast<long>(head) * seq * D;
   const int start = pid_n * BN;
   auto cols = start + tile::arange<BN>();
@@ -169,6 +172,8 @@ template <class T, int BM, int BN, int D, int CAUSAL>
 void query_block(const T *q, const T *k, const T *v, const T *d_o,
                  const float *lse, const float *delta, T *dq, float sm_scale,
                  int seq, int pid_m, int head) {
+  // The unmasked keys end where the diagonal's block starts.
+  static_assert(!CAUSAL || BM % BN == 0, "causal dQ needs BM a multiple of BN");
   const long offset = static_cast<long>(head) * seq * D;
   const int start = pid_m * BM;
   auto rows = start + tile::arange<BM>();
@@ -235,8 +240,9 @@ TILE_KERNEL void attention_bwd_dq_f16(
 // (BENCHMARKS.md): 64 x 64 blocks of 4 warps but for dK and dV at head_dim
 // 128 (128 keys, 8 warps: the loop keeps K and V in shared memory, its
 // accumulators take the registers). The causal loops need blocks that tile
-// the diagonal: BN a multiple of BM for dK and dV (a block of keys starts
-// its masked queries at its own start), BM a multiple of BN for dQ.
+// the diagonal (static_asserts check it): BN a multiple of BM for dK and
+// dV (a block of keys starts its masked queries at its own start), BM a
+// multiple of BN for dQ.
 TILE_CONFIGS(attention_bwd_delta_f16,
              tile::config{.meta = {64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128}, .num_warps = 4});

@@ -179,13 +179,15 @@ inline bool row_gaps_intact(const std::string &what, std::span<const float> v,
 template <int N, class F> void for_each_index(F &&f) {
   [&]<int... I>(std::integer_sequence<int, I...>) {
     (f(std::integral_constant<int, I>{}), ...);
-  }(std::make_integer_sequence<int, N>{});
+  }
+  (std::make_integer_sequence<int, N>{});
 }
 
 /// "BLOCK=1024,num_warps=4" from a configuration and the names of the
 /// kernel's template parameters; ",num_stages=3" follows for pipelined ones
 /// and ",min_programs_per_sm=2" for those whose registers are bounded,
-/// ",warp_specialize" for those with a producer warpgroup.
+/// ",warp_specialize" for those with a producer warpgroup (",pingpong"
+/// when its consumers take turns).
 inline std::string describe(const tile::config &c,
                             std::initializer_list<const char *> names) {
   std::string s;
@@ -199,6 +201,8 @@ inline std::string describe(const tile::config &c,
     s += ",min_programs_per_sm=" + std::to_string(c.min_programs_per_sm);
   if (c.warp_specialize)
     s += ",warp_specialize";
+  if (c.pingpong)
+    s += ",pingpong";
   return s;
 }
 

@@ -59,8 +59,9 @@ struct EmittedKernel {
 
 /// A warp-specialized kernel's split (analysis/WarpSpecialization.h): the
 /// loops whose copies a producer warpgroup issues, the scalar ops it
-/// re-runs, the threads before it, and the registers per thread
-/// setmaxnreg gives each side, for the programs an SM holds at once.
+/// re-runs, the threads before it, the registers per thread setmaxnreg
+/// gives each side, for the programs an SM holds at once, and whether the
+/// consumer warpgroups take turns on the tensor cores.
 struct ProducerPlan {
   static constexpr unsigned Threads = 128;    // one warpgroup
   llvm::SmallVector<const ir::Op *, 2> Loops; // empty: not warp-specialized
@@ -68,6 +69,9 @@ struct ProducerPlan {
   unsigned ConsumerThreads = 0;
   unsigned ProducerRegs = 0, ConsumerRegs = 0;
   unsigned Programs = 1;
+  /// Consumer warpgroups that take turns issuing the loops' tensor-core
+  /// products (pingpong), or 0.
+  unsigned MmaTurns = 0;
   bool active() const { return !Loops.empty(); }
   bool feeds(const ir::Op &Loop) const {
     return llvm::is_contained(Loops, &Loop);

@@ -432,6 +432,12 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                        (Lines.size() > 1 ? "s " : " ") + Where +
                        " (setmaxnreg " + std::to_string(Producer.ProducerRegs) +
                        " / " + std::to_string(Producer.ConsumerRegs) + ")";
+          if (Inst.Cfg.PingPong) {
+            Producer.MmaTurns = Inst.Cfg.NumWarps / 4;
+            Described += "; warpgroups 0-" +
+                         std::to_string(Producer.MmaTurns - 1) +
+                         " take turns issuing the loops' tensor-core products";
+          }
         } else {
           Described += "; not warp-specialized: " + WS.WhyNot;
         }
@@ -535,6 +541,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                           {"num_warps", Inst.Cfg.NumWarps},
                           {"threads", VariantThreads},
                           {"warp_specialized", Producer.active()},
+                          {"pingpong", Producer.MmaTurns > 0},
                           {"specialization", Spec},
                           {"tma", !VP.Tma.empty()},
                           {"accesses", Access},

@@ -347,6 +347,9 @@ private:
   llvm::DenseMap<const ir::Op *, PipelineState> States;
   /// The pipelined loop whose body is being emitted, if any.
   const analysis::PipelinedLoop *Active = nullptr;
+  /// Whether the staged dots being emitted take the consumer warpgroups'
+  /// turns (ProducerPlan::MmaTurns).
+  bool TakingTurns = false;
   /// The loop-invariant A operands the loop being emitted reads from shared
   /// memory: their operand views.
   llvm::DenseMap<const ir::Value *, std::string> Residents;

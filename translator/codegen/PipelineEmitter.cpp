@@ -247,6 +247,9 @@ void KernelEmitter::emitSplit(unsigned Indent) {
   line(Indent, "}");
   line(Indent,
        "rt::setmaxnreg_inc<" + std::to_string(Producer.ConsumerRegs) + ">();");
+  if (Producer.MmaTurns)
+    line(Indent,
+         "rt::mma_turns<" + std::to_string(Producer.MmaTurns) + ">::start();");
   Split = true;
 }
 
@@ -327,7 +330,12 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   const PipelinedLoop *Outer = Active;
   Active = &P;
   StageExpr = St.Read;
+  // Products left in flight are waited for later: taking turns would
+  // order only their issue.
+  const bool OuterTurns = TakingTurns;
+  TakingTurns = Specialized && Producer.MmaTurns && !P.AsyncMma;
   emitBlock(Body, Indent + 1);
+  TakingTurns = OuterTurns;
   Active = Outer;
   // The stage before this one, once the dot reading it has retired.
   const std::string Previous = St.Empty + " + (" + St.Read + " == 0 ? " +
@@ -568,10 +576,15 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent) {
              stageTile(*L, StageExpr) + ")";
   }
   // A dot that only accumulates stays in flight (its InFlight is 1).
-  line(Indent, "rt::mma_tiles<" + layoutOf(R) + ", " +
-                   deviceType(O.operand(0)->type().Elem) +
-                   (Active->AsyncMma ? ", 1" : "") + ">(" + Ops[0] + ", " +
-                   Ops[1] + ", " + nameOf(R) + ");");
+  const std::string Elem = deviceType(O.operand(0)->type().Elem);
+  const std::string Args =
+      "(" + Ops[0] + ", " + Ops[1] + ", " + nameOf(R) + ");";
+  if (TakingTurns)
+    line(Indent, "rt::mma_tiles_in_turn<" + layoutOf(R) + ", " + Elem + ", " +
+                     std::to_string(Producer.MmaTurns) + ">" + Args);
+  else
+    line(Indent, "rt::mma_tiles<" + layoutOf(R) + ", " + Elem +
+                     (Active->AsyncMma ? ", 1" : "") + ">" + Args);
 }
 
 } // namespace tilecc::codegen

@@ -172,6 +172,14 @@ private:
                "min_programs_per_sm must be at least 1, got " +
                    llvm::Twine(C.MinProgramsPerSM));
         Ok = false;
+      } else if (C.PingPong && (!C.WarpSpecialize || C.NumWarps < 8)) {
+        // Turns are taken by consumer warpgroups, beside a producer.
+        report(Diags, K.Kernel->getLocation(),
+               "pingpong needs warp_specialize and two consumer warpgroups "
+               "(num_warps 8 or more), got " +
+                   llvm::Twine(C.WarpSpecialize ? "" : "no warp_specialize, ") +
+                   llvm::Twine(C.NumWarps) + " warps");
+        Ok = false;
       }
     return Ok;
   }
@@ -184,6 +192,9 @@ private:
              "the configurations must be a constant expression");
       return false;
     }
+    const auto *Elements =
+        dyn_cast_or_null<InitListExpr>(VD->getInit()->IgnoreImplicit());
+    const SourceManager &SM = Ctx.getSourceManager();
     for (unsigned I = 0; I < V->getArraySize(); ++I) {
       const APValue &S = V->getArrayInitializedElt(I);
       if (!S.isStruct() || S.getStructNumFields() < 3) {
@@ -202,6 +213,12 @@ private:
         C.MinProgramsPerSM = S.getStructField(3).getInt().getExtValue();
       if (S.getStructNumFields() > 4)
         C.WarpSpecialize = S.getStructField(4).getInt().getBoolValue();
+      if (S.getStructNumFields() > 5)
+        C.PingPong = S.getStructField(5).getInt().getBoolValue();
+      SourceLocation At = Elements && I < Elements->getNumInits()
+                              ? Elements->getInit(I)->getBeginLoc()
+                              : VD->getLocation();
+      C.Line = std::max(1u, SM.getPresumedLineNumber(SM.getFileLoc(At)));
       K.Configs.push_back(std::move(C));
     }
     return true;
@@ -225,15 +242,25 @@ struct KernelSpelling {
 /// Builds the second translation unit: the user's file followed by one
 /// address-taking declaration per kernel and grid rule instance, which makes
 /// Clang instantiate them. It keeps the user's file name, so diagnostics and
-/// source locations name the user's file and lines.
+/// source locations name the user's file and lines; each instance's lines
+/// are those of its configuration, so that an error in an instantiation
+/// (a failed static_assert, say) notes the configuration that asked for it.
 std::string instancesSource(llvm::StringRef UserSource,
+                            llvm::StringRef FileName,
                             const std::vector<KernelSpelling> &Kernels) {
   std::string S = UserSource.str();
   llvm::raw_string_ostream OS(S);
+  std::string Quoted;
+  for (char Ch : FileName) {
+    if (Ch == '\\' || Ch == '"')
+      Quoted += '\\';
+    Quoted += Ch;
+  }
   OS << "\n// Instances tilecc translates.\n";
   for (unsigned K = 0; K < Kernels.size(); ++K) {
     const KernelSpelling &F = Kernels[K];
     for (unsigned C = 0; C < F.Configs.size(); ++C) {
+      OS << "#line " << F.Configs[C].Line << " \"" << Quoted << "\"\n";
       std::string Args;
       if (!F.MetaNames.empty()) {
         Args = "<";
@@ -498,7 +525,8 @@ std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
       K.Instances.push_back(KernelInstance{C, nullptr, "", "", "", ""});
     Kernels.push_back(std::move(K));
   }
-  std::string Source = instancesSource((*Buf)->getBuffer(), Spellings);
+  std::string Source =
+      instancesSource((*Buf)->getBuffer(), Opts.SourcePath, Spellings);
   Ok = false;
   if (!tooling::runToolOnCodeWithArgs(
           std::make_unique<CallbackAction>([&](ASTContext &Ctx) {

@@ -24,6 +24,10 @@ struct Config {
   int NumStages = 1;
   int MinProgramsPerSM = 1;
   bool WarpSpecialize = false;
+  bool PingPong = false;
+  /// Where TILE_CONFIGS writes it (a line of the kernel's file), for the
+  /// notes of errors its instantiation raises.
+  unsigned Line = 0;
 };
 
 struct KernelInstance {

@@ -154,6 +154,24 @@ __device__ __forceinline__ void mma_tiles(const OA &a, const OB &b,
   }
 }
 
+/// mma_tiles for consumer warpgroups that take turns on the tensor cores
+/// (mma_turns<Groups>): waits for this warpgroup's turn, issues, passes the
+/// turn on and then waits for its own product.
+template <class LC, class T, int Groups, class OA, class OB, class TC, int NC>
+__device__ __forceinline__ void mma_tiles_in_turn(const OA &a, const OB &b,
+                                                  TC (&acc)[NC]) {
+  mma_turns<Groups>::wait();
+  if constexpr (!__is_same(TC, f16) && uses_wgmma<LC, T, OA, OB>()) {
+    wgmma_issue<LC, T>(a, b, acc);
+    mma_turns<Groups>::pass();
+    wgmma_wait<0>();
+    fence_registers(acc);
+  } else {
+    mma_tiles<LC, T>(a, b, acc);
+    mma_turns<Groups>::pass();
+  }
+}
+
 /// Waits for the products mma_tiles left in flight, into the accumulators
 /// acc: their registers are fenced after the wait, so that the compiler
 /// moves no read of them above it (ptxas would then serialize the wgmmas).
