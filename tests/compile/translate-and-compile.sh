@@ -4,13 +4,15 @@
 # are cores (the sm_80 pass is the longest test of the suite). Kernels the
 # target cannot run (8-bit floats on gfx90a) are left out, with tilecc's
 # warning.
-#   translate-and-compile.sh TILECC SAMPLES_DIR OUT_DIR TARGET COMPILER...
+#   [SKIP_SAMPLES="a b"] translate-and-compile.sh TILECC SAMPLES_DIR OUT_DIR
+#       TARGET COMPILER...
 set -euo pipefail
 tilecc=$1 samples=$2 out=$3 target=$4
 shift 4
 files=()
 for src in "$samples"/*/*.tile.cpp; do
   name=$(basename "$src" .tile.cpp)
+  case " ${SKIP_SAMPLES:-} " in *" $name "*) continue ;; esac
   dir="$out/$name"
   "$tilecc" "$src" -o "$dir" --target "$target" --skip-unsupported
   for file in "$dir"/*.launch.cpp "$dir"/*.cu "$dir"/*.hip; do

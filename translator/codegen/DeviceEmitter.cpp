@@ -558,13 +558,18 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
     if (Active && Active->Dots.count(&O))
       return emitStagedDot(O, Indent);
     return emitDot(O, Indent);
-  case OpKind::Trans:
+  case OpKind::Trans: {
     lineDirective(O);
     declareTile(O.result(), Indent);
-    line(Indent, "rt::transpose<" + layoutOf(O.operand(0)) + ", " +
-                     layoutOf(O.result()) + ">(" + nameOf(O.operand(0)) + ", " +
+    const Type &T = O.result()->type();
+    std::string Instance = "rt::transpose<" + layoutOf(O.operand(0)) + ", " +
+                           layoutOf(O.result()) + ">";
+    if (TransposeBuffers.insert(Instance + deviceType(T.Elem)).second)
+      StaticSharedBytes += T.numel() * storageBytes(T.Elem.Kind);
+    line(Indent, Instance + "(" + nameOf(O.operand(0)) + ", " +
                      nameOf(O.result()) + ");");
     return;
+  }
   case OpKind::ConvertLayout:
     lineDirective(O);
     return emitConvert(O, Indent);

@@ -471,15 +471,18 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
             E.StaticSharedBytes ? ", " + std::to_string(E.StaticSharedBytes) +
                                       " of them for layout conversions and dots"
                                 : "";
-        Error = {"a loop software-pipelined with num_stages = " +
-                     std::to_string(E.PipelineStages) + " needs " +
+        // Without a pipeline, the kernel's own buffers are too many.
+        const bool Pipelined = E.PipelineStages > 0;
+        Error = {(Pipelined ? "a loop software-pipelined with num_stages = " +
+                                  std::to_string(E.PipelineStages) + " needs "
+                            : std::string("the kernel needs ")) +
                      std::to_string(SharedBytes(E)) +
                      " bytes of shared memory (configuration " +
                      std::to_string(C) + Static + "), more than the " +
                      std::to_string(Opts.Target.MaxSharedBytes) + " " +
-                     Opts.Target.Name +
-                     " allows: use fewer stages or smaller tiles",
-                 E.PipelineLoc};
+                     Opts.Target.Name + " allows: use " +
+                     (Pipelined ? "fewer stages or " : "") + "smaller tiles",
+                 Pipelined ? E.PipelineLoc : K.Loc, true};
         return std::nullopt;
       }
       std::string Name = K.Name + "_c" + std::to_string(C) + "_" + VP.Suffix;

@@ -42,7 +42,8 @@ struct GenerateOptions {
 
 /// Why generation failed: a kernel the target cannot run (at Loc in the
 /// user's source; Unsupported when it uses what the target lacks, such as
-/// a type, rather than exceeding a limit), or a bug of tilecc's (no Loc).
+/// a type, or a configuration needs more shared memory than it has, rather
+/// than exceeding a limit of every target), or a bug of tilecc's (no Loc).
 struct GenerateError {
   std::string Message;
   std::optional<ir::SourceLoc> Loc;

@@ -357,6 +357,8 @@ private:
   llvm::DenseMap<const ir::Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;
   unsigned StaticSharedBytes = 0;
+  /// The rt::transpose instances emitted: each has its own static buffer.
+  llvm::StringSet<> TransposeBuffers;
   /// The shared buffer of the CUDA-core dots (declareDotScratch).
   std::string DotScratch;
   ir::SourceLoc PipelineLoc;

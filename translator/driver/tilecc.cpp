@@ -37,7 +37,8 @@ static cl::list<std::string>
 static cl::opt<bool> SkipUnsupported(
     "skip-unsupported",
     cl::desc("leave out, with a warning, kernels the target cannot run (8-bit "
-             "floats on gfx90a) instead of failing"),
+             "floats on gfx90a, a configuration's shared memory) instead of "
+             "failing"),
     cl::cat(Category));
 static cl::opt<std::string> Emit("emit",
                                  cl::desc("files (default), ir or layouts"),
