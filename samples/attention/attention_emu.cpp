@@ -1,7 +1,7 @@
 // Runs every configuration of attention_f16 and attention_bf16 in
 // emulation, each with its head_dim and masking and its grid rule, on two
 // heads of 70 rows (not a multiple of the blocks), against the reference.
-#include "attention.tile.cpp"
+#include "configs.hpp"
 
 #include "check.hpp"
 #include "reference.hpp"
@@ -15,15 +15,6 @@ namespace {
 
 constexpr std::initializer_list<const char *> meta_names = {
     "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
-
-/// The configurations of the kernel for element type T (bf16 has the
-/// defaults only).
-template <class T> constexpr const auto &configs() {
-  if constexpr (std::is_same_v<T, tile::half>)
-    return attention_f16_tile_configs;
-  else
-    return attention_bf16_tile_configs;
-}
 
 template <class T> bool check(const char *name) {
   constexpr int heads = 2, seq = 70;

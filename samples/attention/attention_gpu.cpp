@@ -6,8 +6,8 @@
 // head, but of no block), causal and not, head_dim 64 and 128, into
 // poisoned outputs with guard zones; once more with misaligned pointers (the
 // generic variant). Exits 77 without a GPU.
-#include "attention.tile.cpp"
 #include "attention.tile.h"
+#include "configs.hpp"
 
 #include "cuda_check.hpp"
 #include "reference.hpp"
@@ -21,15 +21,6 @@ namespace {
 
 constexpr std::initializer_list<const char *> meta_names = {
     "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
-
-/// The configurations of the kernel for element type T (bf16 has the
-/// defaults only).
-template <class T> constexpr const auto &configs() {
-  if constexpr (std::is_same_v<T, tile::half>)
-    return attention_f16_tile_configs;
-  else
-    return attention_bf16_tile_configs;
-}
 
 template <class T> bool check(const char *name) {
   constexpr int heads = 3;
