@@ -163,8 +163,9 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // Per head_dim and masking, the wrapper's default first (the fastest on an
 // H100 at most lengths), then those that were the fastest at some length
 // (BENCHMARKS.md): 64 x 64 blocks of 4 warps (more programs per SM) for
-// causal head_dim 64 at seq 1024, a persistent program (one per SM) at
-// head_dim 128 without a mask at seq 8192, 128 x 128 blocks for causal
+// causal head_dim 64 at seq 1024, a persistent program (one per SM, its
+// producer warpgroup running ahead into the next tile's keys) at head_dim
+// 128 without a mask at seq 1024 and 8192, 128 x 128 blocks for causal
 // head_dim 128 at seq 8192. Tutorial 06's H100 choice is 128 x 64 blocks,
 // 8 warps, 3 stages. At head_dim 128 a producer warpgroup issuing the K and
 // V copies (warp_specialize) gains 4-13 % over the same blocks without it;
@@ -188,15 +189,18 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
                    .num_warps = 8,                                             \
                    .num_stages = 3,                                            \
                    .warp_specialize = true} __VA_OPT__(, ) __VA_ARGS__)
-ATTENTION_CONFIGS(
-    attention_f16,
-    tile::config{.meta = {64, 64, 64, 1, 0}, .num_warps = 4, .num_stages = 3},
-    tile::config{
-        .meta = {128, 128, 128, 0, 1}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {128, 128, 128, 1, 0},
-                 .num_warps = 8,
-                 .num_stages = 2,
-                 .warp_specialize = true});
+ATTENTION_CONFIGS(attention_f16,
+                  tile::config{.meta = {64, 64, 64, 1, 0},
+                               .num_warps = 4,
+                               .num_stages = 3},
+                  tile::config{.meta = {128, 128, 128, 0, 1},
+                               .num_warps = 8,
+                               .num_stages = 2,
+                               .warp_specialize = true},
+                  tile::config{.meta = {128, 128, 128, 1, 0},
+                               .num_warps = 8,
+                               .num_stages = 2,
+                               .warp_specialize = true});
 ATTENTION_CONFIGS(attention_bf16);
 
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>

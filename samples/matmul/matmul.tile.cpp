@@ -108,7 +108,8 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
                    .num_stages = 4} __VA_OPT__(, ) __VA_ARGS__)
 
 // One program per block of C can also have a producer warpgroup issue its
-// TMA copies (sm_90a; the persistent form's loop over blocks rules it out).
+// TMA copies (sm_90a; the persistent form could too, but has not been
+// measured with it).
 #define MATMUL_AND_WARP_SPECIALIZED_CONFIGS(kernel)                            \
   MATMUL_CONFIGS(kernel,                                                       \
                  tile::config{.meta = {128, 256, 64, 8, 0},                    \

@@ -1,9 +1,11 @@
 // clang-format off
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/mm_ws.cu
 // RUN: %FileCheck %s --check-prefix=PRE < %t/mm_row_scaled.cu
-// RUN: %FileCheck %s --check-prefix=NOT < %t/mm_persistent.cu
+// RUN: %FileCheck %s --check-prefix=PERS < %t/mm_persistent.cu
+// RUN: %FileCheck %s --check-prefix=NOT < %t/mm_guarded.cu
 // RUN: %FileCheck %s --check-prefix=TWO < %t/mm_halves.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm_halves.cu -o %t/halves.o %}
+// RUN: %if nvcc %{ %nvcc-sm90a %t/mm_persistent.cu -o %t/persistent.o -Xptxas=-v 2>&1 | %not grep C7514 %}
 // RUN: %tilecc %s -o %t.80 --target sm_80
 // RUN: %FileCheck %s --check-prefix=SM80 < %t.80/mm_ws.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm_ws.cu -o %t/sm90a.o -Xptxas=-v 2>&1 | %not grep C7514 %}
@@ -28,8 +30,11 @@
 // after the last wait, so that nothing sits between it and the loop (ptxas
 // would serialize the wgmmas, C7514). What runs before the loop, a load
 // included, is the consumers'.
-// A loop inside another (the persistent form) is not specialized and says
-// why; sm_80 has no TMA variant.
+// A loop inside another (the persistent form) has the producer walk the
+// outer loop too, and a dot left in flight releases its last stage after
+// each inner loop, since the next outer iteration's copies refill it. A
+// loop inside an `if` is not specialized and says why; sm_80 has no TMA
+// variant.
 #include <algorithm>
 #include <tile/tile.hpp>
 
@@ -156,6 +161,28 @@ tile::grid mm_halves_grid(const tile::half *, const tile::half *, float *,
   return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
 }
 
+// The block (pid_m, pid_n) of C, for the kernels below.
+template <int BM, int BN, int BK>
+void mm_block(const tile::half *a, const tile::half *b, float *c, int m, int n,
+              int k, int pid_m, int pid_n) {
+  auto rm = pid_m * BM + tile::arange<BM>();
+  auto rn = pid_n * BN + tile::arange<BN>();
+  auto rk = tile::arange<BK>();
+  auto acc = tile::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto kk = k0 + rk;
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
+    acc = tile::dot(x, y, acc);
+  }
+  tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn), acc,
+              tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n));
+}
+
 // One block of C after another: the loop over K is inside another.
 template <int BM, int BN, int BK>
 TILE_KERNEL void mm_persistent(const tile::half *a, const tile::half *b,
@@ -163,25 +190,8 @@ TILE_KERNEL void mm_persistent(const tile::half *a, const tile::half *b,
   const int blocks_n = tile::cdiv(n, BN);
   const int blocks = tile::cdiv(m, BM) * blocks_n;
   for (int pid = tile::program_id(0); pid < blocks;
-       pid += tile::num_programs(0)) {
-    auto rm = pid / blocks_n * BM + tile::arange<BM>();
-    auto rn = pid % blocks_n * BN + tile::arange<BN>();
-    auto rk = tile::arange<BK>();
-    auto acc = tile::zeros<float, BM, BN>();
-    for (int k0 = 0; k0 < k; k0 += BK) {
-      auto kk = k0 + rk;
-      auto x = tile::load(
-          a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
-          tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
-      auto y = tile::load(
-          b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
-          tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
-      acc = tile::dot(x, y, acc);
-    }
-    tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
-                acc,
-                tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n));
-  }
+       pid += tile::num_programs(0))
+    mm_block<BM, BN, BK>(a, b, c, m, n, k, pid / blocks_n, pid % blocks_n);
 }
 
 TILE_CONFIGS(mm_persistent, tile::config{.meta = {128, 128, 64},
@@ -195,8 +205,28 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
   return {std::min(tile::cdiv(m, BM) * tile::cdiv(n, BN), tile::num_sms())};
 }
 
+// A loop inside an `if`: the producer would have to take the branch too.
+template <int BM, int BN, int BK>
+TILE_KERNEL void mm_guarded(const tile::half *a, const tile::half *b, float *c,
+                            int m, int n, int k) {
+  if (k >= BK)
+    mm_block<BM, BN, BK>(a, b, c, m, n, k, tile::program_id(0),
+                         tile::program_id(1));
+}
+
+TILE_CONFIGS(mm_guarded, tile::config{.meta = {128, 128, 64},
+                                      .num_warps = 4,
+                                      .num_stages = 3,
+                                      .warp_specialize = true});
+template <int BM, int BN, int BK>
+TILE_GRID(mm_guarded)
+tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
+                           int m, int n, int) {
+  return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
+}
+
 // clang-format off
-// CHECK: // mm_ws_c0_aligned16_tma: {{.*}}; staged loads copied by TMA; warp-specialized: warps 8-11 issue the copies of the loop at line 43 (setmaxnreg 40 / 232).
+// CHECK: // mm_ws_c0_aligned16_tma: {{.*}}; staged loads copied by TMA; warp-specialized: warps 8-11 issue the copies of the loop at line 48 (setmaxnreg 40 / 232).
 // CHECK: __global__ void __launch_bounds__(384)
 // CHECK-NEXT: mm_ws_c0_aligned16_tma(
 // CHECK: const __grid_constant__ CUtensorMap {{t[0-9]+}}_map) {
@@ -221,10 +251,11 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: if (threadIdx.x >= 256) {
 // CHECK-NEXT: rt::setmaxnreg_dec<40>();
 // CHECK-NEXT: if (threadIdx.x == 256) {
-// CHECK: const int [[ROW:t[0-9]+]] = ({{t[0-9]+}} * 128);
-// CHECK: const int [[COL:t[0-9]+]] = ({{t[0-9]+}} * 256);
 // CHECK-NEXT: int fill_stage = 0;
 // CHECK-NEXT: unsigned fill_phase = 0;
+// CHECK: const int [[ROW:t[0-9]+]] = ({{t[0-9]+}} * 128);
+// CHECK: const int [[COL:t[0-9]+]] = ({{t[0-9]+}} * 256);
+// CHECK-NEXT: #line 48 "{{.*}}warp_specialize.tile.cpp"
 // CHECK-NEXT: for (int k0 = 0; k0 < k; k0 += 64) {
 // CHECK-NEXT: rt::mbarrier_wait(empty + fill_stage, fill_phase ^ 1);
 // CHECK-NEXT: rt::mbarrier_arrive_expect_tx(full + fill_stage, 49152);
@@ -269,14 +300,14 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: // Tiles:
 // CHECK-NOT: setmaxnreg
 // CHECK: mm_ws_c0_aligned16<<<grid, 256, 148480, stream>>>(
-// CHECK: // mm_ws_c1_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 43 (setmaxnreg 40 / 216).
+// CHECK: // mm_ws_c1_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 48 (setmaxnreg 40 / 216).
 // CHECK: __global__ void __launch_bounds__(256, 2)
 // CHECK-NEXT: mm_ws_c1_aligned16_tma(
 // CHECK: rt::mbarrier_init(empty + s, 4);
 // CHECK: if (threadIdx.x >= 128) {
 // CHECK: rt::setmaxnreg_inc<216>();
 // CHECK: mm_ws_c1_aligned16_tma<<<grid, 256, 165888, stream>>>(
-// CHECK: // mm_ws_c2_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 43 (setmaxnreg 40 / 216).
+// CHECK: // mm_ws_c2_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 48 (setmaxnreg 40 / 216).
 // CHECK: { // pipeline: x, y in 2 shared-memory stages, filled by a producer warpgroup as they are released
 // CHECK-NEXT: for (int k0 = 0; k0 < k; k0 += 64) {
 // CHECK-NEXT: rt::mbarrier_wait(full + read_stage, phase);
@@ -286,20 +317,22 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: rt::mbarrier_arrive(empty + read_stage);
 // CHECK: read_stage = read_stage + 1 == 2 ? 0 : read_stage + 1;
 // CHECK: mm_ws_c2_aligned16_tma<<<grid, 256, 100352, stream>>>(
-// PRE: // mm_row_scaled_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 87 (setmaxnreg 40 / 216).
+// PRE: // mm_row_scaled_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 92 (setmaxnreg 40 / 216).
 // PRE: return;
 // PRE-NEXT: }
 // PRE-NEXT: rt::setmaxnreg_inc<216>();
 // PRE: rt::ld_global_v{{[0-9]+}}(&scale[e],
 // PRE: for (int k0 = 0; k0 < k; k0 += 64) {
-// TWO: // mm_halves_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loops at lines 123, 133 (setmaxnreg 40 / 216).
+// TWO: // mm_halves_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loops at lines 128, 138 (setmaxnreg 40 / 216).
 // TWO: if (threadIdx.x == 128) {
-// TWO: const int half_k = (k / 2);
 // TWO-NEXT: int fill_stage = 0;
 // TWO-NEXT: unsigned fill_phase = 0;
+// TWO: const int half_k = (k / 2);
+// TWO-NEXT: #line 128 "{{.*}}warp_specialize.tile.cpp"
 // TWO-NEXT: for (int k0 = 0; k0 < half_k; k0 += 64) {
 // TWO: fill_phase ^= fill_stage == 0;
 // TWO-NEXT: }
+// TWO-NEXT: #line 138 "{{.*}}warp_specialize.tile.cpp"
 // TWO-NEXT: for (int k0_1 = half_k; k0_1 < k; k0_1 += 64) {
 // TWO-NEXT: rt::mbarrier_wait(empty + fill_stage, fill_phase ^ 1);
 // TWO: rt::setmaxnreg_inc<216>();
@@ -319,7 +352,29 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // TWO: rt::reduce<0, {{L[0-9]+}}, {{L[0-9]+}}, 128>(
 // TWO-NOT: __syncthreads
 // TWO: rt::tma_store_wait<false>();
-// NOT: // mm_persistent_c0_aligned16_tma: {{.*}}; not warp-specialized: the loop at line 171 is inside another statement.
+// PERS: // mm_persistent_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 172 (setmaxnreg 40 / 216).
+// PERS: if (threadIdx.x == 128) {
+// PERS: for (int pid = [[PID:t[0-9]+]]; pid < blocks; pid += [[STEP:t[0-9]+]]) {
+// PERS: const int [[ROW:t[0-9]+]] = ({{t[0-9]+}} * 128);
+// PERS: const int [[COL:t[0-9]+]] = ({{t[0-9]+}} * 128);
+// PERS-NEXT: #line 172 "{{.*}}warp_specialize.tile.cpp"
+// PERS-NEXT: for (int k0 = 0; k0 < k; k0 += 64) {
+// PERS-NEXT: rt::mbarrier_wait(empty + fill_stage, fill_phase ^ 1);
+// PERS: &x_map, full + fill_stage, k0, [[ROW]]);
+// PERS: &y_map, full + fill_stage, [[COL]], k0);
+// PERS: fill_phase ^= fill_stage == 0;
+// PERS-NEXT: }
+// PERS-NEXT: }
+// PERS-NEXT: }
+// PERS-NEXT: return;
+// PERS: rt::setmaxnreg_inc<216>();
+// PERS: for (int pid = [[PID]]; pid < blocks; pid += [[STEP]]) {
+// PERS: rt::mma_wait_all(acc);
+// PERS-NEXT: rt::end_basic_block();
+// PERS-NEXT: if (0 < k && threadIdx.x % 32 == 0)
+// PERS-NEXT: rt::mbarrier_arrive(empty + (read_stage == 0 ? 2 : read_stage - 1));
+// PERS: rt::tma_store_tile(&acc_map, acc_out, [[COL]], [[ROW]]);
+// NOT: // mm_guarded_c0_aligned16_tma: {{.*}}; not warp-specialized: the loop at line 172 is inside the if at line 212.
 // NOT-NOT: setmaxnreg
 // SM80-NOT: _tma(
 // SM80-NOT: setmaxnreg

@@ -57,6 +57,26 @@ hiddenBarrier(const Op &O,
   return "a dot of operands in registers";
 }
 
+/// The loops around Loop up to F's body, outermost first, or why the
+/// producer cannot walk them.
+std::string
+enclosingLoops(const Function &F, const Op &Loop,
+               const llvm::DenseMap<const Op *, PipelinedLoop> &Plans,
+               llvm::SmallVectorImpl<const Op *> &Around) {
+  const std::string Where =
+      "the loop at line " + std::to_string(Loop.loc().Line);
+  for (const Block *B = Loop.parentBlock(); B != &F.body();
+       B = B->parentOp()->parentBlock()) {
+    const Op *Parent = B->parentOp();
+    if (Parent->kind() != OpKind::For)
+      return Where + " is inside the " + where(*Parent);
+    if (Plans.count(Parent))
+      return Where + " is inside the pipelined " + where(*Parent);
+    Around.insert(Around.begin(), Parent);
+  }
+  return "";
+}
+
 } // namespace
 
 WarpSpecialization
@@ -78,10 +98,11 @@ planWarpSpecialization(const Function &F,
     }
     const PipelinedLoop &P = It->second;
     const std::string Loop = "the loop at line " + std::to_string(O.loc().Line);
-    if (O.parentBlock() != &F.body())
-      Why = Loop + " is inside another statement";
-    else if (P.Loads.empty() || !Tma.count(P.Loads.front()) ||
-             !P.OwnLoads.empty())
+    llvm::SmallVector<const Op *, 2> Around;
+    Why = enclosingLoops(F, O, Plans, Around);
+    if (!Why.empty())
+      return;
+    if (P.Loads.empty() || !Tma.count(P.Loads.front()) || !P.OwnLoads.empty())
       Why = Loop + " copies its stages without TMA";
     else if (First && !sameRing(*First, P, Tma))
       Why = Loop + " stages other tiles than the loop at line " +
@@ -90,53 +111,71 @@ planWarpSpecialization(const Function &F,
       return;
     First = First ? First : &P;
     WS.Loops.push_back(&O);
+    for (const Op *A : Around)
+      if (!llvm::is_contained(WS.Enclosing, A))
+        WS.Enclosing.push_back(A);
   });
   if (Why.empty() && WS.Loops.empty())
     Why = "no loop is software-pipelined";
 
   // The scalars the producer needs: bounds, steps and box starts, down to
-  // parameters and program ids.
+  // parameters, program ids and the induction variables of the loops it
+  // walks.
+  llvm::DenseSet<const Block *> Walked{&F.body()};
+  llvm::DenseSet<const Value *> Inductions;
+  for (const Op *L : WS.Enclosing) {
+    Walked.insert(L->region(0));
+    Inductions.insert(L->region(0)->argument(0));
+  }
+  for (const Op *L : WS.Loops)
+    Inductions.insert(L->region(0)->argument(0));
   llvm::DenseSet<const Op *> Needed;
-  for (const Op *Loop : WS.Loops) {
-    if (!Why.empty())
-      break;
-    const PipelinedLoop &P = Plans.find(Loop)->second;
-    llvm::DenseSet<const Op *> InLoop = boxStartSlice(P, Tma);
-    std::function<void(const Value *)> Need = [&](const Value *V) {
-      const Op *D = V ? V->definingOp() : nullptr;
-      if (!Why.empty() || !V || Needed.count(D))
-        return;
-      if (!D) {
-        if (!paramIndex(F, V) && V != Loop->region(0)->argument(0))
-          Why = "the boxes of the loop at line " +
-                std::to_string(Loop->loc().Line) +
-                " start at a value the loop carries";
-        return;
-      }
-      if (InLoop.count(D)) {
-        llvm::for_each(D->operands(), Need);
-        return;
-      }
-      bool Scalar = llvm::all_of(
-          D->results(), [](const auto &R) { return R->type().isScalar(); });
-      if (D->parentBlock() != &F.body() || !isPure(*D) || !Scalar) {
-        Why = "the loop at line " + std::to_string(Loop->loc().Line) +
-              " needs the " + where(*D) +
-              ", which the producer cannot compute on its own";
-        return;
-      }
-      Needed.insert(D);
+  // What the loop being looked at re-runs for each prefetch itself.
+  const Op *Loop = nullptr;
+  llvm::DenseSet<const Op *> InLoop;
+  std::function<void(const Value *)> Need = [&](const Value *V) {
+    const Op *D = V ? V->definingOp() : nullptr;
+    if (!Why.empty() || !V || Needed.count(D))
+      return;
+    const std::string Where =
+        "the loop at line " + std::to_string(Loop->loc().Line);
+    if (!D) {
+      if (!paramIndex(F, V) && !Inductions.count(V))
+        Why = Where + " needs a value a loop carries";
+      return;
+    }
+    if (InLoop.count(D)) {
       llvm::for_each(D->operands(), Need);
-    };
-    llvm::for_each(Loop->operands().take_front(3), Need);
-    for (const Op *L : P.Loads)
-      llvm::for_each(Tma.find(L)->second.coordinates(), Need);
+      return;
+    }
+    bool Scalar = llvm::all_of(
+        D->results(), [](const auto &R) { return R->type().isScalar(); });
+    if (!Walked.count(D->parentBlock()) || !isPure(*D) || !Scalar) {
+      Why = Where + " needs the " + where(*D) +
+            ", which the producer cannot compute on its own";
+      return;
+    }
+    Needed.insert(D);
+    llvm::for_each(D->operands(), Need);
+  };
+  for (const Op *L : WS.Enclosing) {
+    Loop = L;
+    llvm::for_each(L->operands().take_front(3), Need);
+  }
+  for (const Op *L : WS.Loops) {
+    const PipelinedLoop &P = Plans.find(L)->second;
+    Loop = L;
+    InLoop = boxStartSlice(P, Tma);
+    llvm::for_each(L->operands().take_front(3), Need);
+    for (const Op *Load : P.Loads)
+      llvm::for_each(Tma.find(Load)->second.coordinates(), Need);
   }
   if (!Why.empty())
-    return {{}, {}, Why};
-  for (const auto &O : F.body().ops())
-    if (Needed.count(O.get()))
-      WS.ProducerSlice.push_back(O.get());
+    return {{}, {}, {}, Why};
+  walk(F.body(), [&](const Op &O) {
+    if (Needed.count(&O))
+      WS.ProducerSlice.push_back(&O);
+  });
   return WS;
 }
 

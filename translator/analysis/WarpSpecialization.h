@@ -10,12 +10,16 @@
 // tilecc splits the program at its top: the producer computes only the
 // scalars its loops' bounds and box starts need, walks every pipelined
 // loop's iterations in program order through one ring of stages, and
-// returns; the consumers run the whole body. So the pipelined loops must
-// all be top-level TMA loops with the same stages (their rings are one),
-// the scalars must be computable from the kernel's parameters and program
-// ids alone, and the consumers' block barriers become named barriers among
-// them: barriers the tile::rt helpers hide (scans, CUDA-core dots, atomics
-// run once per program) rule it out.
+// returns; the consumers run the whole body. The pipelined loops may sit in
+// `for` loops (a persistent program's loop over its tiles), which the
+// producer walks too: it then runs ahead into the next tile's stages while
+// the consumers finish the last one. So the pipelined loops must all be TMA
+// loops with the same stages (their rings are one), outside any `if` or
+// `while`; the scalars must be computable from the kernel's parameters,
+// program ids and the enclosing loops' induction variables alone; and the
+// consumers' block barriers become named barriers among them: barriers the
+// tile::rt helpers hide (scans, CUDA-core dots, atomics run once per
+// program) rule it out.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_WARPSPECIALIZATION_H
@@ -34,7 +38,10 @@ struct WarpSpecialization {
   /// The pipelined loops the producer feeds, in program order; empty if
   /// the kernel is not specialized.
   llvm::SmallVector<const ir::Op *, 2> Loops;
-  /// The top-level scalar ops the producer re-runs, in program order.
+  /// The `for` loops around them, which the producer walks as well.
+  llvm::SmallVector<const ir::Op *, 1> Enclosing;
+  /// The scalar ops the producer re-runs, at the top level or in the
+  /// enclosing loops' bodies, in program order.
   llvm::SmallVector<const ir::Op *, 16> ProducerSlice;
   /// Why the kernel is not warp-specialized, for its comment.
   std::string WhyNot;

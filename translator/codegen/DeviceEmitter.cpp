@@ -150,7 +150,8 @@ void KernelEmitter::countUses(const Block &B) {
 void KernelEmitter::planTmaPipelines() {
   walk(F.body(), [&](const Op &O) {
     auto It = Plans.find(&O);
-    if (It == Plans.end() || !byTma(It->second))
+    // A producer warpgroup runs ahead through the enclosing loops itself.
+    if (It == Plans.end() || !byTma(It->second) || Producer.feeds(O))
       return;
     auto Flat = flattenPipeline(O, It->second, Tma);
     // A flattened pipeline's stages stay filled through the whole outer

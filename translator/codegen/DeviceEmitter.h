@@ -58,13 +58,14 @@ struct EmittedKernel {
 };
 
 /// A warp-specialized kernel's split (analysis/WarpSpecialization.h): the
-/// loops whose copies a producer warpgroup issues, the scalar ops it
-/// re-runs, the threads before it, the registers per thread setmaxnreg
-/// gives each side, for the programs an SM holds at once, and whether the
-/// consumer warpgroups take turns on the tensor cores.
+/// loops whose copies a producer warpgroup issues, the loops around them it
+/// walks too, the scalar ops it re-runs, the threads before it, the registers
+/// per thread setmaxnreg gives each side, for the programs an SM holds at once,
+/// and whether the consumer warpgroups take turns on the tensor cores.
 struct ProducerPlan {
   static constexpr unsigned Threads = 128;    // one warpgroup
   llvm::SmallVector<const ir::Op *, 2> Loops; // empty: not warp-specialized
+  llvm::SmallVector<const ir::Op *, 1> Enclosing;
   llvm::SmallVector<const ir::Op *, 16> Slice;
   unsigned ConsumerThreads = 0;
   unsigned ProducerRegs = 0, ConsumerRegs = 0;

@@ -67,6 +67,7 @@ ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
                           unsigned MinPrograms) {
   ProducerPlan PP;
   PP.Loops = WS.Loops;
+  PP.Enclosing = WS.Enclosing;
   PP.Slice = WS.ProducerSlice;
   PP.ConsumerThreads = ConsumerWarps * 32;
   PP.ProducerRegs = 40;
@@ -403,6 +404,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
         const unsigned WithProducer = Threads + ProducerPlan::Threads;
         if (!WS.Loops.empty() && WithProducer > MaxThreadsPerProgram)
           WS = {{},
+                {},
                 {},
                 "a program of " + std::to_string(WithProducer) +
                     " threads is more than CUDA launches"};

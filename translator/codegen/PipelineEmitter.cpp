@@ -211,37 +211,17 @@ void KernelEmitter::emitSplit(unsigned Indent) {
       Rings[P.Loads[I]] = Rings[FirstP.Loads[I]];
     States[Loop] = States[&First];
   }
-  const PipelineState &St = States[&First];
   const std::string Consumers = std::to_string(Producer.ConsumerThreads);
   line(Indent, "// The producer warpgroup: one thread issues the copies.");
   line(Indent, "if (threadIdx.x >= " + Consumers + ") {");
   line(Indent + 1,
        "rt::setmaxnreg_dec<" + std::to_string(Producer.ProducerRegs) + ">();");
   line(Indent + 1, "if (threadIdx.x == " + Consumers + ") {");
-  for (const Op *O : Producer.Slice)
-    emitOp(*O, Indent + 2);
-  std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
-  line(Indent + 2, "int " + Stage + " = 0;");
-  line(Indent + 2, "unsigned " + Phase + " = 0;");
-  for (const Op *Loop : Producer.Loops) {
-    const PipelinedLoop &P = Plans.find(Loop)->second;
-    const Value *IV = Loop->region(0)->argument(0);
-    const std::string N = nameOf(IV);
-    line(Indent + 2, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
-                         scalar(Loop->operand(0)) + "; " + N + " < " +
-                         scalar(Loop->operand(1)) + "; " + N +
-                         " += " + scalar(Loop->operand(2)) + ") {");
-    // A fresh barrier's phase before the first (parity 1) counts as
-    // complete: the first round of stages is free.
-    line(Indent + 3, "rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " +
-                         Phase + " ^ 1);");
-    emitTmaCopies(P, St.Full, Stage, Indent + 3);
-    line(Indent + 3, Stage + " = " + Stage +
-                         " + 1 == " + std::to_string(P.NumStages) +
-                         " ? 0 : " + Stage + " + 1;");
-    line(Indent + 3, Phase + " ^= " + Stage + " == 0;");
-    line(Indent + 2, "}");
-  }
+  FillStage = fresh("fill_stage");
+  FillPhase = fresh("fill_phase");
+  line(Indent + 2, "int " + FillStage + " = 0;");
+  line(Indent + 2, "unsigned " + FillPhase + " = 0;");
+  emitProducerBlock(F.body(), Indent + 2);
   line(Indent + 1, "}");
   line(Indent + 1, "return;");
   line(Indent, "}");
@@ -251,6 +231,43 @@ void KernelEmitter::emitSplit(unsigned Indent) {
     line(Indent,
          "rt::mma_turns<" + std::to_string(Producer.MmaTurns) + ">::start();");
   Split = true;
+}
+
+void KernelEmitter::emitProducerBlock(const Block &B, unsigned Indent) {
+  for (const auto &Owned : B.ops()) {
+    const Op &O = *Owned;
+    const bool Fed = Producer.feeds(O);
+    if (llvm::is_contained(Producer.Slice, &O)) {
+      emitOp(O, Indent);
+      continue;
+    }
+    if (!Fed && !llvm::is_contained(Producer.Enclosing, &O))
+      continue;
+    lineDirective(O);
+    const Value *IV = O.region(0)->argument(0);
+    const std::string N = nameOf(IV);
+    line(Indent, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
+                     scalar(O.operand(0)) + "; " + N + " < " +
+                     scalar(O.operand(1)) + "; " + N +
+                     " += " + scalar(O.operand(2)) + ") {");
+    if (!Fed) {
+      emitProducerBlock(*O.region(0), Indent + 1);
+      line(Indent, "}");
+      continue;
+    }
+    const PipelinedLoop &P = Plans.find(&O)->second;
+    const PipelineState &St = States[&O];
+    // A fresh barrier's phase before the first (parity 1) counts as
+    // complete: the first round of stages is free.
+    line(Indent + 1, "rt::mbarrier_wait(" + St.Empty + " + " + FillStage +
+                         ", " + FillPhase + " ^ 1);");
+    emitTmaCopies(P, St.Full, FillStage, Indent + 1);
+    line(Indent + 1, FillStage + " = " + FillStage +
+                         " + 1 == " + std::to_string(P.NumStages) +
+                         " ? 0 : " + FillStage + " + 1;");
+    line(Indent + 1, FillPhase + " ^= " + FillStage + " == 0;");
+    line(Indent, "}");
+  }
 }
 
 void KernelEmitter::emitCursorOuter(const Op &Loop, unsigned Indent) {
@@ -371,9 +388,11 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     line(Indent, "rt::mma_wait_all(" + Accs + ");");
     if (Specialized)
       line(Indent, "rt::end_basic_block();");
-    // The last iteration's stage, which a later loop's copies refill.
-    // (Only then: ptxas would serialize the loop's wgmmas.)
-    if (Specialized && Producer.Loops.back() != &O) {
+    // The last iteration's stage, which a later loop's copies refill (or
+    // this loop's, in the enclosing loop's next iteration). Only then:
+    // ptxas would serialize the loop's wgmmas.
+    if (Specialized &&
+        (Producer.Loops.back() != &O || O.parentBlock() != &F.body())) {
       line(Indent, "if (" + scalar(O.operand(0)) + " < " +
                        scalar(O.operand(1)) + " && threadIdx.x % 32 == 0)");
       line(Indent + 1, "rt::mbarrier_arrive(" + Previous + ");");
