@@ -812,17 +812,20 @@ void KernelEmitter::emitFor(const Op &O, unsigned Indent) {
     openPipeline(*Hosted, Plans.find(Hosted)->second, Indent);
     ++Indent;
   }
-  const Value *IV = Body.argument(0);
-  std::string T = deviceType(IV->type().Elem);
-  std::string N = nameOf(IV);
-  line(Indent, "for (" + T + " " + N + " = " + scalar(O.operand(0)) + "; " + N +
-                   " < " + scalar(O.operand(1)) + "; " + N +
-                   " += " + scalar(O.operand(2)) + ") {");
+  line(Indent, forHeader(O));
   emitBlock(Body, Indent + 1);
   emitYield(O, Body, Indent + 1);
   line(Indent, "}");
   if (Hosted)
     line(Indent - 1, "}");
+}
+
+std::string KernelEmitter::forHeader(const Op &O) {
+  const Value *IV = O.region(0)->argument(0);
+  const std::string N = nameOf(IV);
+  return "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
+         scalar(O.operand(0)) + "; " + N + " < " + scalar(O.operand(1)) + "; " +
+         N + " += " + scalar(O.operand(2)) + ") {";
 }
 
 void KernelEmitter::emitIf(const Op &O, unsigned Indent) {

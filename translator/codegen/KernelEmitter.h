@@ -149,6 +149,9 @@ private:
 
   void emitFor(const ir::Op &O, unsigned Indent);
 
+  /// `for (int i = lo; i < hi; i += step) {` for `for` op O.
+  std::string forHeader(const ir::Op &O);
+
   //===--- Software pipelining --------------------------------------------===//
 
   /// Whether pipeline P's staged loads are TMA copies.

@@ -244,12 +244,7 @@ void KernelEmitter::emitProducerBlock(const Block &B, unsigned Indent) {
     if (!Fed && !llvm::is_contained(Producer.Enclosing, &O))
       continue;
     lineDirective(O);
-    const Value *IV = O.region(0)->argument(0);
-    const std::string N = nameOf(IV);
-    line(Indent, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
-                     scalar(O.operand(0)) + "; " + N + " < " +
-                     scalar(O.operand(1)) + "; " + N +
-                     " += " + scalar(O.operand(2)) + ") {");
+    line(Indent, forHeader(O));
     if (!Fed) {
       emitProducerBlock(*O.region(0), Indent + 1);
       line(Indent, "}");
@@ -315,9 +310,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   const Value *IV = Body.argument(0);
   std::string N = nameOf(IV), Step = scalar(O.operand(2));
   stageResidents(O, P, Indent);
-  line(Indent, "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
-                   scalar(O.operand(0)) + "; " + N + " < " +
-                   scalar(O.operand(1)) + "; " + N + " += " + Step + ") {");
+  line(Indent, forHeader(O));
   if (ByTma) {
     line(Indent + 1, "rt::mbarrier_wait(" + St.Full + " + " + St.Read + ", " +
                          St.Phase + ");");
