@@ -240,11 +240,11 @@ TILE_KERNEL void attention_bwd_dq_f16(
 // (BENCHMARKS.md): 64 x 64 blocks of 4 warps but for dK and dV at head_dim
 // 128 (128 keys, 8 warps: the loop keeps K and V in shared memory, its
 // accumulators take the registers); a producer warpgroup issuing the copies
-// (sm_90a) for dK and dV at head_dim 64 (3-8 % faster) and the causal dQ at
-// head_dim 128 (1-15 %), where it was never slower. The causal loops need
-// blocks that tile the diagonal (static_asserts check it): BN a multiple of BM
-// for dK and dV (a block of keys starts its masked queries at its own start),
-// BM a multiple of BN for dQ.
+// (sm_90a) for dK and dV at head_dim 64 (3-9 % faster) and the causal dQ at
+// head_dim 128 (1-15 %; once 2.5 % slower at seq 4096, in four runs). The
+// causal loops need blocks that tile the diagonal (static_asserts check it): BN
+// a multiple of BM for dK and dV (a block of keys starts its masked queries at
+// its own start), BM a multiple of BN for dQ.
 TILE_CONFIGS(attention_bwd_delta_f16,
              tile::config{.meta = {64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128}, .num_warps = 4});

@@ -57,21 +57,23 @@ hiddenBarrier(const Op &O,
   return "a dot of operands in registers";
 }
 
+std::string loopAt(const Op &Loop) {
+  return "the loop at line " + std::to_string(Loop.loc().Line);
+}
+
 /// The loops around Loop up to F's body, outermost first, or why the
 /// producer cannot walk them.
 std::string
 enclosingLoops(const Function &F, const Op &Loop,
                const llvm::DenseMap<const Op *, PipelinedLoop> &Plans,
                llvm::SmallVectorImpl<const Op *> &Around) {
-  const std::string Where =
-      "the loop at line " + std::to_string(Loop.loc().Line);
   for (const Block *B = Loop.parentBlock(); B != &F.body();
        B = B->parentOp()->parentBlock()) {
     const Op *Parent = B->parentOp();
     if (Parent->kind() != OpKind::For)
-      return Where + " is inside the " + where(*Parent);
+      return loopAt(Loop) + " is inside the " + where(*Parent);
     if (Plans.count(Parent))
-      return Where + " is inside the pipelined " + where(*Parent);
+      return loopAt(Loop) + " is inside the pipelined " + where(*Parent);
     Around.insert(Around.begin(), Parent);
   }
   return "";
@@ -97,15 +99,14 @@ planWarpSpecialization(const Function &F,
       return;
     }
     const PipelinedLoop &P = It->second;
-    const std::string Loop = "the loop at line " + std::to_string(O.loc().Line);
     llvm::SmallVector<const Op *, 2> Around;
     Why = enclosingLoops(F, O, Plans, Around);
     if (!Why.empty())
       return;
     if (P.Loads.empty() || !Tma.count(P.Loads.front()) || !P.OwnLoads.empty())
-      Why = Loop + " copies its stages without TMA";
+      Why = loopAt(O) + " copies its stages without TMA";
     else if (First && !sameRing(*First, P, Tma))
-      Why = Loop + " stages other tiles than the loop at line " +
+      Why = loopAt(O) + " stages other tiles than the loop at line " +
             std::to_string(WS.Loops.front()->loc().Line);
     if (!Why.empty())
       return;
@@ -137,11 +138,9 @@ planWarpSpecialization(const Function &F,
     const Op *D = V ? V->definingOp() : nullptr;
     if (!Why.empty() || !V || Needed.count(D))
       return;
-    const std::string Where =
-        "the loop at line " + std::to_string(Loop->loc().Line);
     if (!D) {
       if (!paramIndex(F, V) && !Inductions.count(V))
-        Why = Where + " needs a value a loop carries";
+        Why = loopAt(*Loop) + " needs a value a loop carries";
       return;
     }
     if (InLoop.count(D)) {
@@ -151,7 +150,7 @@ planWarpSpecialization(const Function &F,
     bool Scalar = llvm::all_of(
         D->results(), [](const auto &R) { return R->type().isScalar(); });
     if (!Walked.count(D->parentBlock()) || !isPure(*D) || !Scalar) {
-      Why = Where + " needs the " + where(*D) +
+      Why = loopAt(*Loop) + " needs the " + where(*D) +
             ", which the producer cannot compute on its own";
       return;
     }

@@ -225,8 +225,10 @@ private:
 
   /// The producer's walk of block B: the scalar ops it re-runs, the loops
   /// around fed loops, and for each fed loop's iteration, the wait for
-  /// the stage at FillStage to be released and its copies.
-  void emitProducerBlock(const ir::Block &B, unsigned Indent);
+  /// the stage named Stage (its phase: Phase) to be released, its copies,
+  /// and the step to the next stage.
+  void emitProducerBlock(const ir::Block &B, const std::string &Stage,
+                         const std::string &Phase, unsigned Indent);
 
   /// A block barrier among the threads running this code: the program's,
   /// or after a warp-specialized program's split, the consumers' (named
@@ -337,8 +339,6 @@ private:
   const ProducerPlan Producer;
   /// Whether the code being emitted follows a warp-specialized split.
   bool Split = false;
-  /// The producer's stage being filled and its phase.
-  std::string FillStage, FillPhase;
   /// Ops no variant of this kernel emits (TMA variants' addressing).
   llvm::DenseSet<const ir::Op *> Dropped;
   /// Per TMA load: its tensor map parameter.

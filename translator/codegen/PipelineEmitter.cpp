@@ -217,11 +217,10 @@ void KernelEmitter::emitSplit(unsigned Indent) {
   line(Indent + 1,
        "rt::setmaxnreg_dec<" + std::to_string(Producer.ProducerRegs) + ">();");
   line(Indent + 1, "if (threadIdx.x == " + Consumers + ") {");
-  FillStage = fresh("fill_stage");
-  FillPhase = fresh("fill_phase");
-  line(Indent + 2, "int " + FillStage + " = 0;");
-  line(Indent + 2, "unsigned " + FillPhase + " = 0;");
-  emitProducerBlock(F.body(), Indent + 2);
+  const std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
+  line(Indent + 2, "int " + Stage + " = 0;");
+  line(Indent + 2, "unsigned " + Phase + " = 0;");
+  emitProducerBlock(F.body(), Stage, Phase, Indent + 2);
   line(Indent + 1, "}");
   line(Indent + 1, "return;");
   line(Indent, "}");
@@ -233,7 +232,9 @@ void KernelEmitter::emitSplit(unsigned Indent) {
   Split = true;
 }
 
-void KernelEmitter::emitProducerBlock(const Block &B, unsigned Indent) {
+void KernelEmitter::emitProducerBlock(const Block &B, const std::string &Stage,
+                                      const std::string &Phase,
+                                      unsigned Indent) {
   for (const auto &Owned : B.ops()) {
     const Op &O = *Owned;
     const bool Fed = Producer.feeds(O);
@@ -246,7 +247,7 @@ void KernelEmitter::emitProducerBlock(const Block &B, unsigned Indent) {
     lineDirective(O);
     line(Indent, forHeader(O));
     if (!Fed) {
-      emitProducerBlock(*O.region(0), Indent + 1);
+      emitProducerBlock(*O.region(0), Stage, Phase, Indent + 1);
       line(Indent, "}");
       continue;
     }
@@ -254,13 +255,13 @@ void KernelEmitter::emitProducerBlock(const Block &B, unsigned Indent) {
     const PipelineState &St = States[&O];
     // A fresh barrier's phase before the first (parity 1) counts as
     // complete: the first round of stages is free.
-    line(Indent + 1, "rt::mbarrier_wait(" + St.Empty + " + " + FillStage +
-                         ", " + FillPhase + " ^ 1);");
-    emitTmaCopies(P, St.Full, FillStage, Indent + 1);
-    line(Indent + 1, FillStage + " = " + FillStage +
+    line(Indent + 1, "rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " +
+                         Phase + " ^ 1);");
+    emitTmaCopies(P, St.Full, Stage, Indent + 1);
+    line(Indent + 1, Stage + " = " + Stage +
                          " + 1 == " + std::to_string(P.NumStages) +
-                         " ? 0 : " + FillStage + " + 1;");
-    line(Indent + 1, FillPhase + " ^= " + FillStage + " == 0;");
+                         " ? 0 : " + Stage + " + 1;");
+    line(Indent + 1, Phase + " ^= " + Stage + " == 0;");
     line(Indent, "}");
   }
 }
