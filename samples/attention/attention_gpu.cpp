@@ -3,7 +3,9 @@
 // and masking) and every explicit one that applies, on sequence lengths
 // below, at and not at multiples of the blocks (208: a multiple of 16, so
 // the aligned variant, with TMA copies whose last boxes cross the end of a
-// head, but of no block), causal and not, head_dim 64 and 128, into
+// head, but of no block; 1040, eight whole blocks of 128 keys before the
+// masked one, runs a rotated key loop through several iterations), causal
+// and not, head_dim 64 and 128, into
 // poisoned outputs with guard zones; once more with misaligned pointers (the
 // generic variant). Exits 77 without a GPU.
 #include "attention.tile.h"
@@ -29,7 +31,7 @@ template <class T> bool check(const char *name) {
   int runs = 0;
   for (int d : {64, 128})
     for (int causal : {0, 1})
-      for (int seq : {1, 64, 70, 128, 200, 208, 1000}) {
+      for (int seq : {1, 64, 70, 128, 200, 208, 1000, 1040}) {
         const std::size_t n = std::size_t(heads) * seq * d;
         auto q = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
         auto k = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));

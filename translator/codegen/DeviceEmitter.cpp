@@ -73,6 +73,11 @@ EmittedKernel KernelEmitter::run() {
   planTmaPipelines();
   dropTmaAddressing();
   countUses(F.body());
+  // A rotated loop's chain rewrites the accumulator's registers in place:
+  // its values are that array, never recomputed where used.
+  for (const auto &[Loop, R] : Producer.Rotated)
+    for (const Op *C : R.Chain)
+      NeedsArray.insert(C->result());
   EmittedKernel K;
   llvm::raw_string_ostream PS(K.Params);
   for (unsigned I = 0; I < F.Params.size(); ++I) {
@@ -797,15 +802,19 @@ void KernelEmitter::emitYield(const Op &Parent, const Block &B,
   }
 }
 
+void KernelEmitter::declareCarried(const Op &O, unsigned Indent) {
+  for (unsigned I = 0; I < O.numResults(); ++I) {
+    declareResult(O.result(I), Indent, O.operand(3 + I));
+    Names[O.region(0)->argument(I + 1)] = nameOf(O.result(I));
+  }
+}
+
 void KernelEmitter::emitFor(const Op &O, unsigned Indent) {
   if (auto It = Plans.find(&O); It != Plans.end())
     return emitPipelinedFor(O, It->second, Indent);
   const Block &Body = *O.region(0);
   // Loop-carried values live in the storage of the loop's results.
-  for (unsigned I = 0; I < O.numResults(); ++I) {
-    declareResult(O.result(I), Indent, O.operand(3 + I));
-    Names[Body.argument(I + 1)] = nameOf(O.result(I));
-  }
+  declareCarried(O, Indent);
   // A pipeline flattened into this loop is set up around it.
   const Op *Hosted = FlatHosts.lookup(&O);
   if (Hosted) {
@@ -820,12 +829,13 @@ void KernelEmitter::emitFor(const Op &O, unsigned Indent) {
     line(Indent - 1, "}");
 }
 
-std::string KernelEmitter::forHeader(const Op &O) {
+std::string KernelEmitter::forHeader(const Op &O, const std::string &From) {
   const Value *IV = O.region(0)->argument(0);
   const std::string N = nameOf(IV);
   return "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
-         scalar(O.operand(0)) + "; " + N + " < " + scalar(O.operand(1)) + "; " +
-         N + " += " + scalar(O.operand(2)) + ") {";
+         (From.empty() ? scalar(O.operand(0)) : From) + "; " + N + " < " +
+         scalar(O.operand(1)) + "; " + N + " += " + scalar(O.operand(2)) +
+         ") {";
 }
 
 void KernelEmitter::emitIf(const Op &O, unsigned Indent) {

@@ -11,6 +11,7 @@
 #define TILECC_CODEGEN_DEVICEEMITTER_H
 
 #include "analysis/AxisInfo.h"
+#include "analysis/DotRotation.h"
 #include "analysis/LayoutAssignment.h"
 #include "analysis/Pipelining.h"
 #include "analysis/TensorMaps.h"
@@ -61,7 +62,8 @@ struct EmittedKernel {
 /// loops whose copies a producer warpgroup issues, the loops around them it
 /// walks too, the scalar ops it re-runs, the threads before it, the registers
 /// per thread setmaxnreg gives each side, for the programs an SM holds at once,
-/// and whether the consumer warpgroups take turns on the tensor cores.
+/// whether the consumer warpgroups take turns on the tensor cores, and the
+/// loops whose last dot is issued an iteration late (analysis/DotRotation.h).
 struct ProducerPlan {
   static constexpr unsigned Threads = 128;    // one warpgroup
   llvm::SmallVector<const ir::Op *, 2> Loops; // empty: not warp-specialized
@@ -73,7 +75,14 @@ struct ProducerPlan {
   /// Consumer warpgroups that take turns issuing the loops' tensor-core
   /// products (pingpong), or 0.
   unsigned MmaTurns = 0;
+  llvm::DenseMap<const ir::Op *, analysis::RotatedLoop> Rotated;
   bool active() const { return !Loops.empty(); }
+  /// Positions of the staged loads on the second ring of barriers (the
+  /// late dots' operands); empty when no loop rotates.
+  llvm::ArrayRef<unsigned> lateLoads() const {
+    return Rotated.empty() ? llvm::ArrayRef<unsigned>()
+                           : llvm::ArrayRef(Rotated.begin()->second.LateLoads);
+  }
   bool feeds(const ir::Op &Loop) const {
     return llvm::is_contained(Loops, &Loop);
   }
@@ -88,7 +97,7 @@ EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
                          const Pipelines &Plans, const TensorMapOps &Tma,
                          const LayoutNamer &NameLayout,
                          const std::string &SourcePath,
-                         const ProducerPlan &Producer = {});
+                         const ProducerPlan &Producer = ProducerPlan());
 
 /// The device spelling of an element type (float, rt::f16, const int *).
 std::string deviceType(const ir::ElemType &E);

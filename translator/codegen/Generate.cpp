@@ -1,5 +1,6 @@
 //===- Generate.cpp -------------------------------------------------------===//
 #include "codegen/Generate.h"
+#include "analysis/DotRotation.h"
 #include "analysis/Specializations.h"
 #include "analysis/WarpSpecialization.h"
 #include "codegen/Renderer.h"
@@ -412,7 +413,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
           Producer =
               producerPlan(WS, Inst.Cfg.NumWarps, Inst.Cfg.MinProgramsPerSM);
         if (Producer.Programs * WithProducer > MaxThreadsPerSM) {
-          Producer = {};
+          Producer = ProducerPlan();
           WS.WhyNot = std::to_string(Inst.Cfg.MinProgramsPerSM) +
                       " programs of " + std::to_string(WithProducer) +
                       " threads do not fit an SM";
@@ -439,6 +440,13 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
             Described += "; warpgroups 0-" +
                          std::to_string(Producer.MmaTurns - 1) +
                          " take turns issuing the loops' tensor-core products";
+          } else {
+            // Taking turns orders the issue of products waited for at
+            // once; a rotated loop leaves one in flight instead.
+            Producer.Rotated = planRotations(Producer.Loops, Plans, LM);
+            if (!Producer.Rotated.empty())
+              Described += "; rotated: each iteration issues its first dot, "
+                           "then the previous iteration's last";
           }
         } else {
           Described += "; not warp-specialized: " + WS.WhyNot;

@@ -2,10 +2,11 @@
 //
 // The device emitter's state and steps, shared by the files that implement
 // them: DeviceEmitter.cpp (uses, names, expressions, statements, memory,
-// control flow, reductions, dots) and PipelineEmitter.cpp (software
+// control flow, reductions, dots), PipelineEmitter.cpp (software
 // pipelines: stage rings, prefetches, cp.async and TMA copies, the
-// pipelined loop). Private to codegen; emitKernel (DeviceEmitter.h) is the
-// interface.
+// pipelined loop) and RotatedLoop.cpp (pipelined loops whose last dot is
+// issued an iteration late). Private to codegen; emitKernel
+// (DeviceEmitter.h) is the interface.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_CODEGEN_KERNELEMITTER_H
@@ -149,10 +150,26 @@ private:
 
   void emitFor(const ir::Op &O, unsigned Indent);
 
-  /// `for (int i = lo; i < hi; i += step) {` for `for` op O.
-  std::string forHeader(const ir::Op &O);
+  /// Declares loop O's carried values (its results' storage, which the
+  /// body's arguments name), initialized.
+  void declareCarried(const ir::Op &O, unsigned Indent);
+
+  /// `for (int i = lo; i < hi; i += step) {` for `for` op O, or from From
+  /// instead of lo.
+  std::string forHeader(const ir::Op &O, const std::string &From = "");
 
   //===--- Software pipelining --------------------------------------------===//
+
+  /// Names of a pipeline's state, by its loop: the stage barriers (TMA),
+  /// the stage being read and its phase, and a flattened one's cursor.
+  struct PipelineState {
+    std::string Full, Empty, Read, Phase, NextOuter, NextInner;
+    /// The second ring's barriers (rotated loops' late loads), if any.
+    std::string FullLate, EmptyLate;
+    llvm::SmallVector<std::string, 4> Carried;
+    /// Where the ring and its barriers end in dynamic shared memory.
+    unsigned End = 0;
+  };
 
   /// Whether pipeline P's staged loads are TMA copies.
   bool byTma(const analysis::PipelinedLoop &P) const;
@@ -210,10 +227,18 @@ private:
 
   /// The copies of one TMA prefetch into stage S, by the thread issuing
   /// them: the scalar ops the boxes' starts need, the stage's barrier of
-  /// ring Full told how many bytes to expect, one tma_load_tile per staged
-  /// load.
-  void emitTmaCopies(const analysis::PipelinedLoop &P, const std::string &Full,
-                     const std::string &S, unsigned Indent);
+  /// ring St.Full told how many bytes to expect, one tma_load_tile per
+  /// staged load. With a second ring (rotated loops), the late loads wait
+  /// for its stage S to be released (phase Phase) and complete on it.
+  void emitTmaCopies(const analysis::PipelinedLoop &P, const PipelineState &St,
+                     const std::string &S, const std::string &Phase,
+                     unsigned Indent);
+
+  /// One ring's part of emitTmaCopies: stage S's barrier of ring Full told
+  /// the bytes of Loads, and their copies.
+  void emitTmaLoads(llvm::ArrayRef<const ir::Op *> Loads,
+                    const std::string &Full, const std::string &S,
+                    unsigned Indent);
 
   /// Splits a warp-specialized program at its top: the ring of stages and
   /// its full and empty barriers, then the producer warpgroup, which gives
@@ -240,7 +265,8 @@ private:
   std::string syncArg() const;
 
   /// Declares pipelined loop O's stage rings in dynamic shared memory, for
-  /// TMA one full mbarrier per stage (and with a producer, one empty), and
+  /// TMA one full mbarrier per stage (and with a producer, one empty; where
+  /// loops rotate, a full and an empty one more for the late loads), and
   /// the read position.
   void allocateStages(const ir::Op &O, const analysis::PipelinedLoop &P,
                       unsigned Indent);
@@ -282,8 +308,48 @@ private:
 
   /// A dot of staged operands: tensor cores read this iteration's stage
   /// (and a from registers when it is not staged); a dot left in flight
-  /// accumulates into its carried accumulator in place.
-  void emitStagedDot(const ir::Op &O, unsigned Indent);
+  /// (AsyncMma, or InPlace) accumulates into its accumulator operand's
+  /// storage. Issue: a rotated loop's dot, issued and waited for later.
+  void emitStagedDot(const ir::Op &O, unsigned Indent, bool Issue = false,
+                     bool InPlace = false);
+
+  /// The waits for stage Stage of a pipeline's rings (Phase), or its
+  /// release by this warp (where If holds), on both rings where there are
+  /// two; Late picks the second ring alone (a rotated loop's late loads),
+  /// Early the first.
+  enum class RingPart { Both, Early, Late };
+  void waitStage(const PipelineState &St, const std::string &Stage,
+                 const std::string &Phase, RingPart Which, unsigned Indent);
+  void releaseStage(const PipelineState &St, const std::string &Stage,
+                    RingPart Which, unsigned Indent,
+                    const std::string &If = "");
+
+  /// The step of a ring position Stage (and its Phase, if TMA's) to the
+  /// next of Stages stages.
+  void advanceStage(const std::string &Stage, const std::string &Phase,
+                    unsigned Stages, unsigned Indent);
+
+  /// A rotated loop (analysis/DotRotation.h): its first iteration without
+  /// the late part, then iterations that issue their first dot, the
+  /// previous iteration's late part (the chain in place, the late dot
+  /// issued), wait for the first dot and run the rest, then the last
+  /// iteration's late part.
+  void emitRotatedFor(const ir::Op &O, const analysis::PipelinedLoop &P,
+                      const analysis::RotatedLoop &R, unsigned Indent);
+
+  /// What a rotated loop's late part reads of the iteration before: the
+  /// body's register arrays and scalars its ops read, directly or through
+  /// ops folded into them.
+  llvm::SmallVector<const ir::Value *, 4>
+  crossingValues(const ir::Op &Loop, const analysis::RotatedLoop &R);
+
+  /// A rotated loop's late part on accumulator storage Acc, reading the
+  /// iteration before's values from Prior and its late loads from stage
+  /// Stage: the chain in place, then the late dot, issued (Issue) or
+  /// waited for.
+  void emitLatePart(const analysis::RotatedLoop &R, const std::string &Acc,
+                    const llvm::DenseMap<const ir::Value *, std::string> &Prior,
+                    const std::string &Stage, bool Issue, unsigned Indent);
 
   void emitIf(const ir::Op &O, unsigned Indent);
 
@@ -346,14 +412,6 @@ private:
   /// TMA pipelines flattened into the loop around them, and those loops.
   llvm::DenseMap<const ir::Op *, analysis::FlattenedPipeline> Flats;
   llvm::DenseMap<const ir::Op *, const ir::Op *> FlatHosts;
-  /// Names of a pipeline's state, by its loop: the stage barriers (TMA),
-  /// the stage being read and its phase, and a flattened one's cursor.
-  struct PipelineState {
-    std::string Full, Empty, Read, Phase, NextOuter, NextInner;
-    llvm::SmallVector<std::string, 4> Carried;
-    /// Where the ring and its barriers end in dynamic shared memory.
-    unsigned End = 0;
-  };
   llvm::DenseMap<const ir::Op *, PipelineState> States;
   /// The pipelined loop whose body is being emitted, if any.
   const analysis::PipelinedLoop *Active = nullptr;

@@ -166,7 +166,7 @@ void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
   }
   line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
   line(Indent + 1, "if (" + Live + " && threadIdx.x == 0) {");
-  emitTmaCopies(P, St.Full, S, Indent + 2);
+  emitTmaCopies(P, St, S, "", Indent + 2);
   line(Indent + 1, "}");
   line(Indent, "}");
   for (const auto &[V, Name] : Shadowed)
@@ -174,24 +174,39 @@ void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
 }
 
 void KernelEmitter::emitTmaCopies(const PipelinedLoop &P,
-                                  const std::string &Full, const std::string &S,
-                                  unsigned Indent) {
+                                  const PipelineState &St, const std::string &S,
+                                  const std::string &Phase, unsigned Indent) {
   llvm::DenseSet<const Op *> Needed = boxStartSlice(P, Tma);
-  unsigned Bytes = 0;
-  for (const Op *L : P.Loads) {
-    const Type &T = L->result()->type();
-    Bytes += T.numel() * storageBytes(T.Elem.Kind);
-  }
   const PipelinedLoop *Outer = Active;
   Active = nullptr;
   for (const Op *O : P.Slice)
     if (Needed.count(O))
       emitOp(*O, Indent);
   Active = Outer;
+  if (St.FullLate.empty())
+    return emitTmaLoads(P.Loads, St.Full, S, Indent);
+  llvm::SmallVector<const Op *, 2> Early, Late;
+  for (unsigned I = 0; I < P.Loads.size(); ++I)
+    (llvm::is_contained(Producer.lateLoads(), I) ? Late : Early)
+        .push_back(P.Loads[I]);
+  emitTmaLoads(Early, St.Full, S, Indent);
+  line(Indent, "rt::mbarrier_wait(" + St.EmptyLate + " + " + S + ", " + Phase +
+                   " ^ 1);");
+  emitTmaLoads(Late, St.FullLate, S, Indent);
+}
+
+void KernelEmitter::emitTmaLoads(llvm::ArrayRef<const Op *> Loads,
+                                 const std::string &Full, const std::string &S,
+                                 unsigned Indent) {
+  unsigned Bytes = 0;
+  for (const Op *L : Loads) {
+    const Type &T = L->result()->type();
+    Bytes += T.numel() * storageBytes(T.Elem.Kind);
+  }
   std::string Bar = Full + " + " + S;
   line(Indent, "rt::mbarrier_arrive_expect_tx(" + Bar + ", " +
                    std::to_string(Bytes) + ");");
-  for (const Op *L : P.Loads) {
+  for (const Op *L : Loads) {
     const TensorMapAccess &Map = Tma.find(L)->second;
     line(Indent, "rt::tma_load_tile(" + stageTile(*L, S) + ", &" +
                      MapNames.lookup(L) + ", " + Bar + ", " + boxCorner(Map) +
@@ -257,11 +272,8 @@ void KernelEmitter::emitProducerBlock(const Block &B, const std::string &Stage,
     // complete: the first round of stages is free.
     line(Indent + 1, "rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " +
                          Phase + " ^ 1);");
-    emitTmaCopies(P, St.Full, Stage, Indent + 1);
-    line(Indent + 1, Stage + " = " + Stage +
-                         " + 1 == " + std::to_string(P.NumStages) +
-                         " ? 0 : " + Stage + " + 1;");
-    line(Indent + 1, Phase + " ^= " + Stage + " == 0;");
+    emitTmaCopies(P, St, Stage, Phase, Indent + 1);
+    advanceStage(Stage, Phase, P.NumStages, Indent + 1);
     line(Indent, "}");
   }
 }
@@ -294,13 +306,49 @@ void KernelEmitter::emitCursorPrefetch(const Op &Loop, const PipelinedLoop &P,
   line(Indent, "}");
 }
 
+void KernelEmitter::waitStage(const PipelineState &St, const std::string &Stage,
+                              const std::string &Phase, RingPart Which,
+                              unsigned Indent) {
+  if (Which != RingPart::Late)
+    line(Indent,
+         "rt::mbarrier_wait(" + St.Full + " + " + Stage + ", " + Phase + ");");
+  if (Which != RingPart::Early && !St.FullLate.empty())
+    line(Indent, "rt::mbarrier_wait(" + St.FullLate + " + " + Stage + ", " +
+                     Phase + ");");
+}
+
+void KernelEmitter::releaseStage(const PipelineState &St,
+                                 const std::string &Stage, RingPart Which,
+                                 unsigned Indent, const std::string &If) {
+  std::vector<std::string> Barriers;
+  if (Which != RingPart::Late)
+    Barriers.push_back(St.Empty);
+  if (Which != RingPart::Early && !St.EmptyLate.empty())
+    Barriers.push_back(St.EmptyLate);
+  line(Indent, "if (" + (If.empty() ? "" : If + " && ") +
+                   "threadIdx.x % 32 == 0)" +
+                   (Barriers.size() > 1 ? " {" : ""));
+  for (const std::string &B : Barriers)
+    line(Indent + 1, "rt::mbarrier_arrive(" + B + " + " + Stage + ");");
+  if (Barriers.size() > 1)
+    line(Indent, "}");
+}
+
+void KernelEmitter::advanceStage(const std::string &Stage,
+                                 const std::string &Phase, unsigned Stages,
+                                 unsigned Indent) {
+  line(Indent, Stage + " = " + Stage + " + 1 == " + std::to_string(Stages) +
+                   " ? 0 : " + Stage + " + 1;");
+  if (!Phase.empty())
+    line(Indent, Phase + " ^= " + Stage + " == 0;");
+}
+
 void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
                                      unsigned Indent) {
+  if (auto It = Producer.Rotated.find(&O); It != Producer.Rotated.end())
+    return emitRotatedFor(O, P, It->second, Indent);
   const Block &Body = *O.region(0);
-  for (unsigned I = 0; I < O.numResults(); ++I) {
-    declareResult(O.result(I), Indent, O.operand(3 + I));
-    Names[Body.argument(I + 1)] = nameOf(O.result(I));
-  }
+  declareCarried(O, Indent);
   const bool Flat = Flats.count(&O);
   if (!Flat)
     openPipeline(O, P, Indent++);
@@ -313,8 +361,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   stageResidents(O, P, Indent);
   line(Indent, forHeader(O));
   if (ByTma) {
-    line(Indent + 1, "rt::mbarrier_wait(" + St.Full + " + " + St.Read + ", " +
-                         St.Phase + ");");
+    waitStage(St, St.Read, St.Phase, RingPart::Both, Indent + 1);
     // Every warp is done with the stage the prefetch refills.
     if (!P.AsyncMma && !Specialized)
       line(Indent + 1, "__syncthreads();");
@@ -349,28 +396,22 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   TakingTurns = OuterTurns;
   Active = Outer;
   // The stage before this one, once the dot reading it has retired.
-  const std::string Previous = St.Empty + " + (" + St.Read + " == 0 ? " +
-                               std::to_string(D) + " : " + St.Read + " - 1)";
+  const std::string Previous = "(" + St.Read + " == 0 ? " + std::to_string(D) +
+                               " : " + St.Read + " - 1)";
   if (Specialized && P.AsyncMma) {
     // This warp's previous dot is done: the producer may refill its stage.
-    line(Indent + 1, "if (" + N + " != " + scalar(O.operand(0)) +
-                         " && threadIdx.x % 32 == 0)");
-    line(Indent + 2, "rt::mbarrier_arrive(" + Previous + ");");
+    releaseStage(St, Previous, RingPart::Both, Indent + 1,
+                 N + " != " + scalar(O.operand(0)));
   } else if (Specialized) {
     // This warp's dots are done with the stage.
-    line(Indent + 1, "if (threadIdx.x % 32 == 0)");
-    line(Indent + 2,
-         "rt::mbarrier_arrive(" + St.Empty + " + " + St.Read + ");");
+    releaseStage(St, St.Read, RingPart::Both, Indent + 1);
   } else if (P.AsyncMma) {
     // Every warp's previous dot is done: its stage takes the prefetch.
     line(Indent + 1, "__syncthreads();");
     Prefetch();
   }
   emitYield(O, Body, Indent + 1);
-  line(Indent + 1, St.Read + " = " + St.Read + " + 1 == " + std::to_string(S) +
-                       " ? 0 : " + St.Read + " + 1;");
-  if (ByTma)
-    line(Indent + 1, St.Phase + " ^= " + St.Read + " == 0;");
+  advanceStage(St.Read, St.Phase, S, Indent + 1);
   line(Indent, "}");
   if (P.AsyncMma) {
     // The accumulators the dots left in flight: the loop's carried values.
@@ -387,9 +428,8 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     // ptxas would serialize the loop's wgmmas.
     if (Specialized &&
         (Producer.Loops.back() != &O || O.parentBlock() != &F.body())) {
-      line(Indent, "if (" + scalar(O.operand(0)) + " < " +
-                       scalar(O.operand(1)) + " && threadIdx.x % 32 == 0)");
-      line(Indent + 1, "rt::mbarrier_arrive(" + Previous + ");");
+      releaseStage(St, Previous, RingPart::Both, Indent,
+                   scalar(O.operand(0)) + " < " + scalar(O.operand(1)));
     }
   }
   // The buffers may be reused after the loop. TMA copies past the end
@@ -430,9 +470,10 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
   }
   PipelineState &St = States[&O];
   // TMA copies complete on one mbarrier per stage, armed by the thread
-  // that issues them. With a producer warpgroup, a second ring of
+  // that issues them. With a producer warpgroup, a second set of
   // barriers, one arrival per consumer warp, says when a stage may be
-  // refilled.
+  // refilled; rotated loops' late loads have a full and an empty barrier
+  // of their own per stage.
   const bool ByTma = byTma(P);
   const bool Specialized = Producer.feeds(O);
   if (ByTma) {
@@ -440,26 +481,31 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
     line(Indent, "rt::mbarrier *const " + St.Full +
                      " = rt::dynamic_smem<rt::mbarrier>(" +
                      std::to_string(Offset) + ");");
-    if (Specialized) {
-      St.Empty = fresh("empty");
-      line(Indent, "rt::mbarrier *const " + St.Empty + " = " + St.Full + " + " +
-                       std::to_string(S) + ";");
+    llvm::SmallVector<std::pair<std::string, unsigned>, 4> Barriers = {
+        {St.Full, 1}};
+    const unsigned Consumers = Producer.ConsumerThreads / 32;
+    if (Specialized)
+      Barriers.push_back({St.Empty = fresh("empty"), Consumers});
+    if (Specialized && !Producer.Rotated.empty()) {
+      Barriers.push_back({St.FullLate = fresh("full_late"), 1});
+      Barriers.push_back({St.EmptyLate = fresh("empty_late"), Consumers});
     }
+    for (unsigned I = 1; I < Barriers.size(); ++I)
+      line(Indent, "rt::mbarrier *const " + Barriers[I].first + " = " +
+                       St.Full + " + " + std::to_string(I * S) + ";");
     line(Indent, "if (threadIdx.x == 0) {");
     line(Indent + 1, "#pragma unroll");
     line(Indent + 1, "for (int s = 0; s < " + std::to_string(S) + "; ++s)" +
                          (Specialized ? " {" : ""));
-    line(Indent + 2, "rt::mbarrier_init(" + St.Full + " + s, 1);");
-    if (Specialized) {
-      line(Indent + 2, "rt::mbarrier_init(" + St.Empty + " + s, " +
-                           std::to_string(Producer.ConsumerThreads / 32) +
-                           ");");
+    for (const auto &[Name, Count] : Barriers)
+      line(Indent + 2, "rt::mbarrier_init(" + Name + " + s, " +
+                           std::to_string(Count) + ");");
+    if (Specialized)
       line(Indent + 1, "}");
-    }
     line(Indent + 1, "rt::fence_mbarrier_init();");
     line(Indent, "}");
     line(Indent, "__syncthreads();");
-    Offset += 8 * S * (Specialized ? 2 : 1);
+    Offset += 8 * S * Barriers.size();
   }
   if (Offset + 1024 > DynamicSharedBytes) {
     DynamicSharedBytes = Offset + 1024;
@@ -494,7 +540,11 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
                 ? "filled by a producer warpgroup as they are released"
                 : "prefetched " + std::to_string(D) + " iterations ahead") +
            (Flat ? " across the enclosing loop" : "") +
-           (P.AsyncMma ? "; one dot left in flight" : ""));
+           (P.AsyncMma ? "; one dot left in flight" : "") +
+           (Producer.Rotated.count(&O)
+                ? "; rotated: each iteration issues the previous one's " +
+                      std::string("last dot after its first")
+                : ""));
   if (Specialized)
     return; // its ring was set up before the split
   allocateStages(O, P, Indent + 1);
@@ -557,9 +607,10 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
   line(Indent, barrier());
 }
 
-void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent) {
+void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
+                                  bool InPlace) {
   const Value *R = O.result();
-  if (Active->AsyncMma) {
+  if (Active->AsyncMma || InPlace) {
     // The dot accumulates in place: its accumulator is a carried value
     // only it reads, and its result only the next one; copies would read
     // the registers of a product in flight.
@@ -592,7 +643,9 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent) {
   const std::string Elem = deviceType(O.operand(0)->type().Elem);
   const std::string Args =
       "(" + Ops[0] + ", " + Ops[1] + ", " + nameOf(R) + ");";
-  if (TakingTurns)
+  if (Issue)
+    line(Indent, "rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
+  else if (TakingTurns)
     line(Indent, "rt::mma_tiles_in_turn<" + layoutOf(R) + ", " + Elem + ", " +
                      std::to_string(Producer.MmaTurns) + ">" + Args);
   else

@@ -172,15 +172,37 @@ __device__ __forceinline__ void mma_tiles_in_turn(const OA &a, const OB &b,
   }
 }
 
-/// Waits for the products mma_tiles left in flight, into the accumulators
-/// acc: their registers are fenced after the wait, so that the compiler
-/// moves no read of them above it (ptxas would then serialize the wgmmas).
-template <class... Acc>
-__device__ __forceinline__ void mma_wait_all([[maybe_unused]] Acc &...acc) {
+/// Issues acc += A B and returns with the product in flight where it runs
+/// on wgmma (a rotated loop's dots); acc and A's registers are then
+/// untouchable until an mma_wait covers it. Elsewhere the product is done
+/// on return.
+template <class LC, class T, class OA, class OB, class TC, int NC>
+__device__ __forceinline__ void mma_issue(const OA &a, const OB &b,
+                                          TC (&acc)[NC]) {
+  static_assert(!__is_same(TC, f16), "a half accumulator is rounded at once");
+  if constexpr (uses_wgmma<LC, T, OA, OB>())
+    wgmma_issue<LC, T>(a, b, acc);
+  else
+    mma_sync_tiles<LC, T>(a, b, acc);
+}
+
+/// Waits until at most Pending of the products issued are still in flight,
+/// the others' accumulators acc among them: their registers are fenced
+/// after the wait, so that the compiler moves no read of them above it
+/// (ptxas would then serialize the wgmmas).
+template <int Pending, class... Acc>
+__device__ __forceinline__ void mma_wait([[maybe_unused]] Acc &...acc) {
 #if __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  wgmma_wait<0>();
+  wgmma_wait<Pending>();
   (fence_registers(acc), ...);
 #endif
+}
+
+/// Waits for the products mma_tiles left in flight, into the accumulators
+/// acc.
+template <class... Acc>
+__device__ __forceinline__ void mma_wait_all(Acc &...acc) {
+  mma_wait<0>(acc...);
 }
 
 /// A tile in layout L written to swizzled shared memory, and its view as

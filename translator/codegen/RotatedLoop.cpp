@@ -1,0 +1,156 @@
+//===- RotatedLoop.cpp - Loops whose last dot is issued an iteration late -===//
+//
+// Carries out analysis::planRotations' plans (FlashAttention-3's overlap
+// within a warpgroup): the first iteration runs without its late part; each
+// later one issues its first dot, then the previous iteration's late part
+// (the rescaling in place and the accumulating dot), and waits for the first
+// dot alone, so that the accumulating product runs on the tensor cores while
+// the warpgroup computes the rest of the iteration; the last iteration's
+// late part follows the loop. What the late part reads of its iteration
+// crosses the back edge in registers of its own (`_prior`).
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/KernelEmitter.h"
+#include "llvm/ADT/SetVector.h"
+#include <functional>
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+
+namespace tilecc::codegen {
+
+llvm::SmallVector<const Value *, 4>
+KernelEmitter::crossingValues(const Op &Loop, const RotatedLoop &R) {
+  const Block &Body = *Loop.region(0);
+  const Value *Carried = Body.argument(R.Accumulator + 1);
+  const PipelinedLoop &P = Plans.find(&Loop)->second;
+  llvm::SetVector<const Value *> Crossing;
+  std::function<void(const Value *)> Visit = [&](const Value *V) {
+    const Op *D = V->definingOp();
+    const bool InBody =
+        D ? D->parentBlock() == &Body : V->ownerBlock() == &Body;
+    if (V == Carried || !InBody || R.rotates(*D) || stagedSource(P, V).first)
+      return;
+    if (materialized(V)) {
+      Crossing.insert(V);
+      return;
+    }
+    llvm::for_each(D->operands(), Visit);
+  };
+  for (const Op *C : R.Chain)
+    llvm::for_each(C->operands(), Visit);
+  llvm::for_each(R.Late->operands(), Visit);
+  return {Crossing.begin(), Crossing.end()};
+}
+
+void KernelEmitter::emitLatePart(
+    const RotatedLoop &R, const std::string &Acc,
+    const llvm::DenseMap<const Value *, std::string> &Prior,
+    const std::string &Stage, bool Issue, unsigned Indent) {
+  llvm::DenseMap<const Value *, std::string> Current;
+  for (const auto &[V, Name] : Prior) {
+    Current[V] = nameOf(V);
+    Names[V] = Name;
+  }
+  // Element-wise, so element e of the accumulator is rewritten from
+  // element e alone.
+  for (const Op *C : R.Chain) {
+    lineDirective(*C);
+    line(Indent, "#pragma unroll");
+    line(Indent, loopHeader(elems(C->result())));
+    line(Indent + 1, Acc + "[e] = " + compute(*C, "e") + ";");
+    Names[C->result()] = Acc;
+  }
+  const std::string Read = StageExpr;
+  StageExpr = Stage;
+  lineDirective(*R.Late);
+  emitStagedDot(*R.Late, Indent, Issue, /*InPlace=*/true);
+  StageExpr = Read;
+  for (const auto &[V, Name] : Current)
+    Names[V] = Name;
+}
+
+void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
+                                   const RotatedLoop &R, unsigned Indent) {
+  const Block &Body = *O.region(0);
+  declareCarried(O, Indent);
+  openPipeline(O, P, Indent++);
+  const PipelineState St = States[&O];
+  stageResidents(O, P, Indent);
+  const std::string Acc = nameOf(O.result(R.Accumulator));
+  // The yield leaves the accumulator, which the late part updates in place.
+  Names[R.Late->result()] = Acc;
+  llvm::DenseMap<const Value *, std::string> Prior;
+  const auto Crossing = crossingValues(O, R);
+  for (const Value *V : Crossing) {
+    std::string Name = fresh(nameOf(V) + "_prior");
+    if (V->type().isScalar())
+      line(Indent, deviceType(V->type().Elem) + " " + Name + ";");
+    else
+      declareTileAs(V, Name, Indent);
+    Prior[V] = Name;
+  }
+  // The stage the late part reads, one behind the read position.
+  const std::string Late = fresh("late_stage"), LatePhase = fresh("late_phase");
+  line(Indent, "int " + Late + " = " + St.Read + ";");
+  line(Indent, "unsigned " + LatePhase + " = " + St.Phase + ";");
+  auto EndOfIteration = [&](unsigned In) {
+    for (const Value *V : Crossing)
+      assignValue(V, Prior[V], V, In);
+    emitYield(O, Body, In);
+    line(In, Late + " = " + St.Read + ";");
+    line(In, LatePhase + " = " + St.Phase + ";");
+    advanceStage(St.Read, St.Phase, P.NumStages, In);
+  };
+  const PipelinedLoop *Outer = Active;
+  Active = &P;
+  StageExpr = St.Read;
+  const Value *IV = Body.argument(0);
+  line(Indent,
+       "if (" + scalar(O.operand(0)) + " < " + scalar(O.operand(1)) + ") {");
+  // The first iteration, without its late part.
+  line(Indent + 1, "{");
+  if (Uses.lookup(IV))
+    line(Indent + 2, constDecl(IV) + " = " + scalar(O.operand(0)) + ";");
+  waitStage(St, St.Read, St.Phase, RingPart::Early, Indent + 2);
+  for (const auto &Owned : Body.ops())
+    if (!R.rotates(*Owned) && !P.ProducerOnly.count(Owned.get()) &&
+        !Dropped.count(Owned.get()))
+      emitOp(*Owned, Indent + 2);
+  releaseStage(St, St.Read, RingPart::Early, Indent + 2);
+  EndOfIteration(Indent + 2);
+  line(Indent + 1, "}");
+  line(Indent + 1,
+       forHeader(O, scalar(O.operand(0)) + " + " + scalar(O.operand(2))));
+  waitStage(St, St.Read, St.Phase, RingPart::Early, Indent + 2);
+  for (const auto &Owned : Body.ops()) {
+    const Op &Cur = *Owned;
+    if (R.rotates(Cur) || P.ProducerOnly.count(&Cur) || Dropped.count(&Cur))
+      continue;
+    if (&Cur != R.Early) {
+      emitOp(Cur, Indent + 2);
+      continue;
+    }
+    lineDirective(Cur);
+    emitStagedDot(Cur, Indent + 2, /*Issue=*/true);
+    waitStage(St, Late, LatePhase, RingPart::Late, Indent + 2);
+    emitLatePart(R, Acc, Prior, Late, /*Issue=*/true, Indent + 2);
+    // The first dot is done, the late one may still run.
+    line(Indent + 2, "rt::mma_wait<1>(" + nameOf(Cur.result()) + ");");
+    releaseStage(St, St.Read, RingPart::Early, Indent + 2);
+  }
+  line(Indent + 2, "rt::mma_wait<0>(" + Acc + ");");
+  releaseStage(St, Late, RingPart::Late, Indent + 2);
+  EndOfIteration(Indent + 2);
+  line(Indent + 1, "}");
+  // The last iteration's late part.
+  waitStage(St, Late, LatePhase, RingPart::Late, Indent + 1);
+  emitLatePart(R, Acc, Prior, Late, /*Issue=*/false, Indent + 1);
+  releaseStage(St, Late, RingPart::Late, Indent + 1);
+  line(Indent, "}");
+  Active = Outer;
+  line(Indent, barrier());
+  line(Indent - 1, "}");
+}
+
+} // namespace tilecc::codegen
