@@ -313,16 +313,13 @@ private:
   void emitStagedDot(const ir::Op &O, unsigned Indent, bool Issue = false,
                      bool InPlace = false);
 
-  /// The waits for stage Stage of a pipeline's rings (Phase), or its
-  /// release by this warp (where If holds), on both rings where there are
-  /// two; Late picks the second ring alone (a rotated loop's late loads),
-  /// Early the first.
-  enum class RingPart { Both, Early, Late };
+  /// The wait for stage Stage of a pipeline's ring (Phase), or its release
+  /// by this warp where If holds; Late: the second ring (a rotated loop's
+  /// late loads).
   void waitStage(const PipelineState &St, const std::string &Stage,
-                 const std::string &Phase, RingPart Which, unsigned Indent);
+                 const std::string &Phase, bool Late, unsigned Indent);
   void releaseStage(const PipelineState &St, const std::string &Stage,
-                    RingPart Which, unsigned Indent,
-                    const std::string &If = "");
+                    bool Late, unsigned Indent, const std::string &If = "");
 
   /// The step of a ring position Stage (and its Phase, if TMA's) to the
   /// next of Stages stages.

@@ -307,31 +307,19 @@ void KernelEmitter::emitCursorPrefetch(const Op &Loop, const PipelinedLoop &P,
 }
 
 void KernelEmitter::waitStage(const PipelineState &St, const std::string &Stage,
-                              const std::string &Phase, RingPart Which,
+                              const std::string &Phase, bool Late,
                               unsigned Indent) {
-  if (Which != RingPart::Late)
-    line(Indent,
-         "rt::mbarrier_wait(" + St.Full + " + " + Stage + ", " + Phase + ");");
-  if (Which != RingPart::Early && !St.FullLate.empty())
-    line(Indent, "rt::mbarrier_wait(" + St.FullLate + " + " + Stage + ", " +
-                     Phase + ");");
+  line(Indent, "rt::mbarrier_wait(" + (Late ? St.FullLate : St.Full) + " + " +
+                   Stage + ", " + Phase + ");");
 }
 
 void KernelEmitter::releaseStage(const PipelineState &St,
-                                 const std::string &Stage, RingPart Which,
+                                 const std::string &Stage, bool Late,
                                  unsigned Indent, const std::string &If) {
-  std::vector<std::string> Barriers;
-  if (Which != RingPart::Late)
-    Barriers.push_back(St.Empty);
-  if (Which != RingPart::Early && !St.EmptyLate.empty())
-    Barriers.push_back(St.EmptyLate);
-  line(Indent, "if (" + (If.empty() ? "" : If + " && ") +
-                   "threadIdx.x % 32 == 0)" +
-                   (Barriers.size() > 1 ? " {" : ""));
-  for (const std::string &B : Barriers)
-    line(Indent + 1, "rt::mbarrier_arrive(" + B + " + " + Stage + ");");
-  if (Barriers.size() > 1)
-    line(Indent, "}");
+  line(Indent,
+       "if (" + (If.empty() ? "" : If + " && ") + "threadIdx.x % 32 == 0)");
+  line(Indent + 1, "rt::mbarrier_arrive(" + (Late ? St.EmptyLate : St.Empty) +
+                       " + " + Stage + ");");
 }
 
 void KernelEmitter::advanceStage(const std::string &Stage,
@@ -361,7 +349,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   stageResidents(O, P, Indent);
   line(Indent, forHeader(O));
   if (ByTma) {
-    waitStage(St, St.Read, St.Phase, RingPart::Both, Indent + 1);
+    waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 1);
     // Every warp is done with the stage the prefetch refills.
     if (!P.AsyncMma && !Specialized)
       line(Indent + 1, "__syncthreads();");
@@ -400,11 +388,11 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
                                " : " + St.Read + " - 1)";
   if (Specialized && P.AsyncMma) {
     // This warp's previous dot is done: the producer may refill its stage.
-    releaseStage(St, Previous, RingPart::Both, Indent + 1,
+    releaseStage(St, Previous, /*Late=*/false, Indent + 1,
                  N + " != " + scalar(O.operand(0)));
   } else if (Specialized) {
     // This warp's dots are done with the stage.
-    releaseStage(St, St.Read, RingPart::Both, Indent + 1);
+    releaseStage(St, St.Read, /*Late=*/false, Indent + 1);
   } else if (P.AsyncMma) {
     // Every warp's previous dot is done: its stage takes the prefetch.
     line(Indent + 1, "__syncthreads();");
@@ -428,7 +416,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     // ptxas would serialize the loop's wgmmas.
     if (Specialized &&
         (Producer.Loops.back() != &O || O.parentBlock() != &F.body())) {
-      releaseStage(St, Previous, RingPart::Both, Indent,
+      releaseStage(St, Previous, /*Late=*/false, Indent,
                    scalar(O.operand(0)) + " < " + scalar(O.operand(1)));
     }
   }

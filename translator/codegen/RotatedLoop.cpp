@@ -112,17 +112,17 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
   line(Indent + 1, "{");
   if (Uses.lookup(IV))
     line(Indent + 2, constDecl(IV) + " = " + scalar(O.operand(0)) + ";");
-  waitStage(St, St.Read, St.Phase, RingPart::Early, Indent + 2);
+  waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 2);
   for (const auto &Owned : Body.ops())
     if (!R.rotates(*Owned) && !P.ProducerOnly.count(Owned.get()) &&
         !Dropped.count(Owned.get()))
       emitOp(*Owned, Indent + 2);
-  releaseStage(St, St.Read, RingPart::Early, Indent + 2);
+  releaseStage(St, St.Read, /*Late=*/false, Indent + 2);
   EndOfIteration(Indent + 2);
   line(Indent + 1, "}");
   line(Indent + 1,
        forHeader(O, scalar(O.operand(0)) + " + " + scalar(O.operand(2))));
-  waitStage(St, St.Read, St.Phase, RingPart::Early, Indent + 2);
+  waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 2);
   for (const auto &Owned : Body.ops()) {
     const Op &Cur = *Owned;
     if (R.rotates(Cur) || P.ProducerOnly.count(&Cur) || Dropped.count(&Cur))
@@ -133,20 +133,20 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
     }
     lineDirective(Cur);
     emitStagedDot(Cur, Indent + 2, /*Issue=*/true);
-    waitStage(St, Late, LatePhase, RingPart::Late, Indent + 2);
+    waitStage(St, Late, LatePhase, /*Late=*/true, Indent + 2);
     emitLatePart(R, Acc, Prior, Late, /*Issue=*/true, Indent + 2);
     // The first dot is done, the late one may still run.
     line(Indent + 2, "rt::mma_wait<1>(" + nameOf(Cur.result()) + ");");
-    releaseStage(St, St.Read, RingPart::Early, Indent + 2);
+    releaseStage(St, St.Read, /*Late=*/false, Indent + 2);
   }
   line(Indent + 2, "rt::mma_wait<0>(" + Acc + ");");
-  releaseStage(St, Late, RingPart::Late, Indent + 2);
+  releaseStage(St, Late, /*Late=*/true, Indent + 2);
   EndOfIteration(Indent + 2);
   line(Indent + 1, "}");
   // The last iteration's late part.
-  waitStage(St, Late, LatePhase, RingPart::Late, Indent + 1);
+  waitStage(St, Late, LatePhase, /*Late=*/true, Indent + 1);
   emitLatePart(R, Acc, Prior, Late, /*Issue=*/false, Indent + 1);
-  releaseStage(St, Late, RingPart::Late, Indent + 1);
+  releaseStage(St, Late, /*Late=*/true, Indent + 1);
   line(Indent, "}");
   Active = Outer;
   line(Indent, barrier());
