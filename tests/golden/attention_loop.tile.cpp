@@ -131,7 +131,7 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // CHECK-NEXT: phase ^= read_stage == 0;
 // CHECK-NEXT: }
 // Then S(j) is issued before P(j-1) V(j-1), and only S(j) waited for.
-// CHECK-NEXT: for (int n0 = 0 + 128; n0 < seq; n0 += 128) {
+// CHECK-NEXT: for (int n0 = 128; n0 < seq; n0 += 128) {
 // CHECK-NEXT: rt::mbarrier_wait(full + read_stage, phase);
 // CHECK: rt::mma_issue<[[S]], rt::f16>(
 // CHECK-NEXT: rt::fragment<{{L[0-9]+}}>(

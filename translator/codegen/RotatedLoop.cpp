@@ -120,8 +120,12 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
   releaseStage(St, St.Read, /*Late=*/false, Indent + 2);
   EndOfIteration(Indent + 2);
   line(Indent + 1, "}");
-  line(Indent + 1,
-       forHeader(O, scalar(O.operand(0)) + " + " + scalar(O.operand(2))));
+  // The second iteration on, its start folded where lo and step are known.
+  const auto Lo = AI.get(O.operand(0)).ConstantValue,
+             Step = AI.get(O.operand(2)).ConstantValue;
+  line(Indent + 1, forHeader(O, Lo && Step ? std::to_string(*Lo + *Step)
+                                           : scalar(O.operand(0)) + " + " +
+                                                 scalar(O.operand(2))));
   waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 2);
   for (const auto &Owned : Body.ops()) {
     const Op &Cur = *Owned;
