@@ -165,11 +165,11 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // of 4 warps (more programs per SM), the fastest for causal head_dim 64 at
 // seq 1024, and a persistent program (one per SM, its producer warpgroup
 // running ahead into the next tile's keys), 0.89-1.04x the default (mostly
-// 0.96-0.98x) since the key loop is rotated, kept as the persistent form. Tutorial 06's H100
-// choice is 128 x 64 blocks, 8 warps, 3 stages. At head_dim 128 a producer
-// warpgroup issues the K and V copies (warp_specialize), and with it the
-// key loop is rotated so that P V runs during the next block's softmax
-// (1.08-1.25x without a mask, 1.04-1.13x causal, over the same blocks
+// 0.96-0.98x) since the key loop is rotated, kept as the persistent form.
+// Tutorial 06's H100 choice is 128 x 64 blocks, 8 warps, 3 stages. At head_dim
+// 128 a producer warpgroup issues the K and V copies (warp_specialize), and
+// with it the key loop is rotated so that P V runs during the next block's
+// softmax (1.08-1.25x without a mask, 1.04-1.13x causal, over the same blocks
 // unrotated); at head_dim 64 the producer's 128 threads cost more than
 // that gains (0.7-1.0x). The other blocks measured (64 x 64 and 128 x 128
 // at head_dim 64, 128 x 64 and 64 x 64 at 128) were never the fastest;
