@@ -164,7 +164,7 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // CHECK-NEXT: if (threadIdx.x % 32 == 0)
 // CHECK-NEXT: rt::mbarrier_arrive(empty_late + late_stage);
 // CHECK-NEXT: }
-// CHECK-NEXT: rt::sync_threads<256>();
+// CHECK-NEXT: }
 // CHECK-LABEL: // softmax_rows_c0_aligned16:
 // CHECK-NOT: rotated
 // CHECK-NOT: mma_issue

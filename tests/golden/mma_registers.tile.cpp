@@ -12,10 +12,11 @@
 // the loop and the second's is computed from the first's result. Neither
 // is staged: both dots put all four warps along M, a takes the layout of
 // the mma accumulator (whose registers are mma's A fragments; the loaded
-// tile converts to it once, before the loop), and the dots read it from
-// registers (rt::fragment) while the loop pipelines the b loads. Dots with
-// a in registers are not left in flight. The unaligned variant keeps the
-// pipeline and copies at once (rt::copy_v).
+// tile converts to it once, before the loop, through a swizzled tile that
+// each thread writes 8 and reads 2 elements at a time), and the dots read
+// it from registers (rt::fragment) while the loop pipelines the b loads.
+// Dots with a in registers are not left in flight. The unaligned variant
+// keeps the pipeline and copies at once (rt::copy_v).
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int D>
@@ -51,12 +52,17 @@ tile::grid chain_grid(const tile::half *, const tile::half *,
 // clang-format off
 // CHECK-LABEL: chain_c0_aligned16(
 // CHECK: { // #blocked<spt=[1, 8], tpw=[4, 8], wpc=[4, 1], order=[1, 0]> -> #blocked<spt=[1, 2], tpw=[8, 4], wpc=[4, 1], order=[1, 0], warp_reps=[2, 8]>
+// CHECK-NEXT: __shared__ alignas(16) rt::f16 [[QS:t[0-9]+_smem]][4096];
+// CHECK-NEXT: rt::smem_tile<rt::f16, 64, 64>{[[QS]]}.template store<L{{[0-9]+}}>(qt);
+// CHECK-NEXT: __syncthreads();
+// CHECK-NEXT: rt::smem_tile<rt::f16, 64, 64>{[[QS]]}.template load<[[ACC:L[0-9]+]]>([[Q:t[0-9]+]]);
+// CHECK-NEXT: __syncthreads();
 // CHECK: { // pipeline: kt, vb in 3 shared-memory stages, prefetched 2 iterations ahead
 // CHECK: for (int n0 = 0; n0 < n; n0 += 64) {
 // CHECK: rt::cp_async_v<8>(kt_dst_1
 // CHECK: rt::cp_async_v<8>(vb_dst_1
-// CHECK: rt::mma_tiles<[[ACC:L[0-9]+]], rt::f16>(
-// CHECK-NEXT: rt::fragment<[[ACC]]>([[Q:t[0-9]+]]),
+// CHECK: rt::mma_tiles<[[ACC]], rt::f16>(
+// CHECK-NEXT: rt::fragment<[[ACC]]>([[Q]]),
 // CHECK-NEXT: rt::operand<true>(kt_stage{kt_ring + read_stage * kt_stage::elems}),
 // CHECK: [[P:t[0-9]+]][e] = rt::convert<rt::f16>(rt::exp2(s[e]));
 // CHECK: rt::mma_tiles<[[ACC]], rt::f16>(

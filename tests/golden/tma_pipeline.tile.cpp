@@ -93,7 +93,7 @@ tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK-NEXT: if (threadIdx.x == 0)
 // CHECK-NEXT: rt::tma_store_wait<true>();
 // CHECK-NEXT: __syncthreads();
-// CHECK: *acc_out.template at<{{L[0-9]+}}>(e) = acc[e];
+// CHECK-NEXT: acc_out.template store<{{L[0-9]+}}>(acc);
 // CHECK-NEXT: rt::fence_proxy_async();
 // CHECK-NEXT: __syncthreads();
 // CHECK-NEXT: if (threadIdx.x == 0) {

@@ -286,7 +286,8 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: }
 // CHECK-NEXT: rt::mma_wait_all([[ACC]]);
 // CHECK-NEXT: rt::end_basic_block();
-// CHECK-NEXT: rt::sync_threads<256>();
+// No barrier after the loop: the producer's barriers guard the ring.
+// CHECK-NEXT: }
 // CHECK: if (threadIdx.x == 0)
 // CHECK-NEXT: rt::tma_store_wait<true>();
 // CHECK-NEXT: rt::sync_threads<256>();
@@ -342,13 +343,13 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // TWO-NEXT: rt::end_basic_block();
 // TWO-NEXT: if (0 < half_k && threadIdx.x % 32 == 0)
 // TWO-NEXT: rt::mbarrier_arrive(empty + (read_stage == 0 ? 2 : read_stage - 1));
-// TWO-NEXT: rt::sync_threads<128>();
+// TWO-NEXT: }
 // TWO: for (int k0_1 = half_k; k0_1 < k; k0_1 += 64) {
 // TWO-NEXT: rt::mbarrier_wait(full + read_stage, phase);
 // TWO: if (k0_1 != half_k && threadIdx.x % 32 == 0)
 // TWO: rt::mma_wait_all(acc);
 // TWO-NEXT: rt::end_basic_block();
-// TWO-NEXT: rt::sync_threads<128>();
+// TWO-NEXT: }
 // TWO: rt::reduce<0, {{L[0-9]+}}, {{L[0-9]+}}, 128>(
 // TWO-NOT: __syncthreads
 // TWO: rt::tma_store_wait<false>();

@@ -673,11 +673,8 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
   line(Indent + 1, "if (threadIdx.x == 0)");
   line(Indent + 2, "rt::tma_store_wait<true>();");
   line(Indent + 1, barrier());
-  line(Indent + 1, "#pragma unroll");
-  line(Indent + 1, loopHeader(elems(Val)));
-  line(Indent + 2, "if (" + layoutOf(Val) + "::owns(e))");
-  line(Indent + 3, "*" + Buf + ".template at<" + layoutOf(Val) +
-                       ">(e) = " + nameOf(Val) + "[e];");
+  line(Indent + 1,
+       Buf + ".template store<" + layoutOf(Val) + ">(" + nameOf(Val) + ");");
   line(Indent + 1, "rt::fence_proxy_async();");
   line(Indent + 1, barrier());
   line(Indent + 1, "if (threadIdx.x == 0) {");
@@ -1044,11 +1041,31 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
 void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
   const Value *Src = O.operand(0), *R = O.result();
   declareTile(R, Indent);
-  std::string Buf = nameOf(R) + "_smem";
-  StaticSharedBytes += R->type().numel() * storageBytes(R->type().Elem.Kind);
+  const Type &T = R->type();
+  const std::string Buf = nameOf(R) + "_smem", Elem = deviceType(T.Elem);
+  StaticSharedBytes += T.numel() * storageBytes(T.Elem.Kind);
   line(Indent, "{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
-  line(Indent + 1, "__shared__ " + deviceType(R->type().Elem) + " " + Buf +
-                       "[" + std::to_string(R->type().numel()) + "];");
+  // A 2-D tile goes through a swizzled tile: each thread writes and reads
+  // its runs of neighbours as vectors, and the rows a warp touches at once
+  // spread over the banks.
+  if (T.Shape.size() == 2 && materialized(Src) &&
+      T.Shape[1] * storageBytes(T.Elem.Kind) % 16 == 0) {
+    line(Indent + 1, "__shared__ alignas(16) " + Elem + " " + Buf + "[" +
+                         std::to_string(T.numel()) + "];");
+    const std::string Tile = "rt::smem_tile<" + Elem + ", " +
+                             std::to_string(T.Shape[0]) + ", " +
+                             std::to_string(T.Shape[1]) + ">{" + Buf + "}";
+    line(Indent + 1,
+         Tile + ".template store<" + layoutOf(Src) + ">(" + nameOf(Src) + ");");
+    line(Indent + 1, barrier());
+    line(Indent + 1,
+         Tile + ".template load<" + layoutOf(R) + ">(" + nameOf(R) + ");");
+    line(Indent + 1, barrier());
+    line(Indent, "}");
+    return;
+  }
+  line(Indent + 1, "__shared__ " + Elem + " " + Buf + "[" +
+                       std::to_string(T.numel()) + "];");
   line(Indent + 1, "#pragma unroll");
   line(Indent + 1, loopHeader(elems(Src)));
   // Copies of an element (replicated layouts) are not written twice.

@@ -420,11 +420,14 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
                    scalar(O.operand(0)) + " < " + scalar(O.operand(1)));
     }
   }
-  // The buffers may be reused after the loop. TMA copies past the end
-  // are never issued.
+  // The buffers may be reused after the loop (TMA copies past the end
+  // are never issued). A producer's one ring is guarded by its barriers
+  // instead; the resident operands are not, and a later loop writes its own
+  // over them.
   if (!ByTma)
     line(Indent, "rt::cp_async_wait<0>();");
-  line(Indent, barrier());
+  if (!Specialized || !P.Resident.empty())
+    line(Indent, barrier());
   if (!Flat)
     line(Indent - 1, "}");
 }

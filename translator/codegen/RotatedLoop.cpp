@@ -153,7 +153,10 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
   releaseStage(St, Late, /*Late=*/true, Indent + 1);
   line(Indent, "}");
   Active = Outer;
-  line(Indent, barrier());
+  // The ring is the producer's barriers' to guard; resident operands are
+  // not.
+  if (!P.Resident.empty())
+    line(Indent, barrier());
   line(Indent - 1, "}");
 }
 

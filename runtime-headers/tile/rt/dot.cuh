@@ -210,10 +210,7 @@ __device__ __forceinline__ void mma_wait_all(Acc &...acc) {
 /// K-contiguous when KMajor (Tile is then MN x K, else K x MN).
 template <class L, bool IsB, bool KMajor, class Tile, class T, int N>
 __device__ smem_operand<Tile, KMajor> stage_operand(Tile t, const T (&v)[N]) {
-#pragma unroll
-  for (int e = 0; e < N; ++e)
-    if (L::owns(e))
-      *t.template at<L, IsB == KMajor>(e) = v[e];
+  t.template store<L, IsB == KMajor>(v);
   return {t};
 }
 

@@ -77,6 +77,8 @@ struct blocked {
     return stride;
   }
   TILE_RT_HD static constexpr int warp_reps(int d) { return WarpReps[d]; }
+  /// The i-th fastest dimension in which a thread's elements are numbered.
+  TILE_RT_HD static constexpr int order(int i) { return Order[i]; }
   /// Elements one warp covers along d, and the whole program.
   TILE_RT_HD static constexpr int warp_tile(int d) {
     return SizePerThread[d] * ThreadsPerWarp[d] * WarpReps[d];
@@ -259,6 +261,16 @@ TILE_RT_HD constexpr int broadcast_index(int e) {
     ++s;
   }
   return Src::compose(g);
+}
+
+/// How many of a thread's elements of layout L, numbered consecutively from
+/// a multiple of that count, are neighbours along dimension d: a blocked
+/// layout numbers its SizePerThread digits first, fastest dimension first.
+template <class L> TILE_RT_HD constexpr int run_along(int d) {
+  if constexpr (L::slice_dim >= 0)
+    return 1;
+  else
+    return L::order(0) == d ? L::size_per_thread(d) : 1;
 }
 
 /// Row-major position of this thread's element e in the whole tile.

@@ -8,6 +8,9 @@
 // free of bank conflicts. Tiles start 1024-byte aligned.
 #pragma once
 
+#include "tile/rt/layout.cuh"
+#include "tile/rt/memory.cuh"
+
 namespace tile::rt {
 
 template <class T, int Rows, int Cols> struct smem_tile {
@@ -35,6 +38,37 @@ template <class T, int Rows, int Cols> struct smem_tile {
   template <class L, bool Swap = false> __device__ T *at(int e) const {
     return Swap ? at(L::coord(e, 1), L::coord(e, 0))
                 : at(L::coord(e, 0), L::coord(e, 1));
+  }
+
+  /// How many elements a thread of layout L moves with one access: the
+  /// neighbours L numbers consecutively along the tile's rows (L's dimension
+  /// 1, or 0 when Swap), at most 16 bytes, which the swizzle keeps together
+  /// (it moves whole 16-byte chunks).
+  template <class L, bool Swap> TILE_RT_HD static constexpr int vector_width() {
+    constexpr int d = Swap ? 0 : 1;
+    for (int v = 16 / int(sizeof(T)); v > 1; v /= 2)
+      if (run_along<L>(d) % v == 0 && L::shape(d) % v == 0 &&
+          slab_cols % v == 0)
+        return v;
+    return 1;
+  }
+  /// Writes this thread's elements of a tile in layout L (copies that L
+  /// replicates once), vector_width of them per store.
+  template <class L, bool Swap = false, int N>
+  __device__ void store(const T (&v)[N]) const {
+    constexpr int V = vector_width<L, Swap>();
+#pragma unroll
+    for (int e = 0; e < N; e += V)
+      store_vector<V>(at<L, Swap>(e), &v[e], L::owns(e));
+  }
+  /// Reads this thread's elements of a tile in layout L, vector_width of
+  /// them per load.
+  template <class L, bool Swap = false, int N>
+  __device__ void load(T (&v)[N]) const {
+    constexpr int V = vector_width<L, Swap>();
+#pragma unroll
+    for (int e = 0; e < N; e += V)
+      load_vector<V>(&v[e], at<L, Swap>(e), true, T());
   }
 };
 
