@@ -164,8 +164,8 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // H100/H200 at most lengths), then others (BENCHMARKS.md): 64 x 64 blocks
 // of 4 warps (more programs per SM), the fastest for causal head_dim 64 at
 // seq 1024, and a persistent program (one per SM, its producer warpgroup
-// running ahead into the next tile's keys), 0.92-0.95x the default in the
-// latest measurement (0.89-1.04x before), kept as the persistent form.
+// running ahead into the next tile's keys), 1.00-1.02x the default at seq
+// 1024 and 8192 since its ring position stays warp-uniform (BENCHMARKS.md).
 // Tutorial 06's H100 choice is 128 x 64 blocks, 8 warps, 3 stages. At head_dim
 // 128 a producer warpgroup issues the K and V copies (warp_specialize), and
 // with it the key loop is rotated so that P V runs during the next block's

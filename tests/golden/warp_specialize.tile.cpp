@@ -370,6 +370,9 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // PERS-NEXT: return;
 // PERS: rt::setmaxnreg_inc<216>();
 // PERS: for (int pid = [[PID]]; pid < blocks; pid += [[STEP]]) {
+// The ring's position, carried across tiles, stays in uniform registers.
+// PERS-NEXT: read_stage = rt::warp_uniform(read_stage);
+// PERS-NEXT: phase = rt::warp_uniform(phase);
 // PERS: rt::mma_wait_all(acc);
 // PERS-NEXT: rt::end_basic_block();
 // PERS-NEXT: if (0 < k && threadIdx.x % 32 == 0)

@@ -819,6 +819,13 @@ void KernelEmitter::emitFor(const Op &O, unsigned Indent) {
     ++Indent;
   }
   line(Indent, forHeader(O));
+  // The consumers' ring position, carried from one iteration of a loop the
+  // producer walks to the next, stated warp-uniform again (rt::warp_uniform).
+  if (Split && llvm::is_contained(Producer.Enclosing, &O)) {
+    const PipelineState &St = States[Producer.Loops.front()];
+    for (const std::string &V : {St.Read, St.Phase})
+      line(Indent + 1, V + " = rt::warp_uniform(" + V + ");");
+  }
   emitBlock(Body, Indent + 1);
   emitYield(O, Body, Indent + 1);
   line(Indent, "}");
