@@ -52,7 +52,7 @@ tile::grid chain_grid(const tile::half *, const tile::half *,
 // clang-format off
 // CHECK-LABEL: chain_c0_aligned16(
 // CHECK: { // #blocked<spt=[1, 8], tpw=[4, 8], wpc=[4, 1], order=[1, 0]> -> #blocked<spt=[1, 2], tpw=[8, 4], wpc=[4, 1], order=[1, 0], warp_reps=[2, 8]>
-// CHECK-NEXT: __shared__ alignas(16) rt::f16 [[QS:t[0-9]+_smem]][4096];
+// CHECK-NEXT: alignas(16) __shared__ rt::f16 [[QS:t[0-9]+_smem]][4096];
 // CHECK-NEXT: rt::smem_tile<rt::f16, 64, 64>{[[QS]]}.template store<L{{[0-9]+}}>(qt);
 // CHECK-NEXT: __syncthreads();
 // CHECK-NEXT: rt::smem_tile<rt::f16, 64, 64>{[[QS]]}.template load<[[ACC:L[0-9]+]]>([[Q:t[0-9]+]]);

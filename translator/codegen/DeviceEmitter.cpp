@@ -1057,7 +1057,8 @@ void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
   // spread over the banks.
   if (T.Shape.size() == 2 && materialized(Src) &&
       T.Shape[1] * storageBytes(T.Elem.Kind) % 16 == 0) {
-    line(Indent + 1, "__shared__ alignas(16) " + Elem + " " + Buf + "[" +
+    // alignas first: HIP's __shared__ is an attribute that would take it.
+    line(Indent + 1, "alignas(16) __shared__ " + Elem + " " + Buf + "[" +
                          std::to_string(T.numel()) + "];");
     const std::string Tile = "rt::smem_tile<" + Elem + ", " +
                              std::to_string(T.Shape[0]) + ", " +

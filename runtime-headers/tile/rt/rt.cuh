@@ -10,5 +10,6 @@
 #include "tile/rt/pack.cuh"
 #include "tile/rt/reduce.cuh"
 #include "tile/rt/scan.cuh"
+#include "tile/rt/smem.cuh"
 #include "tile/rt/sync.cuh"
 #include "tile/rt/types.cuh"

@@ -84,6 +84,7 @@ template <class T, int PerThread, int Threads> struct thread_stage {
   }
 };
 
+#if !defined(__HIPCC__)
 /// The kernel's dynamic shared memory (pipeline stages) from byte Offset,
 /// the whole of it 1024-byte aligned (the launch asks for 1024 more bytes
 /// than the stages take).
@@ -94,6 +95,7 @@ template <class T> __device__ T *dynamic_smem(unsigned offset) {
   unsigned pad = (1024 - base % 1024) % 1024;
   return reinterpret_cast<T *>(tile_dynamic_smem + pad + offset);
 }
+#endif
 
 /// A dot operand in shared memory seen as MN x K (A: M x K, B: N x K),
 /// stored K-contiguous (Tile is MN x K) or MN-contiguous (Tile is K x MN).
