@@ -1060,9 +1060,7 @@ void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
     // alignas first: HIP's __shared__ is an attribute that would take it.
     line(Indent + 1, "alignas(16) __shared__ " + Elem + " " + Buf + "[" +
                          std::to_string(T.numel()) + "];");
-    const std::string Tile = "rt::smem_tile<" + Elem + ", " +
-                             std::to_string(T.Shape[0]) + ", " +
-                             std::to_string(T.Shape[1]) + ">{" + Buf + "}";
+    const std::string Tile = smemTileType(T) + "{" + Buf + "}";
     line(Indent + 1,
          Tile + ".template store<" + layoutOf(Src) + ">(" + nameOf(Src) + ");");
     line(Indent + 1, barrier());

@@ -178,6 +178,10 @@ private:
   /// (its contiguous dimension is 0).
   bool storedTransposed(const ir::Op &L);
 
+  /// The shared-memory tile type holding a tile of type T (Swap: stored
+  /// transposed).
+  static std::string smemTileType(const ir::Type &T, bool Swap = false);
+
   /// The shared-memory tile type of one stage of staged load L, or of the
   /// buffer of a TMA store.
   std::string stageType(const ir::Op &L);

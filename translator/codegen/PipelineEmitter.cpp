@@ -24,13 +24,16 @@ bool KernelEmitter::storedTransposed(const Op &L) {
   return LM.get(L.result()).fastestDim() == 0;
 }
 
-std::string KernelEmitter::stageType(const Op &L) {
-  bool IsStore = L.kind() == OpKind::Store;
-  const Type &T = IsStore ? L.operand(1)->type() : L.result()->type();
-  bool Swap = !IsStore && storedTransposed(L);
+std::string KernelEmitter::smemTileType(const Type &T, bool Swap) {
   return "rt::smem_tile<" + deviceType(T.Elem) + ", " +
          std::to_string(T.Shape[Swap ? 1 : 0]) + ", " +
          std::to_string(T.Shape[Swap ? 0 : 1]) + ">";
+}
+
+std::string KernelEmitter::stageType(const Op &L) {
+  bool IsStore = L.kind() == OpKind::Store;
+  const Type &T = IsStore ? L.operand(1)->type() : L.result()->type();
+  return smemTileType(T, !IsStore && storedTransposed(L));
 }
 
 std::string KernelEmitter::hostScalar(const Value *V) {
@@ -582,10 +585,9 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
     std::string Elem = deviceType(T.Elem);
     std::string Name = fresh(nameOf(A) + "_resident");
     line(Indent, "const auto " + Name + " = rt::stage_operand<" + layoutOf(A) +
-                     ", false, true>(rt::smem_tile<" + Elem + ", " +
-                     std::to_string(T.Shape[0]) + ", " +
-                     std::to_string(T.Shape[1]) + ">{rt::dynamic_smem<" + Elem +
-                     ">(" + std::to_string(Offset) + ")}, " + nameOf(A) + ");");
+                     ", false, true>(" + smemTileType(T) +
+                     "{rt::dynamic_smem<" + Elem + ">(" +
+                     std::to_string(Offset) + ")}, " + nameOf(A) + ");");
     Residents[A] = Name;
     Offset += (T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024;
   }

@@ -76,7 +76,7 @@ __device__ __forceinline__ void end_basic_block() {
 /// stage and phase, carried from one tile of a persistent program to the
 /// next across code only one thread runs, otherwise end up in per-thread
 /// registers, and with them every wgmma descriptor built from them (a move
-/// to a uniform register before each wgmma: 1.09-1.15x slower loops).
+/// to a uniform register before each wgmma: 1.07-1.15x slower kernels).
 template <class T> __device__ __forceinline__ T warp_uniform(T x) {
   return __shfl_sync(0xffffffffu, x, 0);
 }
