@@ -161,11 +161,13 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 }
 
 // Per head_dim and masking, the wrapper's default first (the fastest on an
-// H100/H200 at most lengths), then others (BENCHMARKS.md): 64 x 64 blocks
-// of 4 warps (more programs per SM), the fastest for causal head_dim 64 at
-// seq 1024, and a persistent program (one per SM, its producer warpgroup
-// running ahead into the next tile's keys), 1.00-1.02x the default at seq
-// 1024 and 8192 since its ring position stays warp-uniform (BENCHMARKS.md).
+// H100/H200 at most lengths), then others (BENCHMARKS.md). Without a mask,
+// head_dim 128 runs a persistent program (one per SM, its producer
+// warpgroup copying the next tile's Q, K and V while the consumers finish
+// this one): 1.05x one program per block at seq 1024, 1.04-1.12x at 4096,
+// 1.00x at 8192 on an H200; causal, a persistent program was 0.82-0.96x
+// (its tiles cost unlike). 64 x 64 blocks of 4 warps (more programs per
+// SM) are the fastest for causal head_dim 64 at seq 1024.
 // Tutorial 06's H100 choice is 128 x 64 blocks, 8 warps, 3 stages. At head_dim
 // 128 a producer warpgroup issues the K and V copies (warp_specialize), and
 // with it the key loop is rotated so that P V runs during the next block's
@@ -182,7 +184,7 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
           .meta = {128, 64, 64, 0, 0}, .num_warps = 8, .num_stages = 3},       \
       tile::config{                                                            \
           .meta = {128, 64, 64, 1, 0}, .num_warps = 8, .num_stages = 3},       \
-      tile::config{.meta = {128, 128, 128, 0, 0},                              \
+      tile::config{.meta = {128, 128, 128, 0, 1},                              \
                    .num_warps = 8,                                             \
                    .num_stages = 2,                                            \
                    .warp_specialize = true},                                   \
@@ -194,7 +196,7 @@ ATTENTION_CONFIGS(attention_f16,
                   tile::config{.meta = {64, 64, 64, 1, 0},
                                .num_warps = 4,
                                .num_stages = 3},
-                  tile::config{.meta = {128, 128, 128, 0, 1},
+                  tile::config{.meta = {128, 128, 128, 0, 0},
                                .num_warps = 8,
                                .num_stages = 2,
                                .warp_specialize = true});

@@ -109,7 +109,8 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // CHECK-NEXT: rt::mbarrier_arrive_expect_tx(full_late + fill_stage, 16384);
 // CHECK-NEXT: rt::tma_load_tile(vb_stage{{.*}}
 // CHECK-NEXT: &vb_map, full_late + fill_stage, 0, n0);
-// The consumers.
+// The consumers: Q is the producer's copy (tma_operand).
+// CHECK: rt::mbarrier_wait(q_tile_full, q_tile_phase);
 // CHECK: pipeline: kt, vb in 2 shared-memory stages, filled by a producer warpgroup as they are released; rotated: each iteration issues the previous one's last dot after its first
 // CHECK-NEXT: float alpha_prior[2];
 // CHECK-NEXT: rt::f16 [[P:t[0-9]+]]_prior[64];
@@ -134,7 +135,7 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // CHECK-NEXT: for (int n0 = 128; n0 < seq; n0 += 128) {
 // CHECK-NEXT: rt::mbarrier_wait(full + read_stage, phase);
 // CHECK: rt::mma_issue<[[S]], rt::f16>(
-// CHECK-NEXT: rt::fragment<{{L[0-9]+}}>(
+// CHECK-NEXT: rt::operand<true>(q_tile_stage{q_tile_buf}),
 // CHECK-NEXT: rt::operand<true>(kt_stage{kt_ring + read_stage * kt_stage::elems}),
 // CHECK-NEXT: [[SV:t[0-9]+]]);
 // CHECK-NEXT: rt::mbarrier_wait(full_late + late_stage, late_phase);
@@ -178,10 +179,10 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // PING: for (int n0 = 0; n0 < seq; n0 += 128) {
 // PING-NEXT: rt::mbarrier_wait(full + read_stage, phase);
 // PING: rt::mma_tiles_in_turn<[[S:L[0-9]+]], rt::f16, 2>(
-// PING-NEXT: rt::fragment<[[O:L[0-9]+]]>(
+// PING-NEXT: rt::operand<true>(q_tile_stage{q_tile_buf}),
 // PING-NEXT: rt::operand<true>(kt_stage{
 // PING: rt::reduce<1, [[S]], {{L[0-9]+}}, 256>(
-// PING: rt::mma_tiles_in_turn<[[O]], rt::f16, 2>(
+// PING: rt::mma_tiles_in_turn<{{L[0-9]+}}, rt::f16, 2>(
 // PING-NEXT: rt::fragment<[[S]]>(
 // PING-NEXT: rt::operand<false>(vb_stage{
 // PING: rt::mbarrier_arrive(empty + read_stage);

@@ -18,14 +18,6 @@ bool recomputable(const Op &O) {
   return isPure(O) && O.kind() != OpKind::Trans;
 }
 
-bool isZeroConstant(const Value *V) {
-  const Op *D = V->definingOp();
-  while (D && (D->kind() == OpKind::Splat || D->kind() == OpKind::Broadcast))
-    D = D->operand(0)->definingOp();
-  return D && D->kind() == OpKind::Const && D->intAttr() == 0 &&
-         D->floatAttr() == 0.0;
-}
-
 class Planner {
 public:
   Planner(const Op &Loop, const LayoutMap &LM)
@@ -301,6 +293,14 @@ planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages,
         Plans[&O] = std::move(*P);
   });
   return Plans;
+}
+
+bool isZeroConstant(const Value *V) {
+  const Op *D = V->definingOp();
+  while (D && (D->kind() == OpKind::Splat || D->kind() == OpKind::Broadcast))
+    D = D->operand(0)->definingOp();
+  return D && D->kind() == OpKind::Const && D->intAttr() == 0 &&
+         D->floatAttr() == 0.0;
 }
 
 std::pair<const Op *, bool> stagedSource(const PipelinedLoop &P,

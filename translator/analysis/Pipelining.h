@@ -83,6 +83,10 @@ llvm::DenseMap<const ir::Op *, PipelinedLoop>
 planPipelines(const ir::Function &F, const LayoutMap &LM, unsigned NumStages,
               unsigned Threads, bool AsyncCopies);
 
+/// Whether V is a zero constant, maybe splat or broadcast (what cp.async
+/// and TMA write for masked-off elements).
+bool isZeroConstant(const ir::Value *V);
+
 /// The staged load a dot operand reads (through one trans or none), and
 /// whether a trans sits in between; null if the operand is not staged.
 std::pair<const ir::Op *, bool> stagedSource(const PipelinedLoop &P,

@@ -79,12 +79,46 @@ enclosingLoops(const Function &F, const Op &Loop,
   return "";
 }
 
+/// Whether every use of tile V, through layout conversions, is the A
+/// operand of a tensor-core dot of one of the fed loops.
+bool onlyOperandA(const Value *V, const UserMap &Users,
+                  const llvm::DenseMap<const Op *, PipelinedLoop> &Plans,
+                  llvm::ArrayRef<const Op *> Fed) {
+  auto Uses = Users.lookup(V);
+  return !Uses.empty() && llvm::all_of(Uses, [&](const Op *U) {
+    if (U->kind() == OpKind::ConvertLayout)
+      return onlyOperandA(U->result(), Users, Plans, Fed);
+    const Op *Loop = U->parentBlock()->parentOp();
+    return U->kind() == OpKind::Dot && U->operand(0) == V &&
+           U->operand(1) != V && U->operand(2) != V && Loop &&
+           llvm::is_contained(Fed, Loop) &&
+           Plans.find(Loop)->second.Dots.count(U);
+  });
+}
+
+/// The box TMA copies for operand load L into a row-major tile, if it can
+/// (its masked-off elements read as zero).
+std::optional<TensorMapAccess> operandBox(const Op &L, const Function &F,
+                                          const LayoutMap &LM,
+                                          llvm::ArrayRef<ParamSpec> Specs) {
+  const Type &T = L.result()->type();
+  if (T.rank() != 2 || T.Shape[0] > 256 ||
+      LM.get(L.result()).fastestDim() != 1 ||
+      (L.other() && !isZeroConstant(L.other())))
+    return std::nullopt;
+  auto A = matchTensorMap(L);
+  if (!A || A->InnerDim != 1 || !tensorMapUsable(*A, F, Specs))
+    return std::nullopt;
+  return A;
+}
+
 } // namespace
 
 WarpSpecialization
-planWarpSpecialization(const Function &F,
+planWarpSpecialization(const Function &F, const LayoutMap &LM,
                        const llvm::DenseMap<const Op *, PipelinedLoop> &Plans,
-                       const TensorMapOps &Tma) {
+                       const TensorMapOps &Tma,
+                       llvm::ArrayRef<ParamSpec> Specs) {
   WarpSpecialization WS;
   std::string Why;
   const PipelinedLoop *First = nullptr;
@@ -170,7 +204,27 @@ planWarpSpecialization(const Function &F,
       llvm::for_each(Tma.find(Load)->second.coordinates(), Need);
   }
   if (!Why.empty())
-    return {{}, {}, {}, Why};
+    return {{}, {}, {}, {}, Why};
+  // The A operands the producer copies too: where it can compute their
+  // boxes' corners, which a load that cannot be copied leaves out.
+  const UserMap Users = users(F.body());
+  walk(F.body(), [&](const Op &O) {
+    if (O.kind() != OpKind::Load || !Walked.count(O.parentBlock()) ||
+        !onlyOperandA(O.result(), Users, Plans, WS.Loops))
+      return;
+    auto Box = operandBox(O, F, LM, Specs);
+    if (!Box)
+      return;
+    Loop = &O;
+    InLoop.clear();
+    const llvm::DenseSet<const Op *> Before = Needed;
+    llvm::for_each(Box->coordinates(), Need);
+    if (Why.empty())
+      WS.OperandLoads.insert({&O, *Box});
+    else
+      Needed = Before;
+    Why.clear();
+  });
   walk(F.body(), [&](const Op &O) {
     if (Needed.count(&O))
       WS.ProducerSlice.push_back(&O);

@@ -21,6 +21,16 @@
 // tile::rt helpers hide (scans, CUDA-core dots, atomics run once per
 // program) rule it out.
 //
+// The producer also copies the tiles the loops' dots take as A from outside
+// them (attention's Q) when it can: a load before the loops, at the top
+// level or in a loop it walks, whose tile feeds only those dots (through
+// layout conversions), is a row-major box TMA can copy, and starts where
+// the producer's scalars say. It goes to a buffer of its own, with a full
+// barrier the consumers wait for where the load was and an empty one they
+// arrive at after the last statement using it; in a persistent program the
+// next tile's copy is under way while the consumers finish this one, and
+// the dots read the buffer instead of registers.
+//
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_WARPSPECIALIZATION_H
 #define TILECC_ANALYSIS_WARPSPECIALIZATION_H
@@ -43,16 +53,20 @@ struct WarpSpecialization {
   /// The scalar ops the producer re-runs, at the top level or in the
   /// enclosing loops' bodies, in program order.
   llvm::SmallVector<const ir::Op *, 16> ProducerSlice;
+  /// Loads outside the loops whose tiles are only the loops' dots' A
+  /// operands, which the producer copies by TMA, in program order.
+  TensorMapOps OperandLoads;
   /// Why the kernel is not warp-specialized, for its comment.
   std::string WhyNot;
 };
 
 /// Whether F's TMA-pipelined loops (Plans, copies in Tma) can be fed by a
-/// producer warpgroup, and which scalars it needs.
+/// producer warpgroup, which A operands it copies too (launches with the
+/// facts Specs), and which scalars it needs.
 WarpSpecialization planWarpSpecialization(
-    const ir::Function &F,
+    const ir::Function &F, const LayoutMap &LM,
     const llvm::DenseMap<const ir::Op *, PipelinedLoop> &Plans,
-    const TensorMapOps &Tma);
+    const TensorMapOps &Tma, llvm::ArrayRef<ir::ParamSpec> Specs);
 
 } // namespace tilecc::analysis
 

@@ -10,6 +10,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
 
 using namespace tilecc::ir;
@@ -182,6 +183,21 @@ void KernelEmitter::dropTmaAddressing() {
     return;
   const UserMap Users = users(F.body());
   llvm::DenseSet<const Op *> Rerun, Inputs;
+  // The producer copies its operand loads: the consumers neither load nor
+  // convert them.
+  std::function<void(const Value *, const Op *)> Buffered = [&](const Value *V,
+                                                                const Op *L) {
+    BufferedFrom[V] = L;
+    for (const Op *U : Users.lookup(V))
+      if (U->kind() == OpKind::ConvertLayout) {
+        Dropped.insert(U);
+        Buffered(U->result(), L);
+      }
+  };
+  for (const Op *L : Producer.OperandLoads) {
+    Dropped.insert(L);
+    Buffered(L->result(), L);
+  }
   for (const auto &[Loop, P] : Plans) {
     if (!byTma(P))
       continue;
@@ -520,10 +536,17 @@ void KernelEmitter::assignValue(const Value *To, const std::string &ToName,
 }
 
 void KernelEmitter::emitBlock(const Block &B, unsigned Indent) {
-  for (const auto &O : B.ops())
-    if ((!Active || !Active->ProducerOnly.count(O.get())) &&
-        !Dropped.count(O.get()))
+  for (const auto &O : B.ops()) {
+    if (OperandBuffers.count(O.get()))
+      awaitOperand(*O, Indent);
+    else if ((!Active || !Active->ProducerOnly.count(O.get())) &&
+             !Dropped.count(O.get()))
       emitOp(*O, Indent);
+    for (const Op *L : Producer.OperandLoads)
+      if (auto It = OperandBuffers.find(L);
+          It != OperandBuffers.end() && It->second.LastUse == O.get())
+        releaseOperand(*L, Indent);
+  }
 }
 
 void KernelEmitter::emitOp(const Op &O, unsigned Indent) {

@@ -69,6 +69,9 @@ struct ProducerPlan {
   llvm::SmallVector<const ir::Op *, 2> Loops; // empty: not warp-specialized
   llvm::SmallVector<const ir::Op *, 1> Enclosing;
   llvm::SmallVector<const ir::Op *, 16> Slice;
+  /// Loads of the loops' dots' A operands that the producer copies by TMA
+  /// (WarpSpecialization::OperandLoads).
+  llvm::SmallVector<const ir::Op *, 1> OperandLoads;
   unsigned ConsumerThreads = 0;
   unsigned ProducerRegs = 0, ConsumerRegs = 0;
   unsigned Programs = 1;

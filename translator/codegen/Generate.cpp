@@ -70,6 +70,8 @@ ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
   PP.Loops = WS.Loops;
   PP.Enclosing = WS.Enclosing;
   PP.Slice = WS.ProducerSlice;
+  for (const auto &[L, Box] : WS.OperandLoads)
+    PP.OperandLoads.push_back(L);
   PP.ConsumerThreads = ConsumerWarps * 32;
   PP.ProducerRegs = 40;
   const unsigned Threads = PP.ConsumerThreads + ProducerPlan::Threads;
@@ -401,10 +403,12 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       ProducerPlan Producer;
       std::string Described = VP.Description;
       if (Inst.Cfg.WarpSpecialize && !VP.Tma.empty()) {
-        WarpSpecialization WS = planWarpSpecialization(F, Plans, VP.Tma);
+        WarpSpecialization WS =
+            planWarpSpecialization(F, LM, Plans, VP.Tma, S.Specs);
         const unsigned WithProducer = Threads + ProducerPlan::Threads;
         if (!WS.Loops.empty() && WithProducer > MaxThreadsPerProgram)
           WS = {{},
+                {},
                 {},
                 {},
                 "a program of " + std::to_string(WithProducer) +
@@ -435,6 +439,12 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                        (Lines.size() > 1 ? "s " : " ") + Where +
                        " (setmaxnreg " + std::to_string(Producer.ProducerRegs) +
                        " / " + std::to_string(Producer.ConsumerRegs) + ")";
+          // The A operands it copies are TMA loads of the variant too.
+          for (const auto &[L, Box] : WS.OperandLoads) {
+            VP.Tma.insert({L, Box});
+            Described += ", and the dots' A operand loaded at line " +
+                         std::to_string(L->loc().Line);
+          }
           if (Inst.Cfg.PingPong) {
             Producer.MmaTurns = Inst.Cfg.NumWarps / 4;
             Described += "; warpgroups 0-" +

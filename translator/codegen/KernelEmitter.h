@@ -305,6 +305,23 @@ private:
   void openPipeline(const ir::Op &O, const analysis::PipelinedLoop &P,
                     unsigned Indent);
 
+  /// Declares, from Offset on, the buffer of each A operand the producer
+  /// copies (ProducerPlan::OperandLoads) and its full and empty barriers;
+  /// returns the barriers with their arrival counts, for the thread that
+  /// initializes the ring's.
+  llvm::SmallVector<std::pair<std::string, unsigned>, 2>
+  declareOperandBuffers(unsigned &Offset, unsigned Indent);
+
+  /// The producer's copy of operand load L: it waits for the consumers to
+  /// release the buffer, then asks for the box.
+  void issueOperandCopy(const ir::Op &L, unsigned Indent);
+
+  /// The consumers' side of operand load L: they wait for its box where
+  /// the load was, and release the buffer after its block's last statement
+  /// that reads it.
+  void awaitOperand(const ir::Op &L, unsigned Indent);
+  void releaseOperand(const ir::Op &L, unsigned Indent);
+
   /// Writes loop O's resident A operands (PipelinedLoop::Resident) to
   /// shared memory after its ring, for its dots to read.
   void stageResidents(const ir::Op &O, const analysis::PipelinedLoop &P,
@@ -422,6 +439,17 @@ private:
   /// The loop-invariant A operands the loop being emitted reads from shared
   /// memory: their operand views.
   llvm::DenseMap<const ir::Value *, std::string> Residents;
+  /// The buffer the producer copies an A operand into: its tile type and
+  /// pointer, its barriers, the consumers' phase and the producer's, and
+  /// the statement after which the consumers release it.
+  struct OperandBuffer {
+    std::string Type, Buf, Full, Empty, Phase, FillPhase;
+    const ir::Op *LastUse = nullptr;
+  };
+  llvm::DenseMap<const ir::Op *, OperandBuffer> OperandBuffers;
+  /// The tiles dots read from an operand buffer (a producer-copied load's
+  /// and its layout conversions'), with the load.
+  llvm::DenseMap<const ir::Value *, const ir::Op *> BufferedFrom;
   /// Per staged load: its stage buffers' type alias and ring pointer.
   llvm::DenseMap<const ir::Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;

@@ -238,6 +238,9 @@ void KernelEmitter::emitSplit(unsigned Indent) {
   const std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
   line(Indent + 2, "int " + Stage + " = 0;");
   line(Indent + 2, "unsigned " + Phase + " = 0;");
+  for (const Op *L : Producer.OperandLoads)
+    line(Indent + 2,
+         "unsigned " + OperandBuffers.find(L)->second.FillPhase + " = 0;");
   emitProducerBlock(F.body(), Stage, Phase, Indent + 2);
   line(Indent + 1, "}");
   line(Indent + 1, "return;");
@@ -247,6 +250,8 @@ void KernelEmitter::emitSplit(unsigned Indent) {
   if (Producer.MmaTurns)
     line(Indent,
          "rt::mma_turns<" + std::to_string(Producer.MmaTurns) + ">::start();");
+  for (const Op *L : Producer.OperandLoads)
+    line(Indent, "unsigned " + OperandBuffers.find(L)->second.Phase + " = 0;");
   Split = true;
 }
 
@@ -258,6 +263,10 @@ void KernelEmitter::emitProducerBlock(const Block &B, const std::string &Stage,
     const bool Fed = Producer.feeds(O);
     if (llvm::is_contained(Producer.Slice, &O)) {
       emitOp(O, Indent);
+      continue;
+    }
+    if (OperandBuffers.count(&O)) {
+      issueOperandCopy(O, Indent);
       continue;
     }
     if (!Fed && !llvm::is_contained(Producer.Enclosing, &O))
@@ -487,6 +496,10 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
     for (unsigned I = 1; I < Barriers.size(); ++I)
       line(Indent, "rt::mbarrier *const " + Barriers[I].first + " = " +
                        St.Full + " + " + std::to_string(I * S) + ";");
+    Offset += 8 * S * Barriers.size();
+    llvm::SmallVector<std::pair<std::string, unsigned>, 2> OperandBarriers;
+    if (Specialized)
+      OperandBarriers = declareOperandBuffers(Offset, Indent);
     line(Indent, "if (threadIdx.x == 0) {");
     line(Indent + 1, "#pragma unroll");
     line(Indent + 1, "for (int s = 0; s < " + std::to_string(S) + "; ++s)" +
@@ -496,10 +509,12 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
                            std::to_string(Count) + ");");
     if (Specialized)
       line(Indent + 1, "}");
+    for (const auto &[Name, Count] : OperandBarriers)
+      line(Indent + 1,
+           "rt::mbarrier_init(" + Name + ", " + std::to_string(Count) + ");");
     line(Indent + 1, "rt::fence_mbarrier_init();");
     line(Indent, "}");
     line(Indent, "__syncthreads();");
-    Offset += 8 * S * Barriers.size();
   }
   if (Offset + 1024 > DynamicSharedBytes) {
     DynamicSharedBytes = Offset + 1024;
@@ -513,6 +528,83 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
     St.Phase = fresh("phase");
     line(Indent, "unsigned " + St.Phase + " = 0;");
   }
+}
+
+llvm::SmallVector<std::pair<std::string, unsigned>, 2>
+KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
+  llvm::SmallVector<std::pair<std::string, unsigned>, 2> Barriers;
+  if (Producer.OperandLoads.empty())
+    return Barriers;
+  const UserMap Users = users(F.body());
+  Offset = (Offset + 1023) / 1024 * 1024;
+  for (const Op *L : Producer.OperandLoads) {
+    const Type &T = L->result()->type();
+    const std::string Name = nameOf(L->result()), Elem = deviceType(T.Elem);
+    OperandBuffer &B = OperandBuffers[L];
+    B.Type = fresh(Name + "_stage");
+    B.Buf = fresh(Name + "_buf");
+    line(Indent, "using " + B.Type + " = " + smemTileType(T) + ";");
+    line(Indent, Elem + " *const " + B.Buf + " = rt::dynamic_smem<" + Elem +
+                     ">(" + std::to_string(Offset) + ");");
+    Offset += (T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024;
+    // The consumers release the buffer after the last statement of the
+    // load's block that reads it (its dots' loops).
+    auto Reads = [&](const Op &O) {
+      return llvm::any_of(O.operands(), [&](const Value *V) {
+        return BufferedFrom.lookup(V) == L;
+      });
+    };
+    for (const auto &O : L->parentBlock()->ops()) {
+      bool Uses = Reads(*O);
+      for (const auto &R : O->regions())
+        walk(*R, [&](const Op &Inner) { Uses |= Reads(Inner); });
+      if (Uses)
+        B.LastUse = O.get();
+    }
+  }
+  for (const Op *L : Producer.OperandLoads) {
+    OperandBuffer &B = OperandBuffers[L];
+    const std::string Name = nameOf(L->result());
+    B.Full = fresh(Name + "_full");
+    B.Empty = fresh(Name + "_empty");
+    B.Phase = fresh(Name + "_phase");
+    B.FillPhase = fresh(Name + "_fill_phase");
+    line(Indent, "rt::mbarrier *const " + B.Full +
+                     " = rt::dynamic_smem<rt::mbarrier>(" +
+                     std::to_string(Offset) + ");");
+    line(Indent, "rt::mbarrier *const " + B.Empty + " = " + B.Full + " + 1;");
+    Offset += 16;
+    Barriers.push_back({B.Full, 1});
+    Barriers.push_back({B.Empty, Producer.ConsumerThreads / 32});
+  }
+  return Barriers;
+}
+
+void KernelEmitter::issueOperandCopy(const Op &L, unsigned Indent) {
+  const OperandBuffer &B = OperandBuffers.find(&L)->second;
+  const Type &T = L.result()->type();
+  lineDirective(L);
+  line(Indent, "rt::mbarrier_wait(" + B.Empty + ", " + B.FillPhase + " ^ 1);");
+  line(Indent, "rt::mbarrier_arrive_expect_tx(" + B.Full + ", " +
+                   std::to_string(T.numel() * storageBytes(T.Elem.Kind)) +
+                   ");");
+  line(Indent, "rt::tma_load_tile(" + B.Type + "{" + B.Buf + "}, &" +
+                   MapNames.lookup(&L) + ", " + B.Full + ", " +
+                   boxCorner(Tma.find(&L)->second) + ");");
+  line(Indent, B.FillPhase + " ^= 1;");
+}
+
+void KernelEmitter::awaitOperand(const Op &L, unsigned Indent) {
+  const OperandBuffer &B = OperandBuffers.find(&L)->second;
+  lineDirective(L);
+  line(Indent, "rt::mbarrier_wait(" + B.Full + ", " + B.Phase + ");");
+  line(Indent, B.Phase + " ^= 1;");
+}
+
+void KernelEmitter::releaseOperand(const Op &L, unsigned Indent) {
+  line(Indent, "if (threadIdx.x % 32 == 0)");
+  line(Indent + 1,
+       "rt::mbarrier_arrive(" + OperandBuffers.find(&L)->second.Empty + ");");
 }
 
 void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
@@ -575,12 +667,17 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
 
 void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
                                    unsigned Indent) {
-  if (P.Resident.empty())
+  // Those the producer copies are in shared memory already.
+  llvm::SmallVector<const Value *, 2> Resident;
+  for (const Value *A : P.Resident)
+    if (!BufferedFrom.count(A))
+      Resident.push_back(A);
+  if (Resident.empty())
     return;
   unsigned Offset = States[&O].End;
   line(Indent, "// Loop-invariant A operands, read from shared memory: "
                "registers hold the accumulators.");
-  for (const Value *A : P.Resident) {
+  for (const Value *A : Resident) {
     const Type &T = A->type();
     std::string Elem = deviceType(T.Elem);
     std::string Name = fresh(nameOf(A) + "_resident");
@@ -615,6 +712,12 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
   std::string Ops[2];
   for (unsigned I = 0; I < 2; ++I) {
     auto [L, Trans] = stagedSource(*Active, O.operand(I));
+    if (const Op *Copied =
+            I == 0 ? BufferedFrom.lookup(O.operand(0)) : nullptr) {
+      const OperandBuffer &B = OperandBuffers.find(Copied)->second;
+      Ops[I] = "rt::operand<true>(" + B.Type + "{" + B.Buf + "})";
+      continue;
+    }
     if (I == 0 && llvm::is_contained(Active->Resident, O.operand(0))) {
       Ops[I] = Residents.lookup(O.operand(0));
       continue;
