@@ -424,27 +424,31 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
         }
         if (Producer.active()) {
           unsigned First = Inst.Cfg.NumWarps;
-          // Loops of a function called twice share their line.
-          std::vector<unsigned> Lines;
-          for (const Op *Loop : Producer.Loops)
-            if (!llvm::is_contained(Lines, Loop->loc().Line))
-              Lines.push_back(Loop->loc().Line);
-          std::string Where;
-          for (unsigned L : Lines)
-            Where += (Where.empty() ? "" : ", ") + std::to_string(L);
+          // Ops of a function called twice share their line.
+          auto AtLines = [](llvm::ArrayRef<const Op *> Ops) {
+            std::vector<unsigned> Lines;
+            for (const Op *O : Ops)
+              if (!llvm::is_contained(Lines, O->loc().Line))
+                Lines.push_back(O->loc().Line);
+            std::string Where = Lines.size() > 1 ? "lines " : "line ";
+            for (unsigned I = 0; I < Lines.size(); ++I)
+              Where += (I ? ", " : "") + std::to_string(Lines[I]);
+            return Where;
+          };
           Described += "; warp-specialized: warps " + std::to_string(First) +
                        "-" + std::to_string(First + 3) +
                        " issue the copies of the loop" +
-                       (Producer.Loops.size() > 1 ? "s" : "") + " at line" +
-                       (Lines.size() > 1 ? "s " : " ") + Where +
-                       " (setmaxnreg " + std::to_string(Producer.ProducerRegs) +
-                       " / " + std::to_string(Producer.ConsumerRegs) + ")";
+                       (Producer.Loops.size() > 1 ? "s" : "") + " at " +
+                       AtLines(Producer.Loops) + " (setmaxnreg " +
+                       std::to_string(Producer.ProducerRegs) + " / " +
+                       std::to_string(Producer.ConsumerRegs) + ")";
           // The A operands it copies are TMA loads of the variant too.
-          for (const auto &[L, Box] : WS.OperandLoads) {
+          for (const auto &[L, Box] : WS.OperandLoads)
             VP.Tma.insert({L, Box});
-            Described += ", and the dots' A operand loaded at line " +
-                         std::to_string(L->loc().Line);
-          }
+          if (!Producer.OperandLoads.empty())
+            Described += std::string(", and the dots' A operand") +
+                         (Producer.OperandLoads.size() > 1 ? "s" : "") +
+                         " loaded at " + AtLines(Producer.OperandLoads);
           if (Inst.Cfg.PingPong) {
             Producer.MmaTurns = Inst.Cfg.NumWarps / 4;
             Described += "; warpgroups 0-" +
