@@ -21,6 +21,7 @@
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 
 using namespace clang;
@@ -99,6 +100,8 @@ public:
   explicit AssignedVars(ASTContext &Ctx) : Ctx(Ctx) {}
 
   llvm::SetVector<const VarDecl *> Vars;
+  /// The variables the statement declares itself.
+  llvm::DenseSet<const VarDecl *> Declared;
 
   /// Of an 'if' whose condition is known at translation time only the
   /// branch taken is lowered (Lowering::lowerIf), so only it assigns.
@@ -110,6 +113,10 @@ public:
     return !Branch || TraverseStmt(Branch);
   }
 
+  bool VisitVarDecl(VarDecl *VD) {
+    Declared.insert(VD);
+    return true;
+  }
   bool VisitBinaryOperator(BinaryOperator *BO) {
     if (BO->isAssignmentOp())
       note(BO->getLHS());
@@ -470,13 +477,14 @@ private:
   }
 
   /// Variables assigned in S that already have a value: the values an `if`
-  /// or `for` must produce.
+  /// or `for` must produce. Those S declares are its own, even when an
+  /// earlier call of the same function left them a value.
   llvm::SmallVector<const VarDecl *, 4> carriedVars(const Stmt *S) {
     AssignedVars AV(Ctx);
     AV.TraverseStmt(const_cast<Stmt *>(S));
     llvm::SmallVector<const VarDecl *, 4> Out;
     for (const VarDecl *VD : AV.Vars)
-      if (Env.count(VD))
+      if (Env.count(VD) && !AV.Declared.count(VD))
         Out.push_back(VD);
     return Out;
   }
