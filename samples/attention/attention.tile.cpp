@@ -121,12 +121,25 @@ template <int CAUSAL> int row_block(int t, int blocks) {
 
 /// One block of rows per program, or, PERSISTENT, as many programs as the
 /// GPU holds at once, each walking (head, row block) tiles, numbered head
-/// by head, a grid's width apart.
+/// by head, a grid's width apart. Causal tiles cost unlike (row block j
+/// attends to j + 1 blocks of keys), so a causal program takes them in
+/// pairs that cost alike, blocks j and blocks - 1 - j of a head (the middle
+/// one of an odd count twice, rewriting the same rows).
 template <class T, int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 void attention_program(const T *q, const T *k, const T *v, T *o, float *lse,
                        float sm_scale, int seq, int heads) {
   const int blocks = tile::cdiv(seq, BM);
-  if (PERSISTENT) {
+  if (PERSISTENT && CAUSAL) {
+    const int pairs = (blocks + 1) / 2;
+    for (int t = tile::program_id(0); t < pairs * heads;
+         t += tile::num_programs(0)) {
+      const int head = t / pairs, j = t % pairs;
+      attention_rows<T, BM, BN, D, CAUSAL>(q, k, v, o, lse, sm_scale, seq,
+                                           blocks - 1 - j, head);
+      attention_rows<T, BM, BN, D, CAUSAL>(q, k, v, o, lse, sm_scale, seq, j,
+                                           head);
+    }
+  } else if (PERSISTENT) {
     for (int t = tile::program_id(0); t < blocks * heads;
          t += tile::num_programs(0))
       attention_rows<T, BM, BN, D, CAUSAL>(
@@ -161,13 +174,15 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 }
 
 // Per head_dim and masking, the wrapper's default first (the fastest on an
-// H100/H200 at most lengths), then others (BENCHMARKS.md). Without a mask,
-// head_dim 128 runs a persistent program (one per SM, its producer
-// warpgroup copying the next tile's Q, K and V while the consumers finish
-// this one): 1.05x one program per block at seq 1024, 1.04-1.12x at 4096,
-// 1.00x at 8192 on an H200; causal, a persistent program was 0.82-0.96x
-// (its tiles cost unlike). 64 x 64 blocks of 4 warps (more programs per
-// SM) are the fastest for causal head_dim 64 at seq 1024.
+// H100/H200 at most lengths), then others (BENCHMARKS.md). At head_dim 128
+// the default is a persistent program (one per SM, its producer warpgroup
+// copying the next tile's Q, K and V while the consumers finish this one):
+// without a mask 1.05x one program per block at seq 1024, 0.88-1.12x at
+// 4096 (the length that varies most between runs), 0.99-1.01x at 8192;
+// causal, taking its tiles in pairs that cost alike, 1.10x at 1024,
+// 1.02-1.06x at 4096, 1.00-1.02x at 8192 (H200). 64 x 64 blocks of 4
+// warps (more programs per SM) are the fastest for causal head_dim 64 at
+// seq 1024.
 // Tutorial 06's H100 choice is 128 x 64 blocks, 8 warps, 3 stages. At head_dim
 // 128 a producer warpgroup issues the K and V copies (warp_specialize), and
 // with it the key loop is rotated so that P V runs during the next block's
@@ -188,7 +203,7 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
                    .num_warps = 8,                                             \
                    .num_stages = 2,                                            \
                    .warp_specialize = true},                                   \
-      tile::config{.meta = {128, 128, 128, 1, 0},                              \
+      tile::config{.meta = {128, 128, 128, 1, 1},                              \
                    .num_warps = 8,                                             \
                    .num_stages = 2,                                            \
                    .warp_specialize = true} __VA_OPT__(, ) __VA_ARGS__)
@@ -197,6 +212,10 @@ ATTENTION_CONFIGS(attention_f16,
                                .num_warps = 4,
                                .num_stages = 3},
                   tile::config{.meta = {128, 128, 128, 0, 0},
+                               .num_warps = 8,
+                               .num_stages = 2,
+                               .warp_specialize = true},
+                  tile::config{.meta = {128, 128, 128, 1, 0},
                                .num_warps = 8,
                                .num_stages = 2,
                                .warp_specialize = true});
@@ -218,7 +237,7 @@ bool attention_bf16_fits(const tile::bfloat16 *, const tile::bfloat16 *,
 }
 
 // A row block of a head per program, or, PERSISTENT, as many programs as
-// the GPU holds at once (no more than there are blocks).
+// the GPU holds at once (no more than there are tiles).
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_GRID(attention_f16)
 tile::grid attention_f16_grid(const tile::half *, const tile::half *,
@@ -226,7 +245,9 @@ tile::grid attention_f16_grid(const tile::half *, const tile::half *,
                               int seq, int heads, int, int) {
   if (!PERSISTENT)
     return {tile::cdiv(seq, BM), heads};
-  return {std::min(tile::cdiv(seq, BM) * heads,
+  // Causal tiles are pairs of row blocks (attention_program).
+  const int blocks = tile::cdiv(seq, BM);
+  return {std::min((CAUSAL ? (blocks + 1) / 2 : blocks) * heads,
                    tile::num_sms() * tile::programs_per_sm())};
 }
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
@@ -236,6 +257,8 @@ tile::grid attention_bf16_grid(const tile::bfloat16 *, const tile::bfloat16 *,
                                float *, float, int seq, int heads, int, int) {
   if (!PERSISTENT)
     return {tile::cdiv(seq, BM), heads};
-  return {std::min(tile::cdiv(seq, BM) * heads,
+  // Causal tiles are pairs of row blocks (attention_program).
+  const int blocks = tile::cdiv(seq, BM);
+  return {std::min((CAUSAL ? (blocks + 1) / 2 : blocks) * heads,
                    tile::num_sms() * tile::programs_per_sm())};
 }
