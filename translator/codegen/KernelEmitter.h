@@ -445,6 +445,7 @@ private:
   struct OperandBuffer {
     std::string Type, Buf, Full, Empty, Phase, FillPhase;
     const ir::Op *LastUse = nullptr;
+    std::string tile() const { return Type + "{" + Buf + "}"; }
   };
   llvm::DenseMap<const ir::Op *, OperandBuffer> OperandBuffers;
   /// The tiles dots read from an operand buffer (a producer-copied load's

@@ -535,7 +535,6 @@ KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
   llvm::SmallVector<std::pair<std::string, unsigned>, 2> Barriers;
   if (Producer.OperandLoads.empty())
     return Barriers;
-  const UserMap Users = users(F.body());
   Offset = (Offset + 1023) / 1024 * 1024;
   for (const Op *L : Producer.OperandLoads) {
     const Type &T = L->result()->type();
@@ -588,9 +587,9 @@ void KernelEmitter::issueOperandCopy(const Op &L, unsigned Indent) {
   line(Indent, "rt::mbarrier_arrive_expect_tx(" + B.Full + ", " +
                    std::to_string(T.numel() * storageBytes(T.Elem.Kind)) +
                    ");");
-  line(Indent, "rt::tma_load_tile(" + B.Type + "{" + B.Buf + "}, &" +
-                   MapNames.lookup(&L) + ", " + B.Full + ", " +
-                   boxCorner(Tma.find(&L)->second) + ");");
+  line(Indent, "rt::tma_load_tile(" + B.tile() + ", &" + MapNames.lookup(&L) +
+                   ", " + B.Full + ", " + boxCorner(Tma.find(&L)->second) +
+                   ");");
   line(Indent, B.FillPhase + " ^= 1;");
 }
 
@@ -715,7 +714,7 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
     if (const Op *Copied =
             I == 0 ? BufferedFrom.lookup(O.operand(0)) : nullptr) {
       const OperandBuffer &B = OperandBuffers.find(Copied)->second;
-      Ops[I] = "rt::operand<true>(" + B.Type + "{" + B.Buf + "})";
+      Ops[I] = "rt::operand<true>(" + B.tile() + ")";
       continue;
     }
     if (I == 0 && llvm::is_contained(Active->Resident, O.operand(0))) {
