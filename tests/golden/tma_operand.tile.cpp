@@ -116,8 +116,8 @@ tile::grid row_scores_grid(const tile::half *, const tile::half *, float *,
 // CHECK-LABEL: // row_scores_c0_aligned16:
 // CHECK-NOT: q_tile_buf
 // KEEP-LABEL: // row_scores_c1_aligned16_tma:
-// KEEP-NOT: A operand
 // KEEP-SAME: warp-specialized
+// KEEP-NOT: A operand
 // KEEP-NOT: q_tile_buf
 // KEEP: rt::fragment<
 // KEEP-LABEL: // row_scores_c1_aligned16:
