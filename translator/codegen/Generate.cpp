@@ -60,10 +60,13 @@ constexpr unsigned MaxThreadsPerProgram = 1024;
 constexpr unsigned RegistersPerSM = 65536;
 
 /// A warp-specialized program's registers per thread: the producer
-/// warpgroup keeps few (setmaxnreg.dec), the consumers take what the SM's
-/// share of MinPrograms programs leaves (setmaxnreg.inc: at most 240, a
-/// multiple of 8). The launch bound then asks ptxas for no more at entry
-/// than the consumers will have, holding more programs if need be.
+/// warpgroup keeps few (setmaxnreg.dec), the consumers take what that
+/// released (setmaxnreg.inc: at most 240, a multiple of 8). The pool is
+/// what the program holds at entry, the launch bound's count (the SM's
+/// share of MinPrograms programs per thread, a multiple of 8) for each
+/// thread: an inc the producer's dec cannot cover never returns. The
+/// launch bound then asks ptxas for no more at entry than the consumers
+/// will have, holding more programs if need be.
 ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
                           unsigned MinPrograms) {
   ProducerPlan PP;
@@ -76,11 +79,11 @@ ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
   PP.ProducerRegs = 40;
   const unsigned Threads = PP.ConsumerThreads + ProducerPlan::Threads;
   for (PP.Programs = std::max(MinPrograms, 1u);; ++PP.Programs) {
-    unsigned Share = RegistersPerSM / PP.Programs;
-    PP.ConsumerRegs =
-        std::min(240u, (Share - ProducerPlan::Threads * PP.ProducerRegs) /
-                           PP.ConsumerThreads / 8 * 8);
-    if (Share / Threads <= PP.ConsumerRegs)
+    const unsigned AtEntry = RegistersPerSM / PP.Programs / Threads / 8 * 8;
+    PP.ConsumerRegs = std::min(
+        240u, (AtEntry * Threads - ProducerPlan::Threads * PP.ProducerRegs) /
+                  PP.ConsumerThreads / 8 * 8);
+    if (AtEntry <= PP.ConsumerRegs)
       return PP;
   }
 }
