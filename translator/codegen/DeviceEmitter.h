@@ -72,6 +72,10 @@ struct ProducerPlan {
   /// Loads of the loops' dots' A operands that the producer copies by TMA
   /// (WarpSpecialization::OperandLoads).
   llvm::SmallVector<const ir::Op *, 1> OperandLoads;
+  /// Buffers each of them has: two where a loop around the load (a
+  /// persistent program's) lets the producer copy the next one while the
+  /// consumers read this one, and shared memory has room.
+  unsigned OperandSlots = 1;
   unsigned ConsumerThreads = 0;
   unsigned ProducerRegs = 0, ConsumerRegs = 0;
   unsigned Programs = 1;

@@ -405,6 +405,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       // Only variants with TMA copies can have a producer warpgroup.
       ProducerPlan Producer;
       std::string Described = VP.Description;
+      size_t OperandsDescribed = 0;
       if (Inst.Cfg.WarpSpecialize && !VP.Tma.empty()) {
         WarpSpecialization WS =
             planWarpSpecialization(F, LM, Plans, VP.Tma, S.Specs);
@@ -452,6 +453,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
             Described += std::string(", and the dots' A operand") +
                          (Producer.OperandLoads.size() > 1 ? "s" : "") +
                          " loaded at " + AtLines(Producer.OperandLoads);
+          OperandsDescribed = Described.size();
+          if (llvm::any_of(Producer.OperandLoads,
+                           [](const Op *L) { return ir::enclosingFor(*L); }))
+            Producer.OperandSlots = 2;
           if (Inst.Cfg.PingPong) {
             Producer.MmaTurns = Inst.Cfg.NumWarps / 4;
             Described += "; warpgroups 0-" +
@@ -479,14 +484,23 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
             },
             Opts.SourcePath, Producer);
       };
+      auto SharedBytes = [](const EmittedKernel &E) {
+        return E.DynamicSharedBytes + E.StaticSharedBytes;
+      };
       EmittedKernel E = Emit();
+      // Without room for a second buffer of each copied A operand, the
+      // producer waits for the consumers to release the one.
+      if (SharedBytes(E) > Opts.Target.MaxSharedBytes &&
+          Producer.OperandSlots > 1) {
+        Producer.OperandSlots = 1;
+        E = Emit();
+      }
+      if (Producer.OperandSlots > 1)
+        Described.insert(OperandsDescribed, " (two buffers, taken in turn)");
       // Without room for the buffers of its TMA stores, a variant stores
       // as the others do.
       auto IsStore = [](const auto &M) {
         return M.first->kind() == OpKind::Store;
-      };
-      auto SharedBytes = [](const EmittedKernel &E) {
-        return E.DynamicSharedBytes + E.StaticSharedBytes;
       };
       if (SharedBytes(E) > Opts.Target.MaxSharedBytes &&
           llvm::any_of(VP.Tma, IsStore)) {

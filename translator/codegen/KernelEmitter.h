@@ -320,6 +320,9 @@ private:
   /// the load was, and release the buffer after its block's last statement
   /// that reads it.
   void awaitOperand(const ir::Op &L, unsigned Indent);
+  /// Steps Slot and Phase to the next of an operand's Slots buffers.
+  void nextOperandSlot(unsigned Slots, const std::string &Slot,
+                       const std::string &Phase, unsigned Indent);
   void releaseOperand(const ir::Op &L, unsigned Indent);
 
   /// Writes loop O's resident A operands (PipelinedLoop::Resident) to
@@ -439,13 +442,24 @@ private:
   /// The loop-invariant A operands the loop being emitted reads from shared
   /// memory: their operand views.
   llvm::DenseMap<const ir::Value *, std::string> Residents;
-  /// The buffer the producer copies an A operand into: its tile type and
-  /// pointer, its barriers, the consumers' phase and the producer's, and
-  /// the statement after which the consumers release it.
+  /// The buffers the producer copies an A operand into, taken in turn: their
+  /// tile type and pointer, their barriers, the consumers' buffer and phase
+  /// and the producer's (one buffer: no buffer index), and the statement
+  /// after which the consumers release one.
   struct OperandBuffer {
-    std::string Type, Buf, Full, Empty, Phase, FillPhase;
+    std::string Type, Buf, Full, Empty, Slot, Phase, FillSlot, FillPhase;
+    unsigned Slots = 1;
     const ir::Op *LastUse = nullptr;
-    std::string tile() const { return Type + "{" + Buf + "}"; }
+    /// The buffer, or barrier, of index SlotVar.
+    std::string at(const std::string &Base, const std::string &SlotVar,
+                   const std::string &Stride = "") const {
+      if (Slots == 1)
+        return Base;
+      return Base + " + " + SlotVar + (Stride.empty() ? "" : " * " + Stride);
+    }
+    std::string tile(const std::string &SlotVar) const {
+      return Type + "{" + at(Buf, SlotVar, Type + "::elems") + "}";
+    }
   };
   llvm::DenseMap<const ir::Op *, OperandBuffer> OperandBuffers;
   /// The tiles dots read from an operand buffer (a producer-copied load's

@@ -238,9 +238,12 @@ void KernelEmitter::emitSplit(unsigned Indent) {
   const std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
   line(Indent + 2, "int " + Stage + " = 0;");
   line(Indent + 2, "unsigned " + Phase + " = 0;");
-  for (const Op *L : Producer.OperandLoads)
-    line(Indent + 2,
-         "unsigned " + OperandBuffers.find(L)->second.FillPhase + " = 0;");
+  for (const Op *L : Producer.OperandLoads) {
+    const OperandBuffer &B = OperandBuffers.find(L)->second;
+    if (B.Slots > 1)
+      line(Indent + 2, "int " + B.FillSlot + " = 0;");
+    line(Indent + 2, "unsigned " + B.FillPhase + " = 0;");
+  }
   emitProducerBlock(F.body(), Stage, Phase, Indent + 2);
   line(Indent + 1, "}");
   line(Indent + 1, "return;");
@@ -250,8 +253,12 @@ void KernelEmitter::emitSplit(unsigned Indent) {
   if (Producer.MmaTurns)
     line(Indent,
          "rt::mma_turns<" + std::to_string(Producer.MmaTurns) + ">::start();");
-  for (const Op *L : Producer.OperandLoads)
-    line(Indent, "unsigned " + OperandBuffers.find(L)->second.Phase + " = 0;");
+  for (const Op *L : Producer.OperandLoads) {
+    const OperandBuffer &B = OperandBuffers.find(L)->second;
+    if (B.Slots > 1)
+      line(Indent, "int " + B.Slot + " = 0;");
+    line(Indent, "unsigned " + B.Phase + " = 0;");
+  }
   Split = true;
 }
 
@@ -542,10 +549,13 @@ KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
     OperandBuffer &B = OperandBuffers[L];
     B.Type = fresh(Name + "_stage");
     B.Buf = fresh(Name + "_buf");
+    // A load once per program needs one buffer whatever the plan.
+    B.Slots = ir::enclosingFor(*L) ? Producer.OperandSlots : 1;
     line(Indent, "using " + B.Type + " = " + smemTileType(T) + ";");
     line(Indent, Elem + " *const " + B.Buf + " = rt::dynamic_smem<" + Elem +
                      ">(" + std::to_string(Offset) + ");");
-    Offset += (T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024;
+    Offset += B.Slots *
+              ((T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024);
     // The consumers release the buffer after the last statement of the
     // load's block that reads it (its dots' loops).
     auto Reads = [&](const Op &O) {
@@ -566,15 +576,23 @@ KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
     const std::string Name = nameOf(L->result());
     B.Full = fresh(Name + "_full");
     B.Empty = fresh(Name + "_empty");
+    if (B.Slots > 1) {
+      B.Slot = fresh(Name + "_slot");
+      B.FillSlot = fresh(Name + "_fill_slot");
+    }
     B.Phase = fresh(Name + "_phase");
     B.FillPhase = fresh(Name + "_fill_phase");
     line(Indent, "rt::mbarrier *const " + B.Full +
                      " = rt::dynamic_smem<rt::mbarrier>(" +
                      std::to_string(Offset) + ");");
-    line(Indent, "rt::mbarrier *const " + B.Empty + " = " + B.Full + " + 1;");
-    Offset += 16;
-    Barriers.push_back({B.Full, 1});
-    Barriers.push_back({B.Empty, Producer.ConsumerThreads / 32});
+    line(Indent, "rt::mbarrier *const " + B.Empty + " = " + B.Full + " + " +
+                     std::to_string(B.Slots) + ";");
+    Offset += 16 * B.Slots;
+    for (unsigned Slot = 0; Slot < B.Slots; ++Slot) {
+      const std::string At = Slot ? " + " + std::to_string(Slot) : "";
+      Barriers.push_back({B.Full + At, 1});
+      Barriers.push_back({B.Empty + At, Producer.ConsumerThreads / 32});
+    }
   }
   return Barriers;
 }
@@ -583,27 +601,41 @@ void KernelEmitter::issueOperandCopy(const Op &L, unsigned Indent) {
   const OperandBuffer &B = OperandBuffers.find(&L)->second;
   const Type &T = L.result()->type();
   lineDirective(L);
-  line(Indent, "rt::mbarrier_wait(" + B.Empty + ", " + B.FillPhase + " ^ 1);");
-  line(Indent, "rt::mbarrier_arrive_expect_tx(" + B.Full + ", " +
+  const std::string Full = B.at(B.Full, B.FillSlot);
+  line(Indent, "rt::mbarrier_wait(" + B.at(B.Empty, B.FillSlot) + ", " +
+                   B.FillPhase + " ^ 1);");
+  line(Indent, "rt::mbarrier_arrive_expect_tx(" + Full + ", " +
                    std::to_string(T.numel() * storageBytes(T.Elem.Kind)) +
                    ");");
-  line(Indent, "rt::tma_load_tile(" + B.tile() + ", &" + MapNames.lookup(&L) +
-                   ", " + B.Full + ", " + boxCorner(Tma.find(&L)->second) +
-                   ");");
-  line(Indent, B.FillPhase + " ^= 1;");
+  line(Indent, "rt::tma_load_tile(" + B.tile(B.FillSlot) + ", &" +
+                   MapNames.lookup(&L) + ", " + Full + ", " +
+                   boxCorner(Tma.find(&L)->second) + ");");
+  nextOperandSlot(B.Slots, B.FillSlot, B.FillPhase, Indent);
+}
+
+void KernelEmitter::nextOperandSlot(unsigned Slots, const std::string &Slot,
+                                    const std::string &Phase, unsigned Indent) {
+  if (Slots == 1) {
+    line(Indent, Phase + " ^= 1;");
+    return;
+  }
+  line(Indent, Slot + " ^= 1;");
+  line(Indent, Phase + " ^= " + Slot + " == 0;");
 }
 
 void KernelEmitter::awaitOperand(const Op &L, unsigned Indent) {
   const OperandBuffer &B = OperandBuffers.find(&L)->second;
   lineDirective(L);
-  line(Indent, "rt::mbarrier_wait(" + B.Full + ", " + B.Phase + ");");
-  line(Indent, B.Phase + " ^= 1;");
+  line(Indent,
+       "rt::mbarrier_wait(" + B.at(B.Full, B.Slot) + ", " + B.Phase + ");");
 }
 
 void KernelEmitter::releaseOperand(const Op &L, unsigned Indent) {
+  const OperandBuffer &B = OperandBuffers.find(&L)->second;
   line(Indent, "if (threadIdx.x % 32 == 0)");
-  line(Indent + 1,
-       "rt::mbarrier_arrive(" + OperandBuffers.find(&L)->second.Empty + ");");
+  line(Indent + 1, "rt::mbarrier_arrive(" + B.at(B.Empty, B.Slot) + ");");
+  // The dots read the buffer until here.
+  nextOperandSlot(B.Slots, B.Slot, B.Phase, Indent);
 }
 
 void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
@@ -714,7 +746,7 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
     if (const Op *Copied =
             I == 0 ? BufferedFrom.lookup(O.operand(0)) : nullptr) {
       const OperandBuffer &B = OperandBuffers.find(Copied)->second;
-      Ops[I] = "rt::operand<true>(" + B.tile() + ")";
+      Ops[I] = "rt::operand<true>(" + B.tile(B.Slot) + ")";
       continue;
     }
     if (I == 0 && llvm::is_contained(Active->Resident, O.operand(0))) {

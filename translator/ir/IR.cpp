@@ -113,6 +113,14 @@ const Value *carriedResult(const Value *V) {
   return B->parentOp()->result(B->argumentNumber(V) - 1);
 }
 
+const Op *enclosingFor(const Op &O) {
+  for (const Op *Around = O.parentBlock()->parentOp(); Around;
+       Around = Around->parentBlock()->parentOp())
+    if (Around->kind() == OpKind::For)
+      return Around;
+  return nullptr;
+}
+
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn) {
   for (auto &O : B.ops()) {
     Fn(*O);

@@ -207,6 +207,9 @@ private:
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn);
 void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
 
+/// The innermost for loop around O, or null.
+const Op *enclosingFor(const Op &O);
+
 /// The result of the for loop whose body carries V (a block argument
 /// other than the induction variable) out of the loop, or null where V is
 /// no such argument.
