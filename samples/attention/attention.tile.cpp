@@ -179,8 +179,8 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // copying the next tile's Q, K and V while the consumers finish this one):
 // without a mask 1.11x one program per block at seq 1024, 0.92-1.12x at
 // 4096 (the length that varies most between runs), 1.01x at 8192;
-// causal, taking its tiles in pairs that cost alike, 1.10x at 1024,
-// 1.02-1.06x at 4096, 1.00-1.02x at 8192 (H200). 64 x 64 blocks of 4
+// causal, taking its tiles in pairs that cost alike, 1.24x at 1024,
+// 1.04-1.07x at 4096, 1.01x at 8192 (H200). 64 x 64 blocks of 4
 // warps (more programs per SM) are the fastest for causal head_dim 64 at
 // seq 1024.
 // Tutorial 06's H100 choice is 128 x 64 blocks, 8 warps, 3 stages. At head_dim

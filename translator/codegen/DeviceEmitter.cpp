@@ -680,8 +680,11 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
   const TensorMapAccess &Map = Tma.find(&O)->second;
   const Type &T = Val->type();
   unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
-  unsigned Offset = DynamicSharedBytes ? DynamicSharedBytes - 1024 : 0;
-  Offset = (Offset + 1023) / 1024 * 1024;
+  if (!StoreBufferOffset) {
+    const unsigned End = DynamicSharedBytes ? DynamicSharedBytes - 1024 : 0;
+    StoreBufferOffset = (End + 1023) / 1024 * 1024;
+  }
+  const unsigned Offset = *StoreBufferOffset;
   if (Offset + Bytes + 1024 > DynamicSharedBytes) {
     DynamicSharedBytes = Offset + Bytes + 1024;
     PipelineLoc = O.loc();

@@ -17,6 +17,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -468,6 +469,9 @@ private:
   /// Per staged load: its stage buffers' type alias and ring pointer.
   llvm::DenseMap<const ir::Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;
+  /// Where the TMA stores' shared buffer starts, once one is emitted: every
+  /// store waits for the reads of those before it, so they share it.
+  std::optional<unsigned> StoreBufferOffset;
   unsigned StaticSharedBytes = 0;
   /// The rt::transpose instances emitted: each has its own static buffer.
   llvm::StringSet<> TransposeBuffers;
