@@ -180,45 +180,53 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // without a mask 1.11x one program per block at seq 1024, 0.92-1.12x at
 // 4096 (the length that varies most between runs), 1.01x at 8192;
 // causal, taking its tiles in pairs that cost alike, 1.24x at 1024,
-// 1.04-1.07x at 4096, 1.01x at 8192 (H200). 64 x 64 blocks of 4
-// warps (more programs per SM) are the fastest for causal head_dim 64 at
-// seq 1024.
-// Tutorial 06's H100 choice is 128 x 64 blocks, 8 warps, 3 stages. At head_dim
-// 128 a producer warpgroup issues the K and V copies (warp_specialize), and
-// with it the key loop is rotated so that P V runs during the next block's
-// softmax (1.08-1.25x without a mask, 1.04-1.13x causal, over the same blocks
-// unrotated); at head_dim 64 the producer's 128 threads cost more than
-// that gains (0.7-1.0x). The other blocks measured (64 x 64 and 128 x 128
+// 1.04-1.07x at 4096, 1.01x at 8192 (H200). At head_dim 64 it is
+// tutorial 06's H100 blocks (128 x 64, 8 warps, 3 stages) with a producer
+// warpgroup, two programs per SM: 1.04-1.10x the same blocks without a
+// producer (the f16 alternatives below) at seq 1024 and 4096 without a
+// mask, 1.05x causal at 1024, about even longer (causal 8192 0.95-1.05x).
+// With a producer at head_dim 128 the key loop is rotated so that P V runs
+// during the next block's softmax (1.08-1.25x without a mask, 1.04-1.13x
+// causal, over the same blocks unrotated); at head_dim 64, two programs an
+// SM leave too few registers for that and tilecc does not rotate
+// (docs/decisions.md). The other blocks measured (64 x 64 and 128 x 128
 // at head_dim 64, 128 x 64 and 64 x 64 at 128) were never the fastest;
 // bf16, which the benchmark does not time, has the defaults only (every
 // configuration is another kernel to compile, for each arch).
 #define ATTENTION_CONFIGS(kernel, ...)                                         \
-  TILE_CONFIGS(                                                                \
-      kernel,                                                                  \
-      tile::config{                                                            \
-          .meta = {128, 64, 64, 0, 0}, .num_warps = 8, .num_stages = 3},       \
-      tile::config{                                                            \
-          .meta = {128, 64, 64, 1, 0}, .num_warps = 8, .num_stages = 3},       \
-      tile::config{.meta = {128, 128, 128, 0, 1},                              \
-                   .num_warps = 8,                                             \
-                   .num_stages = 2,                                            \
-                   .warp_specialize = true},                                   \
-      tile::config{.meta = {128, 128, 128, 1, 1},                              \
-                   .num_warps = 8,                                             \
-                   .num_stages = 2,                                            \
-                   .warp_specialize = true} __VA_OPT__(, ) __VA_ARGS__)
-ATTENTION_CONFIGS(attention_f16,
-                  tile::config{.meta = {64, 64, 64, 1, 0},
-                               .num_warps = 4,
-                               .num_stages = 3},
-                  tile::config{.meta = {128, 128, 128, 0, 0},
-                               .num_warps = 8,
-                               .num_stages = 2,
-                               .warp_specialize = true},
-                  tile::config{.meta = {128, 128, 128, 1, 0},
-                               .num_warps = 8,
-                               .num_stages = 2,
-                               .warp_specialize = true});
+  TILE_CONFIGS(kernel,                                                         \
+               tile::config{.meta = {128, 64, 64, 0, 0},                       \
+                            .num_warps = 8,                                    \
+                            .num_stages = 3,                                   \
+                            .min_programs_per_sm = 2,                          \
+                            .warp_specialize = true},                          \
+               tile::config{.meta = {128, 64, 64, 1, 0},                       \
+                            .num_warps = 8,                                    \
+                            .num_stages = 3,                                   \
+                            .min_programs_per_sm = 2,                          \
+                            .warp_specialize = true},                          \
+               tile::config{.meta = {128, 128, 128, 0, 1},                     \
+                            .num_warps = 8,                                    \
+                            .num_stages = 2,                                   \
+                            .warp_specialize = true},                          \
+               tile::config{.meta = {128, 128, 128, 1, 1},                     \
+                            .num_warps = 8,                                    \
+                            .num_stages = 2,                                   \
+                            .warp_specialize = true} __VA_OPT__(, )            \
+                   __VA_ARGS__)
+ATTENTION_CONFIGS(
+    attention_f16,
+    tile::config{.meta = {128, 64, 64, 0, 0}, .num_warps = 8, .num_stages = 3},
+    tile::config{.meta = {128, 64, 64, 1, 0}, .num_warps = 8, .num_stages = 3},
+    tile::config{.meta = {64, 64, 64, 1, 0}, .num_warps = 4, .num_stages = 3},
+    tile::config{.meta = {128, 128, 128, 0, 0},
+                 .num_warps = 8,
+                 .num_stages = 2,
+                 .warp_specialize = true},
+    tile::config{.meta = {128, 128, 128, 1, 0},
+                 .num_warps = 8,
+                 .num_stages = 2,
+                 .warp_specialize = true});
 ATTENTION_CONFIGS(attention_bf16);
 
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>

@@ -2,6 +2,7 @@
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/softmax_rows.cu
 // RUN: %FileCheck %s --check-prefix=PING < %t/softmax_rows.cu
 // RUN: %FileCheck %s --check-prefix=PEEK < %t/softmax_rows.cu
+// RUN: %FileCheck %s --check-prefix=TIGHT < %t/softmax_rows.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/softmax_rows.cu -o %t/sm90a.o -Xptxas=-v 2>&1 | %not grep -E "C7514|[1-9][0-9]* bytes spill" %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t/softmax_rows.cu -o %t/sm80.o %}
 // clang-format on
@@ -20,7 +21,11 @@
 // (full_late, empty_late): K's stage is released once S is computed, V's
 // once P V is. The variants without a producer keep the loop as it is, and
 // so does one that reads the accumulator outside the chain (PEEK, third
-// configuration).
+// configuration), and one whose consumers have too few registers for what
+// a rotated loop holds at once (TIGHT, fourth: two programs of 8 + 4 warps
+// an SM, 104 registers a thread for S, O and P twice, 96; ptxas would
+// spill and serialize the wgmmas). With two programs an SM the producer
+// keeps 24 registers, not 40.
 //
 // Ping-pong (PING, second configuration): the consumer warpgroups take
 // turns on the tensor cores instead. Before the loop the last one hands the
@@ -84,6 +89,11 @@ TILE_CONFIGS(softmax_rows,
              tile::config{.meta = {128, 128, 64, 1},
                           .num_warps = 8,
                           .num_stages = 2,
+                          .warp_specialize = true},
+             tile::config{.meta = {128, 64, 64, 0},
+                          .num_warps = 8,
+                          .num_stages = 3,
+                          .min_programs_per_sm = 2,
                           .warp_specialize = true});
 template <int BM, int BN, int D, int PEEK>
 TILE_GRID(softmax_rows)
@@ -167,7 +177,7 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // CHECK-NEXT: }
 // CHECK-NEXT: }
 // CHECK-LABEL: // softmax_rows_c0_aligned16:
-// CHECK-NOT: rotated
+// CHECK-NOT: ; rotated
 // CHECK-NOT: mma_issue
 // PING-LABEL: // softmax_rows_c1_aligned16_tma:
 // PING-SAME: warpgroups 0-1 take turns issuing the loops' tensor-core products
@@ -197,3 +207,14 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // PEEK: rt::mma_tiles<
 // PEEK: rt::mma_tiles<
 // PEEK-NOT: mma_issue
+// TIGHT-LABEL: // softmax_rows_c3_aligned16_tma:
+// TIGHT-SAME: (setmaxnreg 24 / 104), and the dots' A operand loaded at line 49; not rotated: the loop at line 54 would hold 96 of the consumers' 104 registers a thread.
+// TIGHT: __launch_bounds__(384, 2)
+// TIGHT-NOT: full_late
+// TIGHT: rt::setmaxnreg_dec<24>();
+// TIGHT: rt::setmaxnreg_inc<104>();
+// TIGHT-NOT: mma_issue
+// TIGHT: rt::mma_tiles<
+// TIGHT: rt::mma_tiles<
+// TIGHT-NOT: mma_issue
+// TIGHT-LABEL: // softmax_rows_c3_aligned16:

@@ -323,14 +323,15 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // CHECK: read_stage = read_stage + 1 == 2 ? 0 : read_stage + 1;
 // CHECK: mm_ws_c2_aligned16_tma<<<grid, 256, 100352, stream>>>(
 // Sixteen consumer warps: the program holds the launch bound's 96
-// registers for each of its 640 threads at entry, and what the producer
-// gives up of them buys the consumers 104 each, not the 112 a whole SM's
-// 65536 would (an inc beyond the pool never returns).
-// CHECK: // mm_ws_c3_aligned16_tma: {{.*}}; warp-specialized: warps 16-19 issue the copies of the loop at line 48 (setmaxnreg 40 / 104).
+// registers for each of its 640 threads at entry, not a whole SM's 65536
+// (an inc beyond that pool never returns). A producer keeping 40 would
+// leave the consumers 104 each, under 128, so it keeps 24 and they take
+// 112.
+// CHECK: // mm_ws_c3_aligned16_tma: {{.*}}; warp-specialized: warps 16-19 issue the copies of the loop at line 48 (setmaxnreg 24 / 112).
 // CHECK: __global__ void __launch_bounds__(640)
 // CHECK-NEXT: mm_ws_c3_aligned16_tma(
-// CHECK: rt::setmaxnreg_dec<40>();
-// CHECK: rt::setmaxnreg_inc<104>();
+// CHECK: rt::setmaxnreg_dec<24>();
+// CHECK: rt::setmaxnreg_inc<112>();
 // CHECK: mm_ws_c3_aligned16_tma<<<grid, 640, {{[0-9]+}}, stream>>>(
 // PRE: // mm_row_scaled_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 96 (setmaxnreg 40 / 216).
 // PRE: return;

@@ -124,18 +124,48 @@ std::optional<RotatedLoop> planRotation(const Op &Loop, const PipelinedLoop &P,
   return R;
 }
 
+/// 32-bit registers a thread needs for tile V.
+unsigned registersOf(const Value *V, const LayoutMap &LM) {
+  const Type &T = V->type();
+  return (LM.get(V).elemsPerThread(T.Shape) * storageBytes(T.Elem.Kind) + 3) /
+         4;
+}
+
+/// What a rotated loop holds in registers a thread: Early's product and
+/// Late's accumulator, both in flight, and Late's register operand twice.
+unsigned rotatedRegisters(const RotatedLoop &R, const PipelinedLoop &P,
+                          const LayoutMap &LM) {
+  unsigned Regs =
+      registersOf(R.Early->result(), LM) + registersOf(R.Late->result(), LM);
+  if (!stagedSource(P, R.Late->operand(0)).first)
+    Regs += 2 * registersOf(R.Late->operand(0), LM);
+  return Regs;
+}
+
 } // namespace
 
 llvm::DenseMap<const Op *, RotatedLoop>
 planRotations(llvm::ArrayRef<const Op *> Fed,
               const llvm::DenseMap<const Op *, PipelinedLoop> &Plans,
-              const LayoutMap &LM) {
+              const LayoutMap &LM, unsigned RegistersPerThread,
+              std::string &WhyNot) {
+  // Addresses, row statistics, loop state.
+  constexpr unsigned Others = 32;
   llvm::DenseMap<const Op *, RotatedLoop> Rotated;
   for (const Op *Loop : Fed) {
-    auto R = planRotation(*Loop, Plans.find(Loop)->second, LM);
+    const PipelinedLoop &P = Plans.find(Loop)->second;
+    auto R = planRotation(*Loop, P, LM);
     if (!R ||
         (!Rotated.empty() && R->LateLoads != Rotated.begin()->second.LateLoads))
       return llvm::DenseMap<const Op *, RotatedLoop>();
+    if (unsigned Regs = rotatedRegisters(*R, P, LM);
+        Regs + Others > RegistersPerThread) {
+      WhyNot = "not rotated: the loop at line " +
+               std::to_string(Loop->loc().Line) + " would hold " +
+               std::to_string(Regs) + " of the consumers' " +
+               std::to_string(RegistersPerThread) + " registers a thread";
+      return llvm::DenseMap<const Op *, RotatedLoop>();
+    }
     Rotated[Loop] = std::move(*R);
   }
   return Rotated;

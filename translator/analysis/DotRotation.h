@@ -29,6 +29,7 @@
 #include "ir/IR.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
+#include <string>
 
 namespace tilecc::analysis {
 
@@ -53,10 +54,18 @@ struct RotatedLoop {
 /// Plans). Their stages are one ring, so the loops rotate only if all of
 /// them can and their late loads sit at the same positions; otherwise none
 /// does.
+///
+/// A rotated loop holds more at once: both products in flight and Late's
+/// register operand twice (the one in flight, the next being computed).
+/// With RegistersPerThread for the consumers, a loop whose tiles would
+/// leave fewer than 32 for everything else is not rotated (ptxas would
+/// spill and serialize its wgmmas: slower than no rotation, two programs
+/// of 8 + 4 warps per SM at head_dim 64); WhyNot then says so.
 llvm::DenseMap<const ir::Op *, RotatedLoop>
 planRotations(llvm::ArrayRef<const ir::Op *> Fed,
               const llvm::DenseMap<const ir::Op *, PipelinedLoop> &Plans,
-              const LayoutMap &LM);
+              const LayoutMap &LM, unsigned RegistersPerThread,
+              std::string &WhyNot);
 
 } // namespace tilecc::analysis
 

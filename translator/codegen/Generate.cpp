@@ -66,7 +66,10 @@ constexpr unsigned RegistersPerSM = 65536;
 /// share of MinPrograms programs per thread, a multiple of 8) for each
 /// thread: an inc the producer's dec cannot cover never returns. The
 /// launch bound then asks ptxas for no more at entry than the consumers
-/// will have, holding more programs if need be.
+/// will have, holding more programs if need be. The producer keeps 40
+/// (its address arithmetic without spills) unless that leaves the
+/// consumers fewer than 128 (programs sharing an SM, or 16 consumer
+/// warps), where every register counts: then 24, FlashAttention-3's.
 ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
                           unsigned MinPrograms) {
   ProducerPlan PP;
@@ -76,13 +79,17 @@ ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
   for (const auto &[L, Box] : WS.OperandLoads)
     PP.OperandLoads.push_back(L);
   PP.ConsumerThreads = ConsumerWarps * 32;
-  PP.ProducerRegs = 40;
   const unsigned Threads = PP.ConsumerThreads + ProducerPlan::Threads;
   for (PP.Programs = std::max(MinPrograms, 1u);; ++PP.Programs) {
     const unsigned AtEntry = RegistersPerSM / PP.Programs / Threads / 8 * 8;
-    PP.ConsumerRegs = std::min(
-        240u, (AtEntry * Threads - ProducerPlan::Threads * PP.ProducerRegs) /
-                  PP.ConsumerThreads / 8 * 8);
+    for (unsigned Producer : {40u, 24u}) {
+      PP.ProducerRegs = Producer;
+      PP.ConsumerRegs = std::min(
+          240u, (AtEntry * Threads - ProducerPlan::Threads * Producer) /
+                    PP.ConsumerThreads / 8 * 8);
+      if (PP.ConsumerRegs >= 128)
+        break;
+    }
     if (AtEntry <= PP.ConsumerRegs)
       return PP;
   }
@@ -465,10 +472,14 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
           } else {
             // Taking turns orders the issue of products waited for at
             // once; a rotated loop leaves one in flight instead.
-            Producer.Rotated = planRotations(Producer.Loops, Plans, LM);
+            std::string NotRotated;
+            Producer.Rotated = planRotations(Producer.Loops, Plans, LM,
+                                             Producer.ConsumerRegs, NotRotated);
             if (!Producer.Rotated.empty())
               Described += "; rotated: each iteration issues its first dot, "
                            "then the previous iteration's last";
+            else if (!NotRotated.empty())
+              Described += "; " + NotRotated;
           }
         } else {
           Described += "; not warp-specialized: " + WS.WhyNot;
