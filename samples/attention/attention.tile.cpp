@@ -184,17 +184,26 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // tutorial 06's H100 blocks (128 x 64, 8 warps, 3 stages) with a producer
 // warpgroup, two programs per SM: 1.04-1.10x the same blocks without a
 // producer (the f16 alternatives below) at seq 1024 and 4096 without a
-// mask, 1.05x causal at 1024, about even longer (causal 8192 0.95-1.05x).
+// mask, 1.05x causal at 1024, about even longer (causal 8192 0.95-1.05x);
+// causal up to seq 4096, 64 x 64 blocks of 4 warps with a producer, three
+// programs an SM (whose consumers have the registers for the rotated
+// loop): 1.12x at 1024, 1.01x at 4096, 0.87-0.93x at 8192 (the select
+// rule below).
 // With a producer at head_dim 128 the key loop is rotated so that P V runs
 // during the next block's softmax (1.08-1.25x without a mask, 1.04-1.13x
 // causal, over the same blocks unrotated); at head_dim 64, two programs an
 // SM leave too few registers for that and tilecc does not rotate
-// (docs/decisions.md). The other blocks measured (64 x 64 and 128 x 128
-// at head_dim 64, 128 x 64 and 64 x 64 at 128) were never the fastest;
+// (docs/decisions.md). The other blocks measured (128 x 128 at head_dim
+// 64, 128 x 64 and 64 x 64 at 128) were never the fastest;
 // bf16, which the benchmark does not time, has the defaults only (every
 // configuration is another kernel to compile, for each arch).
 #define ATTENTION_CONFIGS(kernel, ...)                                         \
   TILE_CONFIGS(kernel,                                                         \
+               tile::config{.meta = {64, 64, 64, 1, 0},                        \
+                            .num_warps = 4,                                    \
+                            .num_stages = 3,                                   \
+                            .min_programs_per_sm = 3,                          \
+                            .warp_specialize = true},                          \
                tile::config{.meta = {128, 64, 64, 0, 0},                       \
                             .num_warps = 8,                                    \
                             .num_stages = 3,                                   \
@@ -218,7 +227,6 @@ ATTENTION_CONFIGS(
     attention_f16,
     tile::config{.meta = {128, 64, 64, 0, 0}, .num_warps = 8, .num_stages = 3},
     tile::config{.meta = {128, 64, 64, 1, 0}, .num_warps = 8, .num_stages = 3},
-    tile::config{.meta = {64, 64, 64, 1, 0}, .num_warps = 4, .num_stages = 3},
     tile::config{.meta = {128, 128, 128, 0, 0},
                  .num_warps = 8,
                  .num_stages = 2,
@@ -229,19 +237,21 @@ ATTENTION_CONFIGS(
                  .warp_specialize = true});
 ATTENTION_CONFIGS(attention_bf16);
 
+// 64-row blocks (causal head_dim 64) only up to seq 4096: beyond, the
+// 128-row ones are faster.
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_SELECT(attention_f16)
 bool attention_f16_fits(const tile::half *, const tile::half *,
-                        const tile::half *, tile::half *, float *, float, int,
-                        int, int head_dim, int causal) {
-  return head_dim == D && causal == CAUSAL;
+                        const tile::half *, tile::half *, float *, float,
+                        int seq, int, int head_dim, int causal) {
+  return head_dim == D && causal == CAUSAL && (BM >= 128 || seq <= 4096);
 }
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_SELECT(attention_bf16)
 bool attention_bf16_fits(const tile::bfloat16 *, const tile::bfloat16 *,
                          const tile::bfloat16 *, tile::bfloat16 *, float *,
-                         float, int, int, int head_dim, int causal) {
-  return head_dim == D && causal == CAUSAL;
+                         float, int seq, int, int head_dim, int causal) {
+  return head_dim == D && causal == CAUSAL && (BM >= 128 || seq <= 4096);
 }
 
 // A row block of a head per program, or, PERSISTENT, as many programs as
