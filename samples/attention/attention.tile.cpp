@@ -187,8 +187,8 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // mask, 1.05x causal at 1024, about even longer (causal 8192 0.95-1.05x);
 // causal up to seq 4096, 64 x 64 blocks of 4 warps with a producer, three
 // programs an SM (whose consumers have the registers for the rotated
-// loop): 1.12x at 1024, 1.01x at 4096, 0.87-0.93x at 8192 (the select
-// rule below).
+// loop): 1.12x at 1024, 1.01-1.03x at 4096, 0.86-0.94x at 8192 (the
+// select rule below).
 // With a producer at head_dim 128 the key loop is rotated so that P V runs
 // during the next block's softmax (1.08-1.25x without a mask, 1.04-1.13x
 // causal, over the same blocks unrotated); at head_dim 64, two programs an

@@ -124,21 +124,13 @@ std::optional<RotatedLoop> planRotation(const Op &Loop, const PipelinedLoop &P,
   return R;
 }
 
-/// 32-bit registers a thread needs for tile V.
-unsigned registersOf(const Value *V, const LayoutMap &LM) {
-  const Type &T = V->type();
-  return (LM.get(V).elemsPerThread(T.Shape) * storageBytes(T.Elem.Kind) + 3) /
-         4;
-}
-
 /// What a rotated loop holds in registers a thread: Early's product and
 /// Late's accumulator, both in flight, and Late's register operand twice.
-unsigned rotatedRegisters(const RotatedLoop &R, const PipelinedLoop &P,
-                          const LayoutMap &LM) {
-  unsigned Regs =
-      registersOf(R.Early->result(), LM) + registersOf(R.Late->result(), LM);
+unsigned rotatedRegisters(const RotatedLoop &R, const PipelinedLoop &P) {
+  unsigned Regs = tileRegisters(*R.Early->result(), P.Threads) +
+                  tileRegisters(*R.Late->result(), P.Threads);
   if (!stagedSource(P, R.Late->operand(0)).first)
-    Regs += 2 * registersOf(R.Late->operand(0), LM);
+    Regs += 2 * tileRegisters(*R.Late->operand(0), P.Threads);
   return Regs;
 }
 
@@ -158,7 +150,7 @@ planRotations(llvm::ArrayRef<const Op *> Fed,
     if (!R ||
         (!Rotated.empty() && R->LateLoads != Rotated.begin()->second.LateLoads))
       return llvm::DenseMap<const Op *, RotatedLoop>();
-    if (unsigned Regs = rotatedRegisters(*R, P, LM);
+    if (unsigned Regs = rotatedRegisters(*R, P);
         Regs + Others > RegistersPerThread) {
       WhyNot = "not rotated: the loop at line " +
                std::to_string(Loop->loc().Line) + " would hold " +

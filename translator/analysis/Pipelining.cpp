@@ -143,13 +143,6 @@ private:
     return holdsOperandA(LM.get(A), LM.get(D.result()), A->type().Shape[1]);
   }
 
-  /// 32-bit registers a thread's share of tile V takes.
-  static unsigned registers(const Value &V, unsigned Threads) {
-    const Type &T = V.type();
-    unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
-    return (Bytes + 4 * Threads - 1) / (4 * Threads);
-  }
-
   /// Moves the loop-invariant A fragments of P's dots to shared memory when
   /// registers would not hold them beside the carried tiles (a dK/dV loop
   /// carries two accumulators and reads K and V every iteration).
@@ -165,11 +158,11 @@ private:
       if (Inside || llvm::is_contained(Invariant, A))
         continue;
       Invariant.push_back(A);
-      Registers += registers(*A, P.Threads);
+      Registers += tileRegisters(*A, P.Threads);
     }
     for (unsigned I = 0; I < Loop.numResults(); ++I)
       if (!Loop.result(I)->type().isScalar())
-        Registers += registers(*Loop.result(I), P.Threads);
+        Registers += tileRegisters(*Loop.result(I), P.Threads);
     if (Registers > ResidentRegisterLimit)
       P.Resident = std::move(Invariant);
   }
@@ -293,6 +286,12 @@ planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages,
         Plans[&O] = std::move(*P);
   });
   return Plans;
+}
+
+unsigned tileRegisters(const Value &V, unsigned Threads) {
+  const Type &T = V.type();
+  unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
+  return (Bytes + 4 * Threads - 1) / (4 * Threads);
 }
 
 bool isZeroConstant(const Value *V) {

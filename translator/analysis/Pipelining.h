@@ -87,6 +87,9 @@ planPipelines(const ir::Function &F, const LayoutMap &LM, unsigned NumStages,
 /// and TMA write for masked-off elements).
 bool isZeroConstant(const ir::Value *V);
 
+/// 32-bit registers a thread's share of tile V takes, spread over Threads.
+unsigned tileRegisters(const ir::Value &V, unsigned Threads);
+
 /// The staged load a dot operand reads (through one trans or none), and
 /// whether a trans sits in between; null if the operand is not staged.
 std::pair<const ir::Op *, bool> stagedSource(const PipelinedLoop &P,
