@@ -110,9 +110,22 @@ EmittedKernel KernelEmitter::run() {
                    : ""});
   }
   declareDotScratch();
+  const size_t ConvertScratchAt = Body.size();
+  ConvertScratch = fresh("convert_scratch");
   if (Producer.active())
     emitSplit(1);
   emitBlock(F.body(), 1);
+  // Each conversion writes its tile, waits, reads it back and waits again
+  // before the next one starts, so one buffer as large as the largest tile
+  // emitted serves them all (static shared memory is the sum of its
+  // buffers, and a target caps it: 48 KB on sm_80). alignas first: HIP's
+  // __shared__ is an attribute that would take it.
+  if (ConvertScratchBytes) {
+    StaticSharedBytes += ConvertScratchBytes;
+    Body.insert(ConvertScratchAt,
+                "  alignas(16) __shared__ unsigned char " + ConvertScratch +
+                    "[" + std::to_string(ConvertScratchBytes) + "];\n");
+  }
   if (llvm::any_of(Tma, [](const auto &E) {
         return E.first->kind() == OpKind::Store;
       })) {
@@ -1076,16 +1089,16 @@ void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
   declareTile(R, Indent);
   const Type &T = R->type();
   const std::string Buf = nameOf(R) + "_smem", Elem = deviceType(T.Elem);
-  StaticSharedBytes += T.numel() * storageBytes(T.Elem.Kind);
+  ConvertScratchBytes = std::max<unsigned>(
+      ConvertScratchBytes, T.numel() * storageBytes(T.Elem.Kind));
   line(Indent, "{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
+  line(Indent + 1, Elem + " *const " + Buf + " = reinterpret_cast<" + Elem +
+                       " *>(" + ConvertScratch + ");");
   // A 2-D tile goes through a swizzled tile: each thread writes and reads
   // its runs of neighbours as vectors, and the rows a warp touches at once
   // spread over the banks.
   if (T.Shape.size() == 2 && materialized(Src) &&
       T.Shape[1] * storageBytes(T.Elem.Kind) % 16 == 0) {
-    // alignas first: HIP's __shared__ is an attribute that would take it.
-    line(Indent + 1, "alignas(16) __shared__ " + Elem + " " + Buf + "[" +
-                         std::to_string(T.numel()) + "];");
     const std::string Tile = smemTileType(T) + "{" + Buf + "}";
     line(Indent + 1,
          Tile + ".template store<" + layoutOf(Src) + ">(" + nameOf(Src) + ");");
@@ -1096,8 +1109,6 @@ void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
     line(Indent, "}");
     return;
   }
-  line(Indent + 1, "__shared__ " + Elem + " " + Buf + "[" +
-                       std::to_string(T.numel()) + "];");
   line(Indent + 1, "#pragma unroll");
   line(Indent + 1, loopHeader(elems(Src)));
   // Copies of an element (replicated layouts) are not written twice.

@@ -477,6 +477,10 @@ private:
   llvm::StringSet<> TransposeBuffers;
   /// The shared buffer of the CUDA-core dots (declareDotScratch).
   std::string DotScratch;
+  /// The shared buffer every layout conversion passes through, and the
+  /// largest tile emitted through it (run() declares it).
+  std::string ConvertScratch;
+  unsigned ConvertScratchBytes = 0;
   ir::SourceLoc PipelineLoc;
   unsigned PipelineStages = 0;
   llvm::DenseSet<const ir::Value *> Commented;
