@@ -76,6 +76,16 @@ TILE_CONFIGS(mm_ws,
              tile::config{.meta = {256, 64, 64},
                           .num_warps = 16,
                           .num_stages = 2,
+                          .warp_specialize = true},
+             tile::config{.meta = {128, 128, 64},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .min_programs_per_sm = 2,
+                          .warp_specialize = true},
+             tile::config{.meta = {128, 64, 64},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .min_programs_per_sm = 2,
                           .warp_specialize = true});
 template <int BM, int BN, int BK>
 TILE_GRID(mm_ws)
@@ -333,22 +343,33 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // CHECK: rt::setmaxnreg_dec<24>();
 // CHECK: rt::setmaxnreg_inc<112>();
 // CHECK: mm_ws_c3_aligned16_tma<<<grid, 640, {{[0-9]+}}, stream>>>(
-// PRE: // mm_row_scaled_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 96 (setmaxnreg 40 / 216).
+// Two programs of 8 + 4 warps an SM start each thread with 80 registers,
+// fewer than the 90 ptxas needs to compile a 64 x 128 wgmma (it counts
+// them at entry, setmaxnreg or not: docs/decisions.md), so 128 columns a
+// warp get no producer and the launch bound of 8 warps; 64 columns need 58.
+// CHECK: // mm_ws_c4_aligned16_tma: {{.*}}; staged loads copied by TMA; not warp-specialized: 2 programs of 384 threads an SM start each thread with 80 registers, and the 64 x 128 wgmma of the dot at line 56 needs 90 (ptxas).
+// CHECK: __global__ void __launch_bounds__(256, 2)
+// CHECK-NEXT: mm_ws_c4_aligned16_tma(
+// CHECK-NOT: setmaxnreg
+// CHECK: // mm_ws_c5_aligned16_tma: {{.*}}; warp-specialized: warps 8-11 issue the copies of the loop at line 48 (setmaxnreg 24 / 104).
+// CHECK: __global__ void __launch_bounds__(384, 2)
+// CHECK-NEXT: mm_ws_c5_aligned16_tma(
+// PRE: // mm_row_scaled_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 106 (setmaxnreg 40 / 216).
 // PRE: return;
 // PRE-NEXT: }
 // PRE-NEXT: rt::setmaxnreg_inc<216>();
 // PRE: rt::ld_global_v{{[0-9]+}}(&scale[e],
 // PRE: for (int k0 = 0; k0 < k; k0 += 64) {
-// TWO: // mm_halves_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loops at lines 132, 142 (setmaxnreg 40 / 216).
+// TWO: // mm_halves_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loops at lines 142, 152 (setmaxnreg 40 / 216).
 // TWO: if (threadIdx.x == 128) {
 // TWO-NEXT: int fill_stage = 0;
 // TWO-NEXT: unsigned fill_phase = 0;
 // TWO: const int half_k = (k / 2);
-// TWO-NEXT: #line 132 "{{.*}}warp_specialize.tile.cpp"
+// TWO-NEXT: #line 142 "{{.*}}warp_specialize.tile.cpp"
 // TWO-NEXT: for (int k0 = 0; k0 < half_k; k0 += 64) {
 // TWO: fill_phase ^= fill_stage == 0;
 // TWO-NEXT: }
-// TWO-NEXT: #line 142 "{{.*}}warp_specialize.tile.cpp"
+// TWO-NEXT: #line 152 "{{.*}}warp_specialize.tile.cpp"
 // TWO-NEXT: for (int k0_1 = half_k; k0_1 < k; k0_1 += 64) {
 // TWO-NEXT: rt::mbarrier_wait(empty + fill_stage, fill_phase ^ 1);
 // TWO: rt::setmaxnreg_inc<216>();
@@ -368,12 +389,12 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // TWO: rt::reduce<0, {{L[0-9]+}}, {{L[0-9]+}}, 128>(
 // TWO-NOT: __syncthreads
 // TWO: rt::tma_store_wait<false>();
-// PERS: // mm_persistent_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 176 (setmaxnreg 40 / 216).
+// PERS: // mm_persistent_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 186 (setmaxnreg 40 / 216).
 // PERS: if (threadIdx.x == 128) {
 // PERS: for (int pid = [[PID:t[0-9]+]]; pid < blocks; pid += [[STEP:t[0-9]+]]) {
 // PERS: const int [[ROW:t[0-9]+]] = ({{t[0-9]+}} * 128);
 // PERS: const int [[COL:t[0-9]+]] = ({{t[0-9]+}} * 128);
-// PERS-NEXT: #line 176 "{{.*}}warp_specialize.tile.cpp"
+// PERS-NEXT: #line 186 "{{.*}}warp_specialize.tile.cpp"
 // PERS-NEXT: for (int k0 = 0; k0 < k; k0 += 64) {
 // PERS-NEXT: rt::mbarrier_wait(empty + fill_stage, fill_phase ^ 1);
 // PERS: &x_map, full + fill_stage, k0, [[ROW]]);
@@ -393,7 +414,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // PERS-NEXT: if (0 < k && threadIdx.x % 32 == 0)
 // PERS-NEXT: rt::mbarrier_arrive(empty + (read_stage == 0 ? 2 : read_stage - 1));
 // PERS: rt::tma_store_tile(&acc_map, acc_out, [[COL]], [[ROW]]);
-// NOT: // mm_guarded_c0_aligned16_tma: {{.*}}; not warp-specialized: the loop at line 176 is inside the if at line 216.
+// NOT: // mm_guarded_c0_aligned16_tma: {{.*}}; not warp-specialized: the loop at line 186 is inside the if at line 226.
 // NOT-NOT: setmaxnreg
 // SM80-NOT: _tma(
 // SM80-NOT: setmaxnreg

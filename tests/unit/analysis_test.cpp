@@ -1,5 +1,6 @@
 // Axis info and layout choice: the facts that decide vector widths.
 #include "analysis/AxisInfo.h"
+#include "analysis/EntryRegisters.h"
 #include "analysis/LayoutAssignment.h"
 #include "ir/Builder.h"
 
@@ -210,4 +211,14 @@ TEST_CASE("an mma accumulator's registers are A fragments when warps stack "
   // A dot's a that is computed asks for all warps along M, on sm_80 too.
   CHECK(mmaAccumulator({128, 64}, 8, 8)->WarpsPerCTA[0] == 8);
   CHECK_FALSE(mmaAccumulator({64, 64}, 8, 8)); // 16 rows a warp
+}
+
+TEST_CASE("a thread's registers at entry are the SM's share, a multiple of "
+          "8") {
+  CHECK(registersAtEntry(384, 1) == 168); // 8 + 4 warps: FA3's programs
+  CHECK(registersAtEntry(384, 2) == 80);  // 85 a thread, rounded down
+  CHECK(registersAtEntry(256, 3) == 80);
+  CHECK(registersAtEntry(256, 2) == 128);
+  CHECK(registersAtEntry(1024, 1) == 64);
+  CHECK(registersAtEntry(128, 1) == 248); // at most 255 a thread
 }

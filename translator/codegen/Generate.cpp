@@ -1,6 +1,7 @@
 //===- Generate.cpp -------------------------------------------------------===//
 #include "codegen/Generate.h"
 #include "analysis/DotRotation.h"
+#include "analysis/EntryRegisters.h"
 #include "analysis/Specializations.h"
 #include "analysis/WarpSpecialization.h"
 #include "codegen/Renderer.h"
@@ -56,8 +57,12 @@ std::string launchBounds(unsigned Threads, unsigned MinPrograms,
 /// Threads a CUDA program may have.
 constexpr unsigned MaxThreadsPerProgram = 1024;
 
-/// 32-bit registers of an SM, on every CUDA target.
-constexpr unsigned RegistersPerSM = 65536;
+/// "2 programs of 384 threads", "one program of 1024 threads".
+std::string programsOf(unsigned Programs, unsigned Threads) {
+  return (Programs == 1 ? "one program"
+                        : std::to_string(Programs) + " programs") +
+         " of " + std::to_string(Threads) + " threads";
+}
 
 /// A warp-specialized program's registers per thread: the producer
 /// warpgroup keeps few (setmaxnreg.dec), the consumers take what that
@@ -81,7 +86,7 @@ ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
   PP.ConsumerThreads = ConsumerWarps * 32;
   const unsigned Threads = PP.ConsumerThreads + ProducerPlan::Threads;
   for (PP.Programs = std::max(MinPrograms, 1u);; ++PP.Programs) {
-    const unsigned AtEntry = RegistersPerSM / PP.Programs / Threads / 8 * 8;
+    const unsigned AtEntry = registersAtEntry(Threads, PP.Programs);
     for (unsigned Producer : {40u, 24u}) {
       PP.ProducerRegs = Producer;
       PP.ConsumerRegs = std::min(
@@ -391,6 +396,22 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                       {Opts.Target.WarpSize, Opts.Target.MmaVersion});
     Pipelines Plans = planPipelines(F, LM, Inst.Cfg.NumStages, Threads,
                                     Opts.Target.Back == Backend::CUDA);
+    const WidestWgmma Wgmma =
+        Opts.Target.MmaVersion == 3 ? widestWgmma(F, LM, Plans) : WidestWgmma();
+    if (unsigned AtEntry = registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM);
+        Wgmma.Registers > AtEntry) {
+      Error = {Wgmma.describe() + " needs " + std::to_string(Wgmma.Registers) +
+                   " registers a thread at the kernel's entry (ptxas), but " +
+                   programsOf(Inst.Cfg.MinProgramsPerSM, Threads) +
+                   " an SM (configuration " + std::to_string(C) + ") leave " +
+                   std::to_string(AtEntry) + ": use " +
+                   (Inst.Cfg.MinProgramsPerSM > 1
+                        ? "a smaller min_programs_per_sm, "
+                        : "") +
+                   "fewer warps or narrower blocks",
+               Wgmma.Dot->loc(), true};
+      return std::nullopt;
+    }
     // The TMA variant, tried first, takes the facts of the most specialized
     // variant they suffice for (a unit stride may be a row stride too).
     std::vector<VariantPlan> VariantPlans;
@@ -432,6 +453,20 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
           WS.WhyNot = std::to_string(Inst.Cfg.MinProgramsPerSM) +
                       " programs of " + std::to_string(WithProducer) +
                       " threads do not fit an SM";
+        } else if (Producer.active()) {
+          // The A operands the producer copies are read from shared memory.
+          const WidestWgmma Fed =
+              widestWgmma(F, LM, Plans, Producer.OperandLoads);
+          const unsigned AtEntry =
+              registersAtEntry(WithProducer, Producer.Programs);
+          if (Fed.Registers > AtEntry) {
+            WS.WhyNot = programsOf(Producer.Programs, WithProducer) +
+                        " an SM start each thread with " +
+                        std::to_string(AtEntry) + " registers, and " +
+                        Fed.describe() + " needs " +
+                        std::to_string(Fed.Registers) + " (ptxas)";
+            Producer = ProducerPlan();
+          }
         }
         if (Producer.active()) {
           unsigned First = Inst.Cfg.NumWarps;
