@@ -18,11 +18,6 @@ constexpr unsigned PtxasOwnRegisters = 26;
 constexpr unsigned FragmentRegisters = 4;
 constexpr unsigned RegistersPerSM = 65536, MaxRegistersPerThread = 255;
 
-bool sixteenBit(const Value &V) {
-  ScalarKind K = V.type().Elem.Kind;
-  return K == ScalarKind::F16 || K == ScalarKind::BF16;
-}
-
 /// Whether dot D takes its A operand from shared memory although A's
 /// layout holds its fragments.
 bool operandAInSharedMemory(
@@ -66,7 +61,7 @@ WidestWgmma widestWgmma(const Function &F, const LayoutMap &LM,
       Columns /= 2;
     const Value &A = *O.operand(0);
     const bool AInRegisters =
-        sixteenBit(A) && LM.has(&A) &&
+        storageBytes(A.type().Elem.Kind) == 2 && LM.has(&A) &&
         holdsOperandA(LM.get(&A), Acc, A.type().Shape[1]) &&
         !operandAInSharedMemory(O, Plans, CopiedOperands);
     const unsigned Registers = Columns / 2 + PtxasOwnRegisters +

@@ -1,5 +1,4 @@
-//===- EntryRegisters.h - Registers ptxas needs a thread at entry -*- C++
-//-*-===//
+//===- EntryRegisters.h - Registers a wgmma needs at entry ----*- C++ -*-===//
 //
 // ptxas compiles every instruction of a kernel within the registers a
 // thread has at entry, the count its launch bound allows (an SM's 65536
