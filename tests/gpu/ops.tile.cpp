@@ -323,6 +323,41 @@ void matmul_ptrs_block(const tile::half *a, const tile::half *b, tile::half *c,
 MATMUL_PTRS(matmul_ptrs, float)
 MATMUL_PTRS(matmul_ptrs_f16acc, tile::half)
 
+// Attention's loop of two dots with a branch: Q K^T reads q, loaded
+// before the loop, and P V the p computed in it, whose accumulator an
+// `if` chooses. On sm_90a, q as wgmma register fragments came back
+// overwritten by p in the next iteration (ptxas, where the loop branches);
+// tilecc keeps q in shared memory there. Keys past n are masked; m is a
+// multiple of BM.
+template <int BM, int BN, int D>
+TILE_KERNEL void two_dots_branch(const tile::half *q, const tile::half *k,
+                                 const tile::half *v, float *out, int m, int n,
+                                 int keep) {
+  auto rows = tile::program_id(0) * BM + tile::arange<BM>();
+  auto rd = tile::arange<D>();
+  auto qt =
+      tile::load(q + tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(rd));
+  auto acc = tile::zeros<float, BM, D>();
+  for (int n0 = 0; n0 < n; n0 += BN) {
+    auto cols = n0 + tile::arange<BN>();
+    auto kt = tile::load(k + tile::expand_dims<1>(rd) +
+                             tile::expand_dims<0>(cols) * D,
+                         tile::expand_dims<0>(cols < n));
+    auto s = tile::dot(qt, kt);
+    auto p = tile::cast<tile::half>(
+        tile::exp2(s - tile::expand_dims<1>(tile::max<1>(s))));
+    auto vb = tile::load(v + tile::expand_dims<1>(cols) * D +
+                             tile::expand_dims<0>(rd),
+                         tile::expand_dims<1>(cols < n));
+    auto scaled = acc * 0.5f;
+    if (keep > 0)
+      scaled = acc;
+    acc = tile::dot(p, vb, scaled);
+  }
+  tile::store(out + tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(rd),
+              acc);
+}
+
 // Atomics on a pointer tile (a histogram; float max through a CAS loop)
 // and on one pointer (once per program), including a tile smaller than the
 // program's threads, whose copies must not add twice.
@@ -374,6 +409,9 @@ TILE_CONFIGS(matmul_fma, tile::config{.meta = {32, 32, 16}, .num_warps = 4},
       tile::config{.meta = {64, 64, 32}, .num_warps = 4, .num_stages = 2})
 MATMUL_PTRS_CONFIGS(matmul_ptrs);
 MATMUL_PTRS_CONFIGS(matmul_ptrs_f16acc);
+TILE_CONFIGS(two_dots_branch, tile::config{.meta = {128, 64, 64},
+                                           .num_warps = 8,
+                                           .num_stages = 3});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -446,6 +484,12 @@ tile::grid
     matmul_fma_grid(const tile::half *, const tile::half *, const float *,
                     const float *, float *, float *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
+}
+template <int BM, int BN, int D>
+TILE_GRID(two_dots_branch)
+tile::grid two_dots_branch_grid(const tile::half *, const tile::half *,
+                                const tile::half *, float *, int m, int, int) {
+  return {tile::cdiv(m, BM)};
 }
 TILE_CONFIGS(half_sums, tile::config{.meta = {256}, .num_warps = 4});
 template <int BLOCK>

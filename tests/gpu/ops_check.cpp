@@ -392,6 +392,36 @@ void checkMatmulPtrs() {
   }
 }
 
+/// two_dots_branch over 256 rows and key counts below, at and past a
+/// block's multiple (the generic, aligned and TMA variants), both ways of
+/// its branch.
+void checkTwoDotsBranch() {
+  const int M = 256, D = 64;
+  auto ToHalf = [](const std::vector<float> &V) {
+    return std::vector<tile::half>(V.begin(), V.end());
+  };
+  for (int N : {70, 200, 256, 1000})
+    for (int Keep : {0, 1}) {
+      auto Q = ToHalf(randomFloats(size_t(M) * D, -1, 1));
+      auto K = ToHalf(randomFloats(size_t(N) * D, -1, 1));
+      auto V = ToHalf(randomFloats(size_t(N) * D, -1, 1));
+      std::vector<float> Out(size_t(M) * D);
+      tile::emulate::launch(tile::grid{M / 128}, two_dots_branch<128, 64, 64>,
+                            Q.data(), K.data(), V.data(), Out.data(), M, N,
+                            Keep);
+      sample::DeviceArray<tile::half> DQ(Q, 0), DK(K, 0), DV(V, 0);
+      sample::DeviceArray<float> DOut(Out.size(), 0);
+      poison(DOut);
+      CUDA_CHECK(tilecc::two_dots_branch(DQ.get(), DK.get(), DV.get(),
+                                         DOut.get(), M, N, Keep));
+      CUDA_CHECK(cudaDeviceSynchronize());
+      // P is rounded to half after exp2, which differs in its last bits.
+      compare("two_dots_branch n=" + std::to_string(N) +
+                  " keep=" + std::to_string(Keep),
+              DOut.download(), Out, 1e-2);
+    }
+}
+
 template <int Block> void checkHistogramWith(int Config) {
   const int N = 5003, Bins = 37;
   auto X = randomInts(N, 0, 1000);
@@ -463,6 +493,7 @@ int main() {
   checkMatmulWith<32, 32, 16>(0);
   checkMatmulWith<16, 64, 32>(1);
   checkMatmulPtrs();
+  checkTwoDotsBranch();
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   checkHalfSums();

@@ -24,7 +24,7 @@ public:
       : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(users(Body)) {}
 
   std::optional<PipelinedLoop> run(unsigned NumStages, unsigned Threads,
-                                   bool AsyncCopies) {
+                                   PipelineTarget Target) {
     PipelinedLoop P;
     const unsigned Hint = Loop.numStagesHint();
     P.NumStages = Hint ? Hint : NumStages;
@@ -70,7 +70,7 @@ public:
       }
     // In a loop that names its stages, the other tile loads whose
     // pointers and mask can be re-run are staged by their own threads.
-    if (Hint && AsyncCopies)
+    if (Hint && Target.AsyncCopies)
       for (const auto &O : Body.ops()) {
         if (O->kind() != OpKind::Load || O->result()->type().isScalar() ||
             Candidates.count(O.get()))
@@ -98,7 +98,7 @@ public:
         P.Slice.push_back(O.get());
     for (const auto &[Arg, Step] : Advances)
       P.Advances.push_back({Arg, Step});
-    chooseResident(P);
+    chooseResident(P, Target.Wgmma);
     // A dot left in flight reads its staged operands, which stay until
     // their stage is refilled; registers would be rewritten sooner.
     P.AsyncMma = P.NumStages >= 3 && !P.Dots.empty() &&
@@ -145,8 +145,12 @@ private:
 
   /// Moves the loop-invariant A fragments of P's dots to shared memory when
   /// registers would not hold them beside the carried tiles (a dK/dV loop
-  /// carries two accumulators and reads K and V every iteration).
-  void chooseResident(PipelinedLoop &P) const {
+  /// carries two accumulators and reads K and V every iteration), or when
+  /// wgmma reads them in a loop whose body branches: there ptxas 13.0
+  /// (-O1 and up) gave the A fragments a wgmma of the loop computes (P of
+  /// attention's P V) the registers of the invariant ones (Q of Q K^T),
+  /// which the next iteration then read as Q (docs/decisions.md).
+  void chooseResident(PipelinedLoop &P, bool Wgmma) const {
     llvm::SmallVector<const Value *, 2> Invariant;
     unsigned Registers = 0;
     for (const auto &O : Body.ops()) {
@@ -163,8 +167,20 @@ private:
     for (unsigned I = 0; I < Loop.numResults(); ++I)
       if (!Loop.result(I)->type().isScalar())
         Registers += tileRegisters(*Loop.result(I), P.Threads);
-    if (Registers > ResidentRegisterLimit)
+    P.ResidentForBranches = Registers <= ResidentRegisterLimit &&
+                            !Invariant.empty() && Wgmma && branches();
+    if (Registers > ResidentRegisterLimit || P.ResidentForBranches)
       P.Resident = std::move(Invariant);
+  }
+
+  /// Whether the loop's body holds an if, a while or a for.
+  bool branches() const {
+    bool Found = false;
+    walk(Body, [&](const Op &O) {
+      Found |= O.kind() == OpKind::If || O.kind() == OpKind::While ||
+               O.kind() == OpKind::For;
+    });
+    return Found;
   }
 
   /// The candidate load V comes from, directly or through one trans used
@@ -278,11 +294,11 @@ private:
 
 llvm::DenseMap<const Op *, PipelinedLoop>
 planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages,
-              unsigned Threads, bool AsyncCopies) {
+              unsigned Threads, PipelineTarget Target) {
   llvm::DenseMap<const Op *, PipelinedLoop> Plans;
   walk(const_cast<Function &>(F).body(), [&](Op &O) {
     if (O.kind() == OpKind::For)
-      if (auto P = Planner(O, LM).run(NumStages, Threads, AsyncCopies))
+      if (auto P = Planner(O, LM).run(NumStages, Threads, Target))
         Plans[&O] = std::move(*P);
   });
   return Plans;

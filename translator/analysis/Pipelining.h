@@ -13,8 +13,9 @@
 // configuration's, or the loop's own from tile::range; in a loop that names it,
 // the other tile loads are staged too, each thread copying and reading back its
 // own elements (CUDA targets, which have cp.async). Loop-invariant A operands
-// that registers cannot hold beside the loop's accumulators are written to
-// shared memory once, before the loop.
+// that registers cannot hold beside the loop's accumulators, or that wgmma
+// would read from registers in a loop that branches, are written to shared
+// memory once, before the loop.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_PIPELINING_H
@@ -61,8 +62,12 @@ struct PipelinedLoop {
   /// Loop-invariant A operands of Dots held as mma fragments that the loop
   /// reads from shared memory instead, written there once before it: where
   /// they and the loop's carried tiles would take more than
-  /// ResidentRegisterLimit registers a thread, in program order.
+  /// ResidentRegisterLimit registers a thread, or the target issues wgmma
+  /// and the loop's body branches; in program order.
   llvm::SmallVector<const ir::Value *, 2> Resident;
+  /// Whether Resident is there because the loop branches (registers would
+  /// hold the operands).
+  bool ResidentForBranches = false;
   /// Whether the dots may stay in flight while the iteration goes on
   /// (wgmma): each only accumulates into a loop-carried value nothing else
   /// in the loop reads. The previous iteration's stage is then free only
@@ -76,12 +81,20 @@ struct PipelinedLoop {
 /// (the iteration's own tiles, scores and probabilities, need the rest of
 /// the 255).
 inline constexpr unsigned ResidentRegisterLimit = 160;
+/// What the target offers a pipelined loop.
+struct PipelineTarget {
+  /// cp.async, for OwnLoads.
+  bool AsyncCopies = false;
+  /// wgmma, whose register A operands ptxas may misallocate in a loop that
+  /// branches (chooseResident).
+  bool Wgmma = false;
+};
+
 /// Pipelined loops of F by their For op: NumStages is the configuration's
-/// (loops are pipelined with 2 or more), Threads its thread count;
-/// AsyncCopies: the target has cp.async for OwnLoads.
+/// (loops are pipelined with 2 or more), Threads its thread count.
 llvm::DenseMap<const ir::Op *, PipelinedLoop>
 planPipelines(const ir::Function &F, const LayoutMap &LM, unsigned NumStages,
-              unsigned Threads, bool AsyncCopies);
+              unsigned Threads, PipelineTarget Target);
 
 /// Whether V is a zero constant, maybe splat or broadcast (what cp.async
 /// and TMA write for masked-off elements).

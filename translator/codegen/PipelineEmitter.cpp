@@ -706,8 +706,12 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
   if (Resident.empty())
     return;
   unsigned Offset = States[&O].End;
-  line(Indent, "// Loop-invariant A operands, read from shared memory: "
-               "registers hold the accumulators.");
+  line(Indent, P.ResidentForBranches
+                   ? "// Loop-invariant A operands, read from shared memory: "
+                     "in registers, ptxas may give the loop's own A fragments "
+                     "their registers where the loop branches."
+                   : "// Loop-invariant A operands, read from shared memory: "
+                     "registers hold the accumulators.");
   for (const Value *A : Resident) {
     const Type &T = A->type();
     std::string Elem = deviceType(T.Elem);
