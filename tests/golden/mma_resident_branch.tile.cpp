@@ -12,7 +12,8 @@
 // in it, both as mma fragments. Where the loop branches, ptxas 13.0 gave
 // the wgmma of P V the registers of q's fragments, which the next iteration
 // read as q: on sm_90a, q is written to shared memory once before such a
-// loop, whatever registers are left. Without the branch (two_dots_plain),
+// loop, whatever registers are left. The `if`'s result takes the layout
+// its branches' values have, the accumulator's, so the loop converts none. Without the branch (two_dots_plain),
 // and on sm_80 (mma.sync), q stays in registers.
 #include <tile/tile.hpp>
 
@@ -53,11 +54,11 @@ TILE_KERNEL void two_dots_plain(const tile::half *q, const tile::half *k,
                                 int keep) {
   attend<BM, BN, D, 0>(q, k, v, out, n, keep);
 }
-TILE_CONFIGS(two_dots, tile::config{.meta = {64, 64, 64},
-                                    .num_warps = 4,
+TILE_CONFIGS(two_dots, tile::config{.meta = {128, 64, 64},
+                                    .num_warps = 8,
                                     .num_stages = 2});
-TILE_CONFIGS(two_dots_plain, tile::config{.meta = {64, 64, 64},
-                                          .num_warps = 4,
+TILE_CONFIGS(two_dots_plain, tile::config{.meta = {128, 64, 64},
+                                          .num_warps = 8,
                                           .num_stages = 2});
 
 template <int BM, int BN, int D>
@@ -77,11 +78,16 @@ tile::grid two_dots_plain_grid(const tile::half *, const tile::half *,
 // CHECK-LABEL: two_dots_c0_aligned16(
 // CHECK: // Loop-invariant A operands, read from shared memory: in registers, ptxas may give the loop's own A fragments their registers where the loop branches.
 // CHECK-NEXT: const auto [[Q:t[0-9]+]]_resident = rt::stage_operand<
+// The if's result is in the accumulator's layout, as its branches' values
+// are: nothing in the loop goes through shared memory.
 // CHECK: for (int n0 = 0; n0 < n; n0 += 64) {
+// CHECK-NOT: convert_scratch
 // CHECK: rt::mma_tiles<[[S:L[0-9]+]], rt::f16>(
 // CHECK-NEXT: [[Q]]_resident,
+// CHECK-NOT: convert_scratch
 // CHECK: if (
-// CHECK: rt::mma_tiles<{{L[0-9]+}}, rt::f16>(
+// CHECK-NOT: convert_scratch
+// CHECK: rt::mma_tiles<[[S]], rt::f16>(
 // CHECK-NEXT: rt::fragment<[[S]]>(
 
 // PLAIN-LABEL: two_dots_plain_c0_aligned16(

@@ -332,10 +332,12 @@ private:
       return;
     }
     auto It = Users.find(V);
-    // Loop-carried values and results, and scans, keep the anchor.
+    // Loop-carried values and results, and scans, keep the anchor. An if's
+    // results take what their users want, like any value: the branches'
+    // yields then want it too.
     if (It == Users.end() || It->second.empty() || !Def ||
-        Def->kind() == OpKind::For || Def->kind() == OpKind::If ||
-        Def->kind() == OpKind::While || Def->kind() == OpKind::Scan) {
+        Def->kind() == OpKind::For || Def->kind() == OpKind::While ||
+        Def->kind() == OpKind::Scan) {
       Map.set(V, Anchor);
       return;
     }
