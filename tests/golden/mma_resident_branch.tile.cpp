@@ -13,8 +13,9 @@
 // the wgmma of P V the registers of q's fragments, which the next iteration
 // read as q: on sm_90a, q is written to shared memory once before such a
 // loop, whatever registers are left. The `if`'s result takes the layout
-// its branches' values have, the accumulator's, so the loop converts none. Without the branch (two_dots_plain),
-// and on sm_80 (mma.sync), q stays in registers.
+// its branches' values have, the accumulator's, so the loop converts none.
+// Without the branch (two_dots_plain), and on sm_80 (mma.sync), q stays in
+// registers.
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int D, int BRANCH>
