@@ -12,7 +12,8 @@
 // in it, both as mma fragments. Where the loop branches, ptxas 13.0 gave
 // the wgmma of P V the registers of q's fragments, which the next iteration
 // read as q: on sm_90a, q is written to shared memory once before such a
-// loop, whatever registers are left. The `if`'s result takes the layout
+// loop, whatever registers are left (pipelined), or each dot stages it
+// (not). The `if`'s result takes the layout
 // its branches' values have, the accumulator's, so the loop converts none.
 // Without the branch (two_dots_plain), and on sm_80 (mma.sync), q stays in
 // registers.
@@ -55,12 +56,14 @@ TILE_KERNEL void two_dots_plain(const tile::half *q, const tile::half *k,
                                 int keep) {
   attend<BM, BN, D, 0>(q, k, v, out, n, keep);
 }
-TILE_CONFIGS(two_dots, tile::config{.meta = {128, 64, 64},
-                                    .num_warps = 8,
-                                    .num_stages = 2});
-TILE_CONFIGS(two_dots_plain, tile::config{.meta = {128, 64, 64},
-                                          .num_warps = 8,
-                                          .num_stages = 2});
+TILE_CONFIGS(two_dots,
+             tile::config{
+                 .meta = {128, 64, 64}, .num_warps = 8, .num_stages = 2},
+             tile::config{.meta = {128, 64, 64}, .num_warps = 8});
+TILE_CONFIGS(two_dots_plain,
+             tile::config{
+                 .meta = {128, 64, 64}, .num_warps = 8, .num_stages = 2},
+             tile::config{.meta = {128, 64, 64}, .num_warps = 8});
 
 template <int BM, int BN, int D>
 TILE_GRID(two_dots)
@@ -91,12 +94,24 @@ tile::grid two_dots_plain_grid(const tile::half *, const tile::half *,
 // CHECK: rt::mma_tiles<[[S]], rt::f16>(
 // CHECK-NEXT: rt::fragment<[[S]]>(
 
+// Not pipelined (configuration 1): the dots stage their operands as they
+// go, and wgmma reads q from shared memory there too (sm_90a; mma.sync
+// from registers).
+// CHECK-LABEL: two_dots_c1_aligned16(
+// CHECK: for (int n0 = 0; n0 < n; n0 += 64) {
+// CHECK: rt::dot_mma<[[QL:L[0-9]+]], {{L[0-9]+}}, [[QL]], rt::a_across_branching_loop>(
+// CHECK: if (
+// CHECK: rt::dot_mma<[[QL]], {{L[0-9]+}}, [[QL]]>(p,
+
 // PLAIN-LABEL: two_dots_plain_c0_aligned16(
 // PLAIN-NOT: {{t[0-9]+}}_resident
 // PLAIN: rt::mma_tiles<[[S:L[0-9]+]], rt::f16>(
 // PLAIN-NEXT: rt::fragment<[[S]]>(
 // PLAIN-NOT: {{t[0-9]+}}_resident
 // PLAIN-LABEL: two_dots_plain_c0_generic(
+// PLAIN-LABEL: two_dots_plain_c1_aligned16(
+// PLAIN-NOT: rt::a_across_branching_loop
+// PLAIN-LABEL: two_dots_plain_c1_generic(
 
 // SM80-LABEL: two_dots_c0_aligned16(
 // SM80-NOT: {{t[0-9]+}}_resident

@@ -326,9 +326,9 @@ MATMUL_PTRS(matmul_ptrs_f16acc, tile::half)
 // Attention's loop of two dots with a branch: Q K^T reads q, loaded
 // before the loop, and P V the p computed in it, whose accumulator an
 // `if` chooses. On sm_90a, q as wgmma register fragments came back
-// overwritten by p in the next iteration (ptxas, where the loop branches);
-// tilecc keeps q in shared memory there. Keys past n are masked; m is a
-// multiple of BM.
+// overwritten by p in the next iteration (ptxas, where the loop branches),
+// pipelined or not; tilecc keeps q in shared memory there. Keys past n are
+// masked; m is a multiple of BM.
 template <int BM, int BN, int D>
 TILE_KERNEL void two_dots_branch(const tile::half *q, const tile::half *k,
                                  const tile::half *v, float *out, int m, int n,
@@ -409,9 +409,10 @@ TILE_CONFIGS(matmul_fma, tile::config{.meta = {32, 32, 16}, .num_warps = 4},
       tile::config{.meta = {64, 64, 32}, .num_warps = 4, .num_stages = 2})
 MATMUL_PTRS_CONFIGS(matmul_ptrs);
 MATMUL_PTRS_CONFIGS(matmul_ptrs_f16acc);
-TILE_CONFIGS(two_dots_branch, tile::config{.meta = {128, 64, 64},
-                                           .num_warps = 8,
-                                           .num_stages = 3});
+TILE_CONFIGS(two_dots_branch,
+             tile::config{
+                 .meta = {128, 64, 64}, .num_warps = 8, .num_stages = 3},
+             tile::config{.meta = {128, 64, 64}, .num_warps = 8});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});

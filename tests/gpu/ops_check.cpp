@@ -394,8 +394,8 @@ void checkMatmulPtrs() {
 
 /// two_dots_branch over 256 rows and key counts below, at and past a
 /// block's multiple (the generic, aligned and TMA variants), both ways of
-/// its branch.
-void checkTwoDotsBranch() {
+/// its branch, pipelined (configuration 0) or not (1).
+void checkTwoDotsBranch(int Config) {
   const int M = 256, D = 64;
   auto ToHalf = [](const std::vector<float> &V) {
     return std::vector<tile::half>(V.begin(), V.end());
@@ -413,11 +413,12 @@ void checkTwoDotsBranch() {
       sample::DeviceArray<float> DOut(Out.size(), 0);
       poison(DOut);
       CUDA_CHECK(tilecc::two_dots_branch(DQ.get(), DK.get(), DV.get(),
-                                         DOut.get(), M, N, Keep));
+                                         DOut.get(), M, N, Keep, nullptr,
+                                         Config));
       CUDA_CHECK(cudaDeviceSynchronize());
       // P is rounded to half after exp2, which differs in its last bits.
-      compare("two_dots_branch n=" + std::to_string(N) +
-                  " keep=" + std::to_string(Keep),
+      compare("two_dots_branch config " + std::to_string(Config) +
+                  " n=" + std::to_string(N) + " keep=" + std::to_string(Keep),
               DOut.download(), Out, 1e-2);
     }
 }
@@ -493,7 +494,8 @@ int main() {
   checkMatmulWith<32, 32, 16>(0);
   checkMatmulWith<16, 64, 32>(1);
   checkMatmulPtrs();
-  checkTwoDotsBranch();
+  for (int C = 0; C < tilecc::two_dots_branch_num_configs; ++C)
+    checkTwoDotsBranch(C);
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   checkHalfSums();

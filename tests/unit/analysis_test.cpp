@@ -1,5 +1,6 @@
 // Axis info and layout choice: the facts that decide vector widths.
 #include "analysis/AxisInfo.h"
+#include "analysis/BranchingLoops.h"
 #include "analysis/EntryRegisters.h"
 #include "analysis/LayoutAssignment.h"
 #include "ir/Builder.h"
@@ -221,4 +222,69 @@ TEST_CASE("a thread's registers at entry are the SM's share, a multiple of "
   CHECK(registersAtEntry(256, 2) == 128);
   CHECK(registersAtEntry(1024, 1) == 64);
   CHECK(registersAtEntry(128, 1) == 248); // at most 255 a thread
+}
+
+namespace {
+
+/// A function with a 16 x 16 half tile `Outer` defined first, building
+/// its body through Build.
+struct LoopNest {
+  Function F;
+  Builder B{F, F.body()};
+  Type Half = Type::tensor(ElemType{ScalarKind::F16}, {16, 16});
+  Type Float = Type::tensor(ElemType{ScalarKind::F32}, {16, 16});
+  Value *Outer = B.create(OpKind::Arange, Half, {});
+
+  /// A for loop (no carried values) at B's block; B moves into its body.
+  Op *loop() {
+    auto L = std::make_unique<Op>(OpKind::For, SourceLoc{});
+    for (int64_t V : {0, 8, 1})
+      L->addOperand(B.intConst(V));
+    Op *For = B.block()->append(std::move(L));
+    Block *Body = For->addRegion();
+    Body->addArgument(F.newValue(Type::scalar(ScalarKind::I32)));
+    B.setBlock(*Body);
+    return For;
+  }
+  /// An if with empty branches at B's block.
+  void branch() {
+    auto I = std::make_unique<Op>(OpKind::If, SourceLoc{});
+    I->addOperand(B.intConst(1));
+    Op *If = B.block()->append(std::move(I));
+    for (int R = 0; R < 2; ++R)
+      If->addRegion()->append(std::make_unique<Op>(OpKind::Yield, SourceLoc{}));
+  }
+  /// dot(A, A, zeros) at B's block.
+  const Op &dot(Value *A) {
+    Value *Zeros = B.create(OpKind::Arange, Float, {});
+    return *B.create(OpKind::Dot, Float, {A, A, Zeros})->definingOp();
+  }
+};
+
+} // namespace
+
+TEST_CASE("a dot's a is read across a loop that branches only when defined "
+          "outside it") {
+  SUBCASE("a loop that branches") {
+    LoopNest N;
+    N.loop();
+    N.branch();
+    CHECK(readAcrossBranchingLoop(N.dot(N.Outer)));
+    CHECK_FALSE(
+        readAcrossBranchingLoop(N.dot(N.B.create(OpKind::Arange, N.Half, {}))));
+  }
+  SUBCASE("a loop that does not") {
+    LoopNest N;
+    N.loop();
+    CHECK_FALSE(readAcrossBranchingLoop(N.dot(N.Outer)));
+  }
+  SUBCASE("nested loops: the outer one branches") {
+    LoopNest N;
+    N.loop();
+    N.branch();
+    Value *Middle = N.B.create(OpKind::Arange, N.Half, {});
+    N.loop();
+    CHECK(readAcrossBranchingLoop(N.dot(N.Outer)));
+    CHECK_FALSE(readAcrossBranchingLoop(N.dot(Middle)));
+  }
 }

@@ -1,5 +1,6 @@
 //===- Pipelining.cpp -----------------------------------------------------===//
 #include "analysis/Pipelining.h"
+#include "analysis/BranchingLoops.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace tilecc::ir;
@@ -145,13 +146,11 @@ private:
 
   /// Moves the loop-invariant A fragments of P's dots to shared memory when
   /// registers would not hold them beside the carried tiles (a dK/dV loop
-  /// carries two accumulators and reads K and V every iteration), or when
-  /// wgmma reads them in a loop whose body branches: there ptxas 13.0
-  /// (-O1 and up) gave the A fragments a wgmma of the loop computes (P of
-  /// attention's P V) the registers of the invariant ones (Q of Q K^T),
-  /// which the next iteration then read as Q (docs/decisions.md).
+  /// carries two accumulators and reads K and V every iteration); with
+  /// wgmma, those read across a loop that branches go there anyway
+  /// (BranchingLoops.h).
   void chooseResident(PipelinedLoop &P, bool Wgmma) const {
-    llvm::SmallVector<const Value *, 2> Invariant;
+    llvm::SmallVector<const Value *, 2> Invariant, AcrossBranches;
     unsigned Registers = 0;
     for (const auto &O : Body.ops()) {
       if (!P.Dots.count(O.get()) || !fragmentsOfA(*O))
@@ -163,24 +162,18 @@ private:
         continue;
       Invariant.push_back(A);
       Registers += tileRegisters(*A, P.Threads);
+      if (Wgmma && readAcrossBranchingLoop(*O))
+        AcrossBranches.push_back(A);
     }
     for (unsigned I = 0; I < Loop.numResults(); ++I)
       if (!Loop.result(I)->type().isScalar())
         Registers += tileRegisters(*Loop.result(I), P.Threads);
-    P.ResidentForBranches = Registers <= ResidentRegisterLimit &&
-                            !Invariant.empty() && Wgmma && branches();
-    if (Registers > ResidentRegisterLimit || P.ResidentForBranches)
+    if (Registers > ResidentRegisterLimit) {
       P.Resident = std::move(Invariant);
-  }
-
-  /// Whether the loop's body holds an if, a while or a for.
-  bool branches() const {
-    bool Found = false;
-    walk(Body, [&](const Op &O) {
-      Found |= O.kind() == OpKind::If || O.kind() == OpKind::While ||
-               O.kind() == OpKind::For;
-    });
-    return Found;
+    } else if (!AcrossBranches.empty()) {
+      P.Resident = std::move(AcrossBranches);
+      P.ResidentForBranches = true;
+    }
   }
 
   /// The candidate load V comes from, directly or through one trans used

@@ -62,8 +62,8 @@ struct PipelinedLoop {
   /// Loop-invariant A operands of Dots held as mma fragments that the loop
   /// reads from shared memory instead, written there once before it: where
   /// they and the loop's carried tiles would take more than
-  /// ResidentRegisterLimit registers a thread, or the target issues wgmma
-  /// and the loop's body branches; in program order.
+  /// ResidentRegisterLimit registers a thread, or, with wgmma, those read
+  /// across a loop that branches (BranchingLoops.h); in program order.
   llvm::SmallVector<const ir::Value *, 2> Resident;
   /// Whether Resident is there because the loop branches (registers would
   /// hold the operands).
@@ -86,7 +86,7 @@ struct PipelineTarget {
   /// cp.async, for OwnLoads.
   bool AsyncCopies = false;
   /// wgmma, whose register A operands ptxas may misallocate in a loop that
-  /// branches (chooseResident).
+  /// branches (BranchingLoops.h).
   bool Wgmma = false;
 };
 

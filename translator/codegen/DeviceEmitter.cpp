@@ -1,5 +1,6 @@
 //===- DeviceEmitter.cpp --------------------------------------------------===//
 #include "codegen/DeviceEmitter.h"
+#include "analysis/BranchingLoops.h"
 #include "codegen/KernelEmitter.h"
 #include "ir/Printer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -1078,7 +1079,11 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
                                      static_cast<DotPrecision>(O.intAttr()))) +
                                  ", "
                            : "rt::dot_mma<";
+  // wgmma reads an A that every iteration of a loop that branches reads
+  // from shared memory (analysis/BranchingLoops.h).
+  const bool AcrossBranches = !Fma && analysis::readAcrossBranchingLoop(O);
   line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
+                   (AcrossBranches ? ", rt::a_across_branching_loop" : "") +
                    ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
                    nameOf(O.operand(2)) + ", " + nameOf(R) +
                    (Fma ? ", " + DotScratch : "") + ");");

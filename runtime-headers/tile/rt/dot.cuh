@@ -214,12 +214,19 @@ __device__ smem_operand<Tile, KMajor> stage_operand(Tile t, const T (&v)[N]) {
   return {t};
 }
 
+/// How dot_mma's a is used: a_across_branching_loop when every iteration
+/// of a loop that branches reads it unchanged. wgmma then reads it from
+/// shared memory even where its registers hold the A fragments: there
+/// ptxas 13.0 may give another wgmma's A fragments the same registers
+/// (docs/decisions.md). mma.sync reads it from registers either way.
+enum a_use { a_anywhere, a_across_branching_loop };
+
 /// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
 /// (K x N) in LB in registers: b is written to swizzled shared memory
 /// first (K-major unless its elements are 16-bit, as wgmma needs), and so
-/// is a unless LA holds the A fragments LC needs.
-template <class LA, class LB, class LC, class T, int NA, int NB, class TC,
-          int NC>
+/// is a unless LA holds the A fragments LC needs (and Use allows them).
+template <class LA, class LB, class LC, a_use Use = a_anywhere, class T, int NA,
+          int NB, class TC, int NC>
 __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
                         TC (&out)[NC]) {
   constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
@@ -230,7 +237,10 @@ __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
 #pragma unroll
   for (int e = 0; e < NC; ++e)
     out[e] = acc[e];
-  if constexpr (sizeof(T) == 2 && a_fragments<LA, LC>()) {
+  if constexpr (sizeof(T) == 2 && a_fragments<LA, LC>() &&
+                (Use == a_anywhere ||
+                 !uses_wgmma<LC, T, fragment_operand<LA, T, NA>,
+                             decltype(ob)>())) {
     fence_proxy_async();
     __syncthreads();
     mma_tiles<LC, T>(fragment<LA>(a), ob, out);
