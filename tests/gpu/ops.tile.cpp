@@ -323,13 +323,14 @@ void matmul_ptrs_block(const tile::half *a, const tile::half *b, tile::half *c,
 MATMUL_PTRS(matmul_ptrs, float)
 MATMUL_PTRS(matmul_ptrs_f16acc, tile::half)
 
-// Attention's loop of two dots with a branch: Q K^T reads q, loaded
-// before the loop, and P V the p computed in it, whose accumulator an
-// `if` chooses. On sm_90a, q as wgmma register fragments came back
-// overwritten by p in the next iteration (ptxas, where the loop branches),
-// pipelined or not; tilecc keeps q in shared memory there. Keys past n are
-// masked; m is a multiple of BM.
-template <int BM, int BN, int D>
+// Attention's loop of two dots: Q K^T reads q, loaded before the loop, and
+// P V the p computed in it, whose accumulator an `if` (CHOICE 0), a
+// `where` on the same condition (1) or a `where` on a per-row mask (2)
+// chooses. On sm_90a, q as wgmma register fragments came back overwritten
+// by p in the next iteration (ptxas) with the first two, pipelined or
+// not; tilecc keeps q in shared memory there. Keys past n are masked; m
+// is a multiple of BM.
+template <int BM, int BN, int D, int CHOICE>
 TILE_KERNEL void two_dots_branch(const tile::half *q, const tile::half *k,
                                  const tile::half *v, float *out, int m, int n,
                                  int keep) {
@@ -350,8 +351,14 @@ TILE_KERNEL void two_dots_branch(const tile::half *q, const tile::half *k,
                              tile::expand_dims<0>(rd),
                          tile::expand_dims<1>(cols < n));
     auto scaled = acc * 0.5f;
-    if (keep > 0)
-      scaled = acc;
+    if (CHOICE == 0) {
+      if (keep > 0)
+        scaled = acc;
+    } else if (CHOICE == 1) {
+      scaled = tile::where(tile::full<BM, D>(keep) > 0, acc, scaled);
+    } else {
+      scaled = tile::where(tile::expand_dims<1>(rows) < keep * m, acc, scaled);
+    }
     acc = tile::dot(p, vb, scaled);
   }
   tile::store(out + tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(rd),
@@ -409,10 +416,12 @@ TILE_CONFIGS(matmul_fma, tile::config{.meta = {32, 32, 16}, .num_warps = 4},
       tile::config{.meta = {64, 64, 32}, .num_warps = 4, .num_stages = 2})
 MATMUL_PTRS_CONFIGS(matmul_ptrs);
 MATMUL_PTRS_CONFIGS(matmul_ptrs_f16acc);
-TILE_CONFIGS(two_dots_branch,
-             tile::config{
-                 .meta = {128, 64, 64}, .num_warps = 8, .num_stages = 3},
-             tile::config{.meta = {128, 64, 64}, .num_warps = 8});
+TILE_CONFIGS(
+    two_dots_branch,
+    tile::config{.meta = {128, 64, 64, 0}, .num_warps = 8, .num_stages = 3},
+    tile::config{.meta = {128, 64, 64, 0}, .num_warps = 8},
+    tile::config{.meta = {128, 64, 64, 1}, .num_warps = 8, .num_stages = 3},
+    tile::config{.meta = {128, 64, 64, 2}, .num_warps = 8, .num_stages = 3});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -486,7 +495,7 @@ tile::grid
                     const float *, float *, float *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
 }
-template <int BM, int BN, int D>
+template <int BM, int BN, int D, int CHOICE>
 TILE_GRID(two_dots_branch)
 tile::grid two_dots_branch_grid(const tile::half *, const tile::half *,
                                 const tile::half *, float *, int m, int, int) {

@@ -394,8 +394,9 @@ void checkMatmulPtrs() {
 
 /// two_dots_branch over 256 rows and key counts below, at and past a
 /// block's multiple (the generic, aligned and TMA variants), both ways of
-/// its branch, pipelined (configuration 0) or not (1).
-void checkTwoDotsBranch(int Config) {
+/// its condition: with an `if`, pipelined (configuration 0) or not (1),
+/// with a `where` on it (2) and with a `where` on a per-row mask (3).
+template <int Choice> void checkTwoDotsBranch(int Config) {
   const int M = 256, D = 64;
   auto ToHalf = [](const std::vector<float> &V) {
     return std::vector<tile::half>(V.begin(), V.end());
@@ -406,9 +407,9 @@ void checkTwoDotsBranch(int Config) {
       auto K = ToHalf(randomFloats(size_t(N) * D, -1, 1));
       auto V = ToHalf(randomFloats(size_t(N) * D, -1, 1));
       std::vector<float> Out(size_t(M) * D);
-      tile::emulate::launch(tile::grid{M / 128}, two_dots_branch<128, 64, 64>,
-                            Q.data(), K.data(), V.data(), Out.data(), M, N,
-                            Keep);
+      tile::emulate::launch(tile::grid{M / 128},
+                            two_dots_branch<128, 64, 64, Choice>, Q.data(),
+                            K.data(), V.data(), Out.data(), M, N, Keep);
       sample::DeviceArray<tile::half> DQ(Q, 0), DK(K, 0), DV(V, 0);
       sample::DeviceArray<float> DOut(Out.size(), 0);
       poison(DOut);
@@ -494,8 +495,10 @@ int main() {
   checkMatmulWith<32, 32, 16>(0);
   checkMatmulWith<16, 64, 32>(1);
   checkMatmulPtrs();
-  for (int C = 0; C < tilecc::two_dots_branch_num_configs; ++C)
-    checkTwoDotsBranch(C);
+  checkTwoDotsBranch<0>(0);
+  checkTwoDotsBranch<0>(1);
+  checkTwoDotsBranch<1>(2);
+  checkTwoDotsBranch<2>(3);
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   checkHalfSums();

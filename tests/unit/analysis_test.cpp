@@ -1,8 +1,8 @@
 // Axis info and layout choice: the facts that decide vector widths.
 #include "analysis/AxisInfo.h"
-#include "analysis/BranchingLoops.h"
 #include "analysis/EntryRegisters.h"
 #include "analysis/LayoutAssignment.h"
+#include "analysis/LoopInvariantA.h"
 #include "ir/Builder.h"
 
 #include <doctest/doctest.h>
@@ -226,8 +226,8 @@ TEST_CASE("a thread's registers at entry are the SM's share, a multiple of "
 
 namespace {
 
-/// A function with a 16 x 16 half tile `Outer` defined first, building
-/// its body through Build.
+/// A function with a 16 x 16 half tile `Outer` defined first, its body
+/// built through B.
 struct LoopNest {
   Function F;
   Builder B{F, F.body()};
@@ -236,7 +236,7 @@ struct LoopNest {
   Value *Outer = B.create(OpKind::Arange, Half, {});
 
   /// A for loop (no carried values) at B's block; B moves into its body.
-  Op *loop() {
+  void loop() {
     auto L = std::make_unique<Op>(OpKind::For, SourceLoc{});
     for (int64_t V : {0, 8, 1})
       L->addOperand(B.intConst(V));
@@ -244,15 +244,18 @@ struct LoopNest {
     Block *Body = For->addRegion();
     Body->addArgument(F.newValue(Type::scalar(ScalarKind::I32)));
     B.setBlock(*Body);
-    return For;
   }
   /// An if with empty branches at B's block.
   void branch() {
     auto I = std::make_unique<Op>(OpKind::If, SourceLoc{});
-    I->addOperand(B.intConst(1));
+    I->addOperand(B.boolConst(true));
     Op *If = B.block()->append(std::move(I));
     for (int R = 0; R < 2; ++R)
       If->addRegion()->append(std::make_unique<Op>(OpKind::Yield, SourceLoc{}));
+  }
+  /// where(Cond, Outer, Outer) at B's block.
+  void pick(Value *Cond) {
+    B.create(OpKind::Select, Half, {Cond, Outer, Outer});
   }
   /// dot(A, A, zeros) at B's block.
   const Op &dot(Value *A) {
@@ -263,28 +266,52 @@ struct LoopNest {
 
 } // namespace
 
-TEST_CASE("a dot's a is read across a loop that branches only when defined "
-          "outside it") {
-  SUBCASE("a loop that branches") {
+TEST_CASE("a loop chooses uniformly with an if or a where on a splat") {
+  Type Mask = Type::tensor(ElemType{ScalarKind::I1}, {16, 16});
+  SUBCASE("nothing") {
+    LoopNest N;
+    N.loop();
+    CHECK_FALSE(choosesUniformly(*N.B.block()));
+  }
+  SUBCASE("an if") {
     LoopNest N;
     N.loop();
     N.branch();
-    CHECK(readAcrossBranchingLoop(N.dot(N.Outer)));
-    CHECK_FALSE(
-        readAcrossBranchingLoop(N.dot(N.B.create(OpKind::Arange, N.Half, {}))));
+    CHECK(choosesUniformly(*N.B.block()));
   }
-  SUBCASE("a loop that does not") {
+  SUBCASE("a where on a comparison of splats") {
     LoopNest N;
     N.loop();
-    CHECK_FALSE(readAcrossBranchingLoop(N.dot(N.Outer)));
+    Value *One = N.B.create(OpKind::Splat, Mask, {N.B.boolConst(true)});
+    N.pick(N.B.create(OpKind::CmpEQ, Mask, {One, One}));
+    CHECK(choosesUniformly(*N.B.block()));
   }
-  SUBCASE("nested loops: the outer one branches") {
+  SUBCASE("a where on a mask") {
+    LoopNest N;
+    N.loop();
+    N.pick(N.B.create(OpKind::Arange, Mask, {}));
+    CHECK_FALSE(choosesUniformly(*N.B.block()));
+  }
+}
+
+TEST_CASE("a dot's a is at risk when defined outside a loop around the dot "
+          "that chooses uniformly") {
+  SUBCASE("one loop") {
+    LoopNest N;
+    N.loop();
+    CHECK_FALSE(invariantInChoosingLoop(N.dot(N.Outer)));
+    N.branch();
+    CHECK(invariantInChoosingLoop(N.dot(N.Outer)));
+    CHECK_FALSE(
+        invariantInChoosingLoop(N.dot(N.B.create(OpKind::Arange, N.Half, {}))));
+  }
+  SUBCASE("nested loops, the outer one choosing") {
     LoopNest N;
     N.loop();
     N.branch();
     Value *Middle = N.B.create(OpKind::Arange, N.Half, {});
     N.loop();
-    CHECK(readAcrossBranchingLoop(N.dot(N.Outer)));
-    CHECK_FALSE(readAcrossBranchingLoop(N.dot(Middle)));
+    CHECK(invariantInChoosingLoop(N.dot(N.Outer)));
+    CHECK_FALSE(invariantInChoosingLoop(N.dot(Middle)));
   }
 }

@@ -1,6 +1,6 @@
 //===- Pipelining.cpp -----------------------------------------------------===//
 #include "analysis/Pipelining.h"
-#include "analysis/BranchingLoops.h"
+#include "analysis/LoopInvariantA.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace tilecc::ir;
@@ -147,10 +147,9 @@ private:
   /// Moves the loop-invariant A fragments of P's dots to shared memory when
   /// registers would not hold them beside the carried tiles (a dK/dV loop
   /// carries two accumulators and reads K and V every iteration); with
-  /// wgmma, those read across a loop that branches go there anyway
-  /// (BranchingLoops.h).
+  /// wgmma, those ptxas may overwrite go there anyway (LoopInvariantA.h).
   void chooseResident(PipelinedLoop &P, bool Wgmma) const {
-    llvm::SmallVector<const Value *, 2> Invariant, AcrossBranches;
+    llvm::SmallVector<const Value *, 2> Invariant, AtRisk;
     unsigned Registers = 0;
     for (const auto &O : Body.ops()) {
       if (!P.Dots.count(O.get()) || !fragmentsOfA(*O))
@@ -162,17 +161,17 @@ private:
         continue;
       Invariant.push_back(A);
       Registers += tileRegisters(*A, P.Threads);
-      if (Wgmma && readAcrossBranchingLoop(*O))
-        AcrossBranches.push_back(A);
+      if (Wgmma && invariantInChoosingLoop(*O))
+        AtRisk.push_back(A);
     }
     for (unsigned I = 0; I < Loop.numResults(); ++I)
       if (!Loop.result(I)->type().isScalar())
         Registers += tileRegisters(*Loop.result(I), P.Threads);
     if (Registers > ResidentRegisterLimit) {
       P.Resident = std::move(Invariant);
-    } else if (!AcrossBranches.empty()) {
-      P.Resident = std::move(AcrossBranches);
-      P.ResidentForBranches = true;
+    } else if (!AtRisk.empty()) {
+      P.Resident = std::move(AtRisk);
+      P.ResidentForWgmma = true;
     }
   }
 

@@ -13,9 +13,9 @@
 // configuration's, or the loop's own from tile::range; in a loop that names it,
 // the other tile loads are staged too, each thread copying and reading back its
 // own elements (CUDA targets, which have cp.async). Loop-invariant A operands
-// that registers cannot hold beside the loop's accumulators, or that wgmma
-// would read from registers in a loop that branches, are written to shared
-// memory once, before the loop.
+// that registers cannot hold beside the loop's accumulators, or that ptxas
+// may overwrite in wgmma's registers, are written to shared memory once,
+// before the loop.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_PIPELINING_H
@@ -62,12 +62,12 @@ struct PipelinedLoop {
   /// Loop-invariant A operands of Dots held as mma fragments that the loop
   /// reads from shared memory instead, written there once before it: where
   /// they and the loop's carried tiles would take more than
-  /// ResidentRegisterLimit registers a thread, or, with wgmma, those read
-  /// across a loop that branches (BranchingLoops.h); in program order.
+  /// ResidentRegisterLimit registers a thread, or, with wgmma, those ptxas
+  /// may overwrite (LoopInvariantA.h); in program order.
   llvm::SmallVector<const ir::Value *, 2> Resident;
-  /// Whether Resident is there because the loop branches (registers would
-  /// hold the operands).
-  bool ResidentForBranches = false;
+  /// Whether Resident is there for wgmma's sake (registers would hold the
+  /// operands; LoopInvariantA.h).
+  bool ResidentForWgmma = false;
   /// Whether the dots may stay in flight while the iteration goes on
   /// (wgmma): each only accumulates into a loop-carried value nothing else
   /// in the loop reads. The previous iteration's stage is then free only
@@ -85,8 +85,8 @@ inline constexpr unsigned ResidentRegisterLimit = 160;
 struct PipelineTarget {
   /// cp.async, for OwnLoads.
   bool AsyncCopies = false;
-  /// wgmma, whose register A operands ptxas may misallocate in a loop that
-  /// branches (BranchingLoops.h).
+  /// wgmma, whose loop-invariant register A operands ptxas may overwrite
+  /// (LoopInvariantA.h).
   bool Wgmma = false;
 };
 

@@ -1,6 +1,6 @@
 //===- DeviceEmitter.cpp --------------------------------------------------===//
 #include "codegen/DeviceEmitter.h"
-#include "analysis/BranchingLoops.h"
+#include "analysis/LoopInvariantA.h"
 #include "codegen/KernelEmitter.h"
 #include "ir/Printer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -1079,14 +1079,13 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
                                      static_cast<DotPrecision>(O.intAttr()))) +
                                  ", "
                            : "rt::dot_mma<";
-  // wgmma reads an A that every iteration of a loop that branches reads
-  // from shared memory (analysis/BranchingLoops.h).
-  const bool AcrossBranches = !Fma && analysis::readAcrossBranchingLoop(O);
+  // wgmma reads from shared memory an A that ptxas may overwrite in its
+  // registers (analysis/LoopInvariantA.h).
+  const bool Invariant = !Fma && analysis::invariantInChoosingLoop(O);
   line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
-                   (AcrossBranches ? ", rt::a_across_branching_loop" : "") +
-                   ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
-                   nameOf(O.operand(2)) + ", " + nameOf(R) +
-                   (Fma ? ", " + DotScratch : "") + ");");
+                   (Invariant ? ", rt::a_loop_invariant" : "") + ">(" +
+                   nameOf(A) + ", " + nameOf(B) + ", " + nameOf(O.operand(2)) +
+                   ", " + nameOf(R) + (Fma ? ", " + DotScratch : "") + ");");
 }
 
 void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {

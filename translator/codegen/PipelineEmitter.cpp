@@ -706,10 +706,10 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
   if (Resident.empty())
     return;
   unsigned Offset = States[&O].End;
-  line(Indent, P.ResidentForBranches
+  line(Indent, P.ResidentForWgmma
                    ? "// Loop-invariant A operands, read from shared memory: "
-                     "in registers, ptxas may give the loop's own A fragments "
-                     "their registers where the loop branches."
+                     "in registers, ptxas may give another wgmma's A "
+                     "fragments their registers where the loop chooses."
                    : "// Loop-invariant A operands, read from shared memory: "
                      "registers hold the accumulators.");
   for (const Value *A : Resident) {

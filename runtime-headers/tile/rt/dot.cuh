@@ -214,12 +214,12 @@ __device__ smem_operand<Tile, KMajor> stage_operand(Tile t, const T (&v)[N]) {
   return {t};
 }
 
-/// How dot_mma's a is used: a_across_branching_loop when every iteration
-/// of a loop that branches reads it unchanged. wgmma then reads it from
-/// shared memory even where its registers hold the A fragments: there
-/// ptxas 13.0 may give another wgmma's A fragments the same registers
-/// (docs/decisions.md). mma.sync reads it from registers either way.
-enum a_use { a_anywhere, a_across_branching_loop };
+/// How dot_mma's a is used: a_loop_invariant when every iteration of a
+/// loop reads it unchanged. wgmma then reads it from shared memory even
+/// where its registers hold the A fragments: ptxas 13.0 may give another
+/// wgmma's A fragments the same registers (docs/decisions.md). mma.sync
+/// reads it from registers either way.
+enum a_use { a_anywhere, a_loop_invariant };
 
 /// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
 /// (K x N) in LB in registers: b is written to swizzled shared memory
