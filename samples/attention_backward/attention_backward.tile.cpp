@@ -243,10 +243,12 @@ TILE_KERNEL void attention_bwd_dq_f16(
 // warps: 2-8 % faster than 64 x 64); a producer warpgroup issuing the copies
 // (sm_90a) for dK and dV at head_dim 64 (3-9 % faster), for both at head_dim
 // 128 without a mask (0-2 % for dK and dV) and for the causal dQ at head_dim
-// 128 (1-15 %; once 2.5 % slower at seq 4096, in four runs). The
-// causal loops need blocks that tile the diagonal (static_asserts check it): BN
-// a multiple of BM for dK and dV (a block of keys starts its masked queries at
-// its own start), BM a multiple of BN for dQ.
+// 128 (1-15 %; once 2.5 % slower at seq 4096, in four runs); three causal
+// dQ programs an SM at head_dim 64 (168 registers a thread instead of 176:
+// 12-19 % faster). The causal loops need blocks that tile the diagonal
+// (static_asserts check it): BN a multiple of BM for dK and dV (a block of
+// keys starts its masked queries at its own start), BM a multiple of BN for
+// dQ.
 TILE_CONFIGS(attention_bwd_delta_f16,
              tile::config{.meta = {64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128}, .num_warps = 4});
@@ -265,18 +267,21 @@ TILE_CONFIGS(attention_bwd_dkdv_f16,
                           .warp_specialize = true},
              tile::config{
                  .meta = {64, 128, 128, 1}, .num_warps = 8, .num_stages = 2});
-TILE_CONFIGS(
-    attention_bwd_dq_f16,
-    tile::config{.meta = {64, 64, 64, 0}, .num_warps = 4, .num_stages = 3},
-    tile::config{.meta = {64, 64, 64, 1}, .num_warps = 4, .num_stages = 3},
-    tile::config{.meta = {128, 64, 128, 0},
-                 .num_warps = 8,
-                 .num_stages = 2,
-                 .warp_specialize = true},
-    tile::config{.meta = {64, 64, 128, 1},
-                 .num_warps = 4,
-                 .num_stages = 2,
-                 .warp_specialize = true});
+TILE_CONFIGS(attention_bwd_dq_f16,
+             tile::config{
+                 .meta = {64, 64, 64, 0}, .num_warps = 4, .num_stages = 3},
+             tile::config{.meta = {64, 64, 64, 1},
+                          .num_warps = 4,
+                          .num_stages = 3,
+                          .min_programs_per_sm = 3},
+             tile::config{.meta = {128, 64, 128, 0},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .warp_specialize = true},
+             tile::config{.meta = {64, 64, 128, 1},
+                          .num_warps = 4,
+                          .num_stages = 2,
+                          .warp_specialize = true});
 
 template <int BM, int D>
 TILE_SELECT(attention_bwd_delta_f16)
