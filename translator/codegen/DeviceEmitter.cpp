@@ -1081,9 +1081,9 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
                            : "rt::dot_mma<";
   // wgmma reads from shared memory an A that ptxas may overwrite in its
   // registers (analysis/LoopInvariantA.h).
-  const bool Invariant = !Fma && analysis::invariantInChoosingLoop(O);
+  const bool AtRisk = !Fma && analysis::invariantInChoosingLoop(O);
   line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
-                   (Invariant ? ", rt::a_loop_invariant" : "") + ">(" +
+                   (AtRisk ? ", rt::a_loop_invariant" : "") + ">(" +
                    nameOf(A) + ", " + nameOf(B) + ", " + nameOf(O.operand(2)) +
                    ", " + nameOf(R) + (Fma ? ", " + DotScratch : "") + ");");
 }

@@ -215,10 +215,11 @@ __device__ smem_operand<Tile, KMajor> stage_operand(Tile t, const T (&v)[N]) {
 }
 
 /// How dot_mma's a is used: a_loop_invariant when every iteration of a
-/// loop reads it unchanged. wgmma then reads it from shared memory even
-/// where its registers hold the A fragments: ptxas 13.0 may give another
-/// wgmma's A fragments the same registers (docs/decisions.md). mma.sync
-/// reads it from registers either way.
+/// loop that chooses (an if, or a where on a condition the same for all
+/// elements) reads it unchanged. wgmma then reads it from shared memory
+/// even where its registers hold the A fragments: ptxas 13.0 may give
+/// another wgmma's A fragments the same registers (docs/decisions.md).
+/// mma.sync reads it from registers either way.
 enum a_use { a_anywhere, a_loop_invariant };
 
 /// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
