@@ -1083,9 +1083,9 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
   // registers (analysis/LoopInvariantA.h).
   const bool AtRisk = !Fma && analysis::invariantInChoosingLoop(O);
   line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
-                   (AtRisk ? ", rt::a_loop_invariant" : "") + ">(" +
-                   nameOf(A) + ", " + nameOf(B) + ", " + nameOf(O.operand(2)) +
-                   ", " + nameOf(R) + (Fma ? ", " + DotScratch : "") + ");");
+                   (AtRisk ? ", rt::a_loop_invariant" : "") + ">(" + nameOf(A) +
+                   ", " + nameOf(B) + ", " + nameOf(O.operand(2)) + ", " +
+                   nameOf(R) + (Fma ? ", " + DotScratch : "") + ");");
 }
 
 void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
