@@ -7,10 +7,15 @@
 // RUN: %if nvcc %{ %nvcc-sm90a %t/sums.cu -o %t/sums90a.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t/sums.cu -o %t/sums80.o %}
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/sums.hip -o %t.hip/sums.o %}
+// RUN: %FileCheck --check-prefix=SPLIT %s < %t/split_k.cu
+// RUN: %if nvcc %{ %nvcc-sm90a %t/split_k.cu -o %t/split90a.o %}
+// RUN: %if nvcc %{ %nvcc-sm80 %t/split_k.cu -o %t/split80.o %}
 //
 // Atomics: one per element the thread owns (a tile smaller than the
 // program's threads is held in copies, and only one copy acts), fenced as
-// the memory order asks; on a single pointer, once per program.
+// the memory order asks; on a single pointer, once per program. An atomic
+// whose old values nobody reads updates memory from the layout its values
+// are in: a dot's accumulator (split-K) or a reduction of it.
 #include <tile/tile.hpp>
 
 TILE_KERNEL void counts(const int *x, int *hist, int *lock, long long *big,
@@ -62,3 +67,43 @@ tile::grid sums_grid(const int *, tile::half *, tile::bfloat16 *, int) {
 // SUMS-LABEL: sums_c0_aligned16(
 // SUMS: rt::atomic_add((h + bin[e]), rt::f16(1.0f),
 // SUMS: rt::atomic_add((b + bin[e]), rt::bf16(0.5f),
+
+// Split-K: the product of a slice of K and its column sums added to memory.
+TILE_KERNEL void split_k(const tile::half *a, const tile::half *b, float *c,
+                         float *col_sums, int k) {
+  auto rm = tile::arange<64>();
+  auto rn = tile::arange<64>();
+  auto acc = tile::zeros<float, 64, 64>();
+  for (int k0 = tile::program_id(0) * 128; k0 < k; k0 += 32) {
+    auto kk = k0 + tile::arange<32>();
+    auto x =
+        tile::load(a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk));
+    auto y = tile::load(b + tile::expand_dims<1>(kk) * 64 +
+                        tile::expand_dims<0>(rn));
+    acc = tile::dot(x, y, acc);
+  }
+  tile::atomic_add(c + tile::expand_dims<1>(rm) * 64 + tile::expand_dims<0>(rn),
+                   acc, true, tile::mem_order::relaxed);
+  tile::atomic_add(col_sums + rn, tile::sum<0>(acc), true,
+                   tile::mem_order::relaxed);
+}
+
+TILE_CONFIGS(split_k, tile::config{.num_warps = 4, .num_stages = 3});
+TILE_GRID(split_k)
+tile::grid split_k_grid(const tile::half *, const tile::half *, float *,
+                        float *, int k) {
+  return {tile::cdiv(k, 128)};
+}
+
+// The loop's accumulator goes to memory and to the reduction as it is.
+// SPLIT-LABEL: split_k_c0_aligned16(
+// SPLIT: rt::mma_wait_all([[ACC:acc_[0-9]+]]);
+// SPLIT-NOT: _smem
+// SPLIT: rt::atomic_add(
+// SPLIT: [[ACC]][e], true && [[L:L[0-9]+]]::owns(e));
+// SPLIT-NOT: _smem
+// SPLIT: rt::reduce<0, [[L]], {{L[0-9]+}}>([[ACC]],
+// SPLIT-NOT: _smem
+// SPLIT: rt::atomic_add((col_sums + rn[e]),
+// SPLIT-NEXT: rt::atomic_fence_after<0, 0>();
+// SPLIT-NEXT: }

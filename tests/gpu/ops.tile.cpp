@@ -365,6 +365,39 @@ TILE_KERNEL void two_dots_branch(const tile::half *q, const tile::half *k,
               acc);
 }
 
+// Split-K: program (i, j, s) multiplies block (i, j) over the s-th of
+// SPLITS slices of K and adds the product and its column sums to fp32 c and
+// col_sums. Their old values unread, the atomics update memory from the
+// dot's accumulator layout and from the reduction's, whose copies of a sum
+// must not add twice.
+template <int BM, int BN, int BK, int SPLITS>
+TILE_KERNEL void matmul_split_k(const tile::half *a, const tile::half *b,
+                                float *c, float *col_sums, int m, int n,
+                                int k) {
+  auto rm = tile::program_id(0) * BM + tile::arange<BM>();
+  auto rn = tile::program_id(1) * BN + tile::arange<BN>();
+  const int slice = tile::cdiv(k, SPLITS * BK) * BK;
+  const int k_lo = tile::program_id(2) * slice;
+  const int k_hi = k_lo + slice < k ? k_lo + slice : k;
+  auto acc = tile::zeros<float, BM, BN>();
+  for (int k0 = k_lo; k0 < k_hi; k0 += BK) {
+    auto kk = k0 + tile::arange<BK>();
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k_hi));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k_hi) && tile::expand_dims<0>(rn < n));
+    acc = tile::dot(x, y, acc);
+  }
+  tile::atomic_add(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
+                   acc,
+                   tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n),
+                   tile::mem_order::relaxed);
+  tile::atomic_add(col_sums + rn, tile::sum<0>(acc), rn < n,
+                   tile::mem_order::relaxed);
+}
+
 // Atomics on a pointer tile (a histogram; float max through a CAS loop)
 // and on one pointer (once per program), including a tile smaller than the
 // program's threads, whose copies must not add twice.
@@ -422,6 +455,10 @@ TILE_CONFIGS(
     tile::config{.meta = {128, 64, 64, 0}, .num_warps = 8},
     tile::config{.meta = {128, 64, 64, 1}, .num_warps = 8, .num_stages = 3},
     tile::config{.meta = {128, 64, 64, 2}, .num_warps = 8, .num_stages = 3});
+TILE_CONFIGS(matmul_split_k,
+             tile::config{
+                 .meta = {64, 64, 32, 4}, .num_warps = 4, .num_stages = 3},
+             tile::config{.meta = {32, 32, 16, 3}, .num_warps = 4});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -494,6 +531,12 @@ tile::grid
     matmul_fma_grid(const tile::half *, const tile::half *, const float *,
                     const float *, float *, float *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
+}
+template <int BM, int BN, int BK, int SPLITS>
+TILE_GRID(matmul_split_k)
+tile::grid matmul_split_k_grid(const tile::half *, const tile::half *, float *,
+                               float *, int m, int n, int) {
+  return {tile::cdiv(m, BM), tile::cdiv(n, BN), SPLITS};
 }
 template <int BM, int BN, int D, int CHOICE>
 TILE_GRID(two_dots_branch)

@@ -150,10 +150,16 @@ private:
   /// that layout instead of the results going through shared memory.
   void followReductions() {
     // Loop-carried values take what their yields have; rounds repeat
-    // until nested loops settle.
-    for (bool Changed = true; Changed;) {
-      Changed = false;
-      walk(F.body(), [&](Op &O) { Changed |= follow(O); });
+    // until nested loops settle. A reduction waits for its operand's
+    // layout (a loop's accumulator is followed only once a round has seen
+    // the dot in its body); those whose operand has none then reduce from
+    // the anchor.
+    for (bool Last : {false, true}) {
+      ReduceFromAnchor = Last;
+      for (bool Changed = true; Changed;) {
+        Changed = false;
+        walk(F.body(), [&](Op &O) { Changed |= follow(O); });
+      }
     }
   }
 
@@ -191,11 +197,14 @@ private:
         }
       return Changed;
     }
+    if (isAtomicRMW(O.kind()) || O.kind() == OpKind::AtomicCas)
+      return followAtomic(O, Set);
     if (categoryOf(O.kind()) == OpCategory::Reduce) {
       bool Changed = false;
       for (unsigned I = 0; I < O.numResults(); ++I)
         if (!O.result(I)->type().isScalar())
-          Changed |= Set(O.result(I), reductionLayout(O, I));
+          if (auto L = reductionLayout(O, I))
+            Changed |= Set(O.result(I), *L);
       return Changed;
     }
     if (!isElementwise(O.kind()) || O.numResults() != 1)
@@ -208,6 +217,27 @@ private:
         L = It->second;
       }
     return L && Set(O.result(), *L);
+  }
+
+  /// An atomic whose old values nobody reads updates memory from the
+  /// layout its values are in, as a store does: a dot's accumulator added
+  /// to memory (split-K, dQ) or a row's sum then needs no round trip
+  /// through shared memory; its pointers and mask are recomputed in that
+  /// layout. (Old values that are read stay in the anchor, where every
+  /// thread holding an element gets it.)
+  template <class SetFn> bool followAtomic(const Op &O, SetFn Set) {
+    auto Uses = AllUsers.find(O.result());
+    if (Uses != AllUsers.end() && !Uses->second.empty())
+      return false;
+    unsigned FirstValue = 1, LastValue = O.kind() == OpKind::AtomicCas ? 2 : 1;
+    std::optional<Layout> L;
+    for (unsigned I = FirstValue; I <= LastValue; ++I) {
+      auto It = Followed.find(O.operand(I));
+      if (It == Followed.end() || (L && *L != It->second))
+        return false;
+      L = It->second;
+    }
+    return Set(O.result(), *L);
   }
 
   /// Whether V's only users are tensor-core dots taking it as a or b (maybe
@@ -227,13 +257,16 @@ private:
   }
 
   /// The slice, along the reduced axis, of the operand's fixed layout if it
-  /// has one (an mma accumulator), else of the anchor.
-  Layout reductionLayout(const Op &O, unsigned I) {
+  /// has one (an mma accumulator), else, once no more layouts are fixed
+  /// (ReduceFromAnchor), of the anchor.
+  std::optional<Layout> reductionLayout(const Op &O, unsigned I) {
     const Value &R = *O.result(I);
     auto Axis = static_cast<unsigned>(O.intAttr());
     if (auto It = Followed.find(O.operand(I));
         It != Followed.end() && !It->second.SliceDim)
       return Layout{It->second.Parent, Axis};
+    if (!ReduceFromAnchor)
+      return std::nullopt;
     return Layout{anchor(R.type().rank() + 1).Parent, Axis};
   }
 
@@ -461,6 +494,9 @@ private:
   TargetInfo Target;
   std::map<unsigned, Layout> Anchors;
   llvm::DenseMap<const Value *, Layout> Followed;
+  /// Whether reductions of operands without a fixed layout take the
+  /// anchor's slice (followReductions' last rounds).
+  bool ReduceFromAnchor = false;
   UserMap AllUsers;
   llvm::DenseMap<const Value *, llvm::SmallVector<Layout, 2>> Users;
   std::map<std::pair<const Value *, std::string>, Value *> Copies;

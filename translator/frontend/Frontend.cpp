@@ -454,6 +454,7 @@ bool instantiate(ASTContext &Ctx, std::vector<Kernel> &Kernels,
     return false;
   bool Failed = false;
   llvm::DenseSet<unsigned> Reported;
+  ReportedErrors KernelErrors;
   for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
     const auto *VD = dyn_cast<VarDecl>(D);
     if (!VD || !VD->getName().starts_with("tilecc_"))
@@ -479,7 +480,7 @@ bool instantiate(ASTContext &Ctx, std::vector<Kernel> &Kernels,
       printHostFunction(*FD, I.SelectParams, I.SelectBody);
       continue;
     }
-    I.Fn = lowerKernel(Ctx, *FD);
+    I.Fn = lowerKernel(Ctx, *FD, KernelErrors);
     Failed |= !I.Fn;
   }
   if (Dependencies)

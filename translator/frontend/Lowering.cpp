@@ -145,9 +145,9 @@ private:
 
 class Lowering {
 public:
-  Lowering(ASTContext &Ctx, Function &F)
-      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()), F(F),
-        B(F, F.body()) {}
+  Lowering(ASTContext &Ctx, Function &F, ReportedErrors &Reported)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), Diags(Ctx.getDiagnostics()),
+        Reported(Reported), F(F), B(F, F.body()) {}
 
   bool lowerKernel(const FunctionDecl &K) {
     for (const ParmVarDecl *P : K.parameters()) {
@@ -195,9 +195,10 @@ private:
 
   void error(SourceLocation L, llvm::StringRef Msg) {
     Failed = true;
-    Diags.Report(userLoc(L),
-                 Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
-        << Msg;
+    SourceLocation At = userLoc(L);
+    if (Reported.insert({At.getRawEncoding(), Msg.str()}).second)
+      Diags.Report(At, Diags.getCustomDiagID(DiagnosticsEngine::Error, "%0"))
+          << Msg;
   }
 
   /// Errors inside tile.hpp or a helper in another file are reported where
@@ -1745,6 +1746,7 @@ private:
   ASTContext &Ctx;
   SourceManager &SM;
   DiagnosticsEngine &Diags;
+  ReportedErrors &Reported;
   Function &F;
   Builder B;
   llvm::DenseMap<const ValueDecl *, Value *> Env;
@@ -1757,10 +1759,11 @@ private:
 } // namespace
 
 std::unique_ptr<Function> lowerKernel(ASTContext &Ctx,
-                                      const FunctionDecl &Kernel) {
+                                      const FunctionDecl &Kernel,
+                                      ReportedErrors &Reported) {
   auto F = std::make_unique<Function>();
   F->Name = Kernel.getNameAsString();
-  Lowering L(Ctx, *F);
+  Lowering L(Ctx, *F, Reported);
   if (!L.lowerKernel(Kernel))
     return nullptr;
   return F;

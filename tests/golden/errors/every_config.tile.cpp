@@ -1,0 +1,16 @@
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: test ! -e %t
+// CHECK: every_config.tile.cpp:11:5: error: only a final 'return' is supported
+// CHECK-NOT: error:
+// Every configuration of a kernel lowers the same body, and makes the same
+// error in it: reported once.
+#include <tile/tile.hpp>
+template <int B> TILE_KERNEL void k(int *x, int n) {
+  tile::store(x + tile::arange<B>(), 1);
+  if (n == 0)
+    return;
+  tile::store(x + B + tile::arange<B>(), 2);
+}
+TILE_CONFIGS(k, tile::config{.meta = {64}}, tile::config{.meta = {128}},
+             tile::config{.meta = {256}});
+template <int B> TILE_GRID(k) tile::grid k_grid(int *, int) { return {1}; }
