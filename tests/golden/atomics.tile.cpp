@@ -76,14 +76,16 @@ TILE_KERNEL void split_k(const tile::half *a, const tile::half *b, float *c,
   auto acc = tile::zeros<float, 64, 64>();
   for (int k0 = tile::program_id(0) * 128; k0 < k; k0 += 32) {
     auto kk = k0 + tile::arange<32>();
-    auto x =
-        tile::load(a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk));
-    auto y = tile::load(b + tile::expand_dims<1>(kk) * 64 +
-                        tile::expand_dims<0>(rn));
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * 64 + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k));
     acc = tile::dot(x, y, acc);
   }
   tile::atomic_add(c + tile::expand_dims<1>(rm) * 64 + tile::expand_dims<0>(rn),
-                   acc, true, tile::mem_order::relaxed);
+                   acc, tile::expand_dims<0>(rn < 64), tile::mem_order::relaxed);
   tile::atomic_add(col_sums + rn, tile::sum<0>(acc), true,
                    tile::mem_order::relaxed);
 }
@@ -95,12 +97,28 @@ tile::grid split_k_grid(const tile::half *, const tile::half *, float *,
   return {tile::cdiv(k, 128)};
 }
 
-// The loop's accumulator goes to memory and to the reduction as it is.
+// Where TMA copies the loop's operands, the product is added to memory as
+// one box: written to shared memory, then one TMA reduce-add (relaxed, an
+// atomic add per element), waited for before the kernel ends.
+// SPLIT-LABEL: split_k_c0_aligned16_tma(
+// SPLIT: const rt::smem_tile<float, 64, 64> [[OUT:acc_[0-9_]*out]]{rt::dynamic_smem<float>(
+// SPLIT: [[OUT]].template store<{{L[0-9]+}}>(acc
+// SPLIT-NEXT: rt::fence_proxy_async();
+// SPLIT: rt::tma_store_tile<rt::tma_write::add>(&{{acc_[0-9_]*map}}, [[OUT]],
+// SPLIT-NEXT: rt::tma_store_commit();
+// SPLIT: rt::atomic_add((col_sums + rn[e]),
+// SPLIT: rt::tma_store_wait<false>();
+// The map of a tensor TMA adds to says its elements' type (a copy's, only
+// their size).
+// SPLIT: rt::encode_tensor_map<rt::smem_tile<float, 64, 64>,
+// SPLIT-NEXT: rt::tma_write::add>(&{{acc_[0-9_]*map}}, c,
+// Elsewhere the loop's accumulator goes to memory and to the reduction as
+// it is.
 // SPLIT-LABEL: split_k_c0_aligned16(
 // SPLIT: rt::mma_wait_all([[ACC:acc_[0-9]+]]);
 // SPLIT-NOT: _smem
 // SPLIT: rt::atomic_add(
-// SPLIT: [[ACC]][e], true && [[L:L[0-9]+]]::owns(e));
+// SPLIT: [[ACC]][e], {{.*}} && [[L:L[0-9]+]]::owns(e));
 // SPLIT-NOT: _smem
 // SPLIT: rt::reduce<0, [[L]], {{L[0-9]+}}>([[ACC]],
 // SPLIT-NOT: _smem

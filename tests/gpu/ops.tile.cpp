@@ -366,10 +366,11 @@ TILE_KERNEL void two_dots_branch(const tile::half *q, const tile::half *k,
 }
 
 // Split-K: program (i, j, s) multiplies block (i, j) over the s-th of
-// SPLITS slices of K and adds the product and its column sums to fp32 c and
-// col_sums. Their old values unread, the atomics update memory from the
-// dot's accumulator layout and from the reduction's, whose copies of a sum
-// must not add twice.
+// SPLITS slices of K (whole blocks of BK: no block straddles two) and adds
+// the product and its column sums to fp32 c and col_sums. Their old values
+// unread, the atomics update memory from the dot's accumulator layout and
+// from the reduction's, whose copies of a sum must not add twice; on
+// sm_90a the product is one TMA reduce-add.
 template <int BM, int BN, int BK, int SPLITS>
 TILE_KERNEL void matmul_split_k(const tile::half *a, const tile::half *b,
                                 float *c, float *col_sums, int m, int n,
@@ -384,10 +385,10 @@ TILE_KERNEL void matmul_split_k(const tile::half *a, const tile::half *b,
     auto kk = k0 + tile::arange<BK>();
     auto x = tile::load(
         a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
-        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k_hi));
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
     auto y = tile::load(
         b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
-        tile::expand_dims<1>(kk < k_hi) && tile::expand_dims<0>(rn < n));
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
     acc = tile::dot(x, y, acc);
   }
   tile::atomic_add(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),

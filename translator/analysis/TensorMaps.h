@@ -57,6 +57,18 @@ struct TensorMapAccess {
 /// them, if its pointers and mask have the form above.
 std::optional<TensorMapAccess> matchTensorMap(const ir::Op &Load);
 
+/// Whether a TMA store can do what O does to a box it writes: O is a
+/// store, or an atomic add whose old values nobody reads (Users), relaxed,
+/// of 32-bit floats or integers (cp.reduce.async.bulk .add, which adds each
+/// element atomically).
+bool storableByTma(const ir::Op &O, const ir::UserMap &Users);
+
+/// Whether O, one of a variant's TMA ops, writes its box (a store or an
+/// atomic add) rather than loading it.
+inline bool writesBox(const ir::Op &O) {
+  return O.kind() == ir::OpKind::Store || O.kind() == ir::OpKind::AtomicAdd;
+}
+
 /// Whether launches with the facts Specs (one per parameter of F) can encode
 /// A's tensor map: base and row stride 16-byte aligned, the inner stride 1,
 /// constant bounds positive (parameter bounds the wrapper checks).

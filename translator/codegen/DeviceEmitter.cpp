@@ -90,13 +90,11 @@ EmittedKernel KernelEmitter::run() {
   }
   for (const auto &[L, Map] : Tma) {
     std::string Name =
-        fresh(nameOf(L->kind() == OpKind::Store ? L->operand(1) : L->result()) +
-              "_map");
+        fresh(nameOf(writesBox(*L) ? L->operand(1) : L->result()) + "_map");
     MapNames[L] = Name;
     PS << ", const __grid_constant__ CUtensorMap " << Name;
     const TensorMapAxis &Outer = Map.Axes[Map.outerDim()];
-    const Type &T =
-        (L->kind() == OpKind::Store ? L->operand(1) : L->result())->type();
+    const Type &T = (writesBox(*L) ? L->operand(1) : L->result())->type();
     // An axis without a mask ends with the box.
     auto Extent = [&](unsigned Dim) {
       const TensorMapAxis &Axis = Map.Axes[Dim];
@@ -108,7 +106,8 @@ EmittedKernel KernelEmitter::run() {
          Extent(Map.outerDim()), hostScalar(Outer.Stride),
          Map.Batch ? "std::uint64_t(" + hostScalar(Outer.Bound) + ") * " +
                          hostScalar(Outer.Stride)
-                   : ""});
+                   : "",
+         L->kind() == OpKind::AtomicAdd});
   }
   declareDotScratch();
   const size_t ConvertScratchAt = Body.size();
@@ -127,9 +126,7 @@ EmittedKernel KernelEmitter::run() {
                 "  alignas(16) __shared__ unsigned char " + ConvertScratch +
                     "[" + std::to_string(ConvertScratchBytes) + "];\n");
   }
-  if (llvm::any_of(Tma, [](const auto &E) {
-        return E.first->kind() == OpKind::Store;
-      })) {
+  if (llvm::any_of(Tma, [](const auto &E) { return writesBox(*E.first); })) {
     // Shared memory must outlive the TMA stores reading it.
     line(1, "if (threadIdx.x == 0)");
     line(2, "rt::tma_store_wait<false>();");
@@ -158,7 +155,8 @@ void KernelEmitter::countUses(const Block &B) {
         UsedInOtherBlock.insert(V);
       // Stores read their value through a pointer to its registers, and
       // reductions, scans, dot and trans take whole register arrays.
-      if ((O->kind() == OpKind::Store && V == O->operand(1)) ||
+      if (((O->kind() == OpKind::Store || Tma.count(O.get())) &&
+           V == O->operand(1)) ||
           takesWholeTiles(O->kind()))
         NeedsArray.insert(V);
     }
@@ -188,8 +186,7 @@ void KernelEmitter::planTmaPipelines() {
 }
 
 bool KernelEmitter::tmaStoreAddressing(const Op &O, const Value *V) {
-  return O.kind() == OpKind::Store && Tma.count(&O) &&
-         (V == O.operand(0) || V == O.mask());
+  return writesBox(O) && Tma.count(&O) && (V == O.operand(0) || V == O.mask());
 }
 
 void KernelEmitter::dropTmaAddressing() {
@@ -238,7 +235,7 @@ void KernelEmitter::dropTmaAddressing() {
   for (const Op *O : Rerun)
     Inputs.erase(O);
   for (const auto &[O, Map] : Tma)
-    if (O->kind() == OpKind::Store)
+    if (writesBox(*O))
       for (const Value *C : Map.coordinates())
         if (C->definingOp())
           Inputs.insert(C->definingOp());
@@ -703,11 +700,13 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
     DynamicSharedBytes = Offset + Bytes + 1024;
     PipelineLoc = O.loc();
   }
-  Accesses.push_back("store " + nameOf(Val) + ": tma");
+  const bool Add = O.kind() == OpKind::AtomicAdd;
+  Accesses.push_back((Add ? "atomic_add " : "store ") + nameOf(Val) + ": tma");
   std::string Buf = fresh(nameOf(Val) + "_out");
   std::string Elem = deviceType(T.Elem);
-  line(Indent,
-       "{ // store " + nameOf(Val) + " through shared memory: one TMA store");
+  line(Indent, "{ // " + std::string(Add ? "add " : "store ") + nameOf(Val) +
+                   " through shared memory: one TMA " +
+                   (Add ? "reduce-add" : "store"));
   line(Indent + 1, "const " + stageType(O) + " " + Buf + "{rt::dynamic_smem<" +
                        Elem + ">(" + std::to_string(Offset) + ")};");
   line(Indent + 1, "if (threadIdx.x == 0)");
@@ -718,8 +717,10 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
   line(Indent + 1, "rt::fence_proxy_async();");
   line(Indent + 1, barrier());
   line(Indent + 1, "if (threadIdx.x == 0) {");
-  line(Indent + 2, "rt::tma_store_tile(&" + MapNames.lookup(&O) + ", " + Buf +
-                       ", " + boxCorner(Map) + ");");
+  line(Indent + 2, "rt::tma_store_tile" +
+                       std::string(Add ? "<rt::tma_write::add>" : "") + "(&" +
+                       MapNames.lookup(&O) + ", " + Buf + ", " +
+                       boxCorner(Map) + ");");
   line(Indent + 2, "rt::tma_store_commit();");
   line(Indent + 1, "}");
   line(Indent, "}");
@@ -744,6 +745,8 @@ void KernelEmitter::emitStore(const Op &O, unsigned Indent) {
 }
 
 void KernelEmitter::emitAtomic(const Op &O, unsigned Indent) {
+  if (Tma.count(&O))
+    return emitTmaStore(O, Indent);
   const Value *R = O.result();
   std::string Fn = "rt::" + spell(O.kind()).str();
   std::string Order = std::to_string(O.intAttr() & 15),

@@ -54,6 +54,9 @@ struct EmittedKernel {
     std::string Name, Stage, Base, Inner, Outer, RowStride;
     /// Elements between the 2-D tensors of a stack; empty for one tensor.
     std::string BatchStride;
+    /// Whether TMA adds to the tensor's boxes (typed elements) rather than
+    /// copying them (bits).
+    bool Adds = false;
   };
   std::vector<TensorMapParam> TensorMaps;
 };

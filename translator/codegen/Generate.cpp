@@ -187,11 +187,12 @@ TensorMapOps tmaAccesses(const Function &F, const LayoutMap &LM,
     Maps.clear();
   if (Maps.empty())
     return Maps;
-  // The TMA variant also stores row-major boxes through shared memory,
-  // outside pipelined loops.
+  // The TMA variant also stores (or adds) row-major boxes through shared
+  // memory, outside pipelined loops.
+  const UserMap Users = users(F.body());
   walk(F.body(), [&](const Op &O) {
     const Op *Parent = O.parentBlock()->parentOp();
-    if (O.kind() != OpKind::Store || O.operand(1)->type().rank() != 2 ||
+    if (!storableByTma(O, Users) || O.operand(1)->type().rank() != 2 ||
         (Parent && Plans.count(Parent)))
       return;
     auto A = matchTensorMap(O);
@@ -547,9 +548,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
         Described.insert(OperandsDescribed, " (two buffers, taken in turn)");
       // Without room for the buffers of its TMA stores, a variant stores
       // as the others do.
-      auto IsStore = [](const auto &M) {
-        return M.first->kind() == OpKind::Store;
-      };
+      auto IsStore = [](const auto &M) { return writesBox(*M.first); };
       if (SharedBytes(E) > Opts.Target.MaxSharedBytes &&
           llvm::any_of(VP.Tma, IsStore)) {
         VP.Tma.remove_if(IsStore);
@@ -589,7 +588,8 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                         {"inner", M.Inner},
                         {"outer", M.Outer},
                         {"row_stride", M.RowStride},
-                        {"batch_stride", M.BatchStride}});
+                        {"batch_stride", M.BatchStride},
+                        {"adds", M.Adds}});
         MapArgs += ", " + M.Name;
       }
       Variants.push_back(

@@ -31,7 +31,7 @@ std::string KernelEmitter::smemTileType(const Type &T, bool Swap) {
 }
 
 std::string KernelEmitter::stageType(const Op &L) {
-  bool IsStore = L.kind() == OpKind::Store;
+  bool IsStore = writesBox(L);
   const Type &T = IsStore ? L.operand(1)->type() : L.result()->type();
   return smemTileType(T, !IsStore && storedTransposed(L));
 }

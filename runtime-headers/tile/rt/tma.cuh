@@ -13,6 +13,7 @@
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
+#include <type_traits>
 
 namespace tile::rt {
 
@@ -122,41 +123,63 @@ __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map,
 #endif
 }
 
+/// What a TMA store does to the elements of its box in global memory:
+/// replaces them, or adds to them (cp.reduce.async.bulk's .add: atomic per
+/// element, relaxed).
+enum class tma_write { replace, add };
+
 /// Copies src (shared memory) to the box of map at (inner, outer), writing
 /// only the elements inside the tensor, as one bulk group per call of
 /// tma_store_commit.
+template <tma_write W>
 __device__ __forceinline__ void
 tma_store_2d(const CUtensorMap *map, const void *src, int inner, int outer) {
 #if __CUDA_ARCH__ >= 900
-  asm volatile(
-      "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"
-      " [%0, {%2, %3}], [%1];" ::"l"(reinterpret_cast<std::uint64_t>(map)),
-      "r"(shared_address(src)), "r"(inner), "r"(outer)
-      : "memory");
+  if constexpr (W == tma_write::replace)
+    asm volatile(
+        "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"
+        " [%0, {%2, %3}], [%1];" ::"l"(reinterpret_cast<std::uint64_t>(map)),
+        "r"(shared_address(src)), "r"(inner), "r"(outer)
+        : "memory");
+  else
+    asm volatile(
+        "cp.reduce.async.bulk.tensor.2d.global.shared::cta.add.tile.bulk_group"
+        " [%0, {%2, %3}], [%1];" ::"l"(reinterpret_cast<std::uint64_t>(map)),
+        "r"(shared_address(src)), "r"(inner), "r"(outer)
+        : "memory");
 #else
   __trap();
 #endif
 }
 
 /// The same for a box of 2-D tensor batch of the stack.
+template <tma_write W>
 __device__ __forceinline__ void tma_store_3d(const CUtensorMap *map,
                                              const void *src, int inner,
                                              int outer, int batch) {
 #if __CUDA_ARCH__ >= 900
-  asm volatile(
-      "cp.async.bulk.tensor.3d.global.shared::cta.bulk_group"
-      " [%0, {%2, %3, %4}], [%1];" ::"l"(reinterpret_cast<std::uint64_t>(map)),
-      "r"(shared_address(src)), "r"(inner), "r"(outer), "r"(batch)
-      : "memory");
+  if constexpr (W == tma_write::replace)
+    asm volatile("cp.async.bulk.tensor.3d.global.shared::cta.bulk_group"
+                 " [%0, {%2, %3, %4}], [%1];" ::"l"(
+                     reinterpret_cast<std::uint64_t>(map)),
+                 "r"(shared_address(src)), "r"(inner), "r"(outer), "r"(batch)
+                 : "memory");
+  else
+    asm volatile(
+        "cp.reduce.async.bulk.tensor.3d.global.shared::cta.add.tile.bulk_group"
+        " [%0, {%2, %3, %4}], [%1];" ::"l"(
+            reinterpret_cast<std::uint64_t>(map)),
+        "r"(shared_address(src)), "r"(inner), "r"(outer), "r"(batch)
+        : "memory");
 #else
   __trap();
 #endif
 }
 
 /// Stores a Tile (an smem_tile) to the box of map whose corner is (outer,
-/// inner), in 2-D tensor `batch` of a stack if one is given: one box per
-/// 128-byte slab.
-template <class Tile, class... Batch>
+/// inner), in 2-D tensor `batch` of a stack if one is given, replacing the
+/// box's elements or adding to them (W): one box per 128-byte slab.
+template <tma_write W = tma_write::replace, class Tile, class... Batch>
 __device__ __forceinline__ void tma_store_tile(const CUtensorMap *map, Tile src,
                                                int inner, int outer,
                                                Batch... batch) {
@@ -164,11 +187,11 @@ __device__ __forceinline__ void tma_store_tile(const CUtensorMap *map, Tile src,
 #pragma unroll
   for (int s = 0; s < Tile::cols / Tile::slab_cols; ++s) {
     if constexpr (sizeof...(Batch) == 0)
-      tma_store_2d(map, src.base + s * Tile::slab_elems,
-                   inner + s * Tile::slab_cols, outer);
+      tma_store_2d<W>(map, src.base + s * Tile::slab_elems,
+                      inner + s * Tile::slab_cols, outer);
     else
-      tma_store_3d(map, src.base + s * Tile::slab_elems,
-                   inner + s * Tile::slab_cols, outer, batch...);
+      tma_store_3d<W>(map, src.base + s * Tile::slab_elems,
+                      inner + s * Tile::slab_cols, outer, batch...);
   }
 }
 
@@ -222,7 +245,7 @@ template <class Kernel> bool runs_tma(Kernel *kernel) {
 /// rows RowStride elements apart, or with a BatchStride over a stack of
 /// such tensors BatchStride elements apart (a 3-D map). Elements past the
 /// edges read zeros.
-template <class Stage, class T>
+template <class Stage, tma_write W = tma_write::replace, class T>
 cudaError_t encode_tensor_map(CUtensorMap *map, const T *base,
                               std::uint64_t inner, std::uint64_t outer,
                               std::uint64_t row_stride,
@@ -242,8 +265,17 @@ cudaError_t encode_tensor_map(CUtensorMap *map, const T *base,
   }();
   if (!encode)
     return cudaErrorNotSupported;
+  // Copies move bits; a reduce-add adds elements of the map's type (the
+  // 32-bit ones tilecc adds with it).
+  static_assert(W == tma_write::replace || std::is_same_v<T, float> ||
+                    std::is_same_v<T, int> || std::is_same_v<T, unsigned>,
+                "TMA adds 32-bit floats and integers");
   const CUtensorMapDataType type =
-      sizeof(T) == 1   ? CU_TENSOR_MAP_DATA_TYPE_UINT8
+      W == tma_write::add && std::is_same_v<T, float>
+          ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32
+      : W == tma_write::add && std::is_same_v<T, int>
+          ? CU_TENSOR_MAP_DATA_TYPE_INT32
+      : sizeof(T) == 1 ? CU_TENSOR_MAP_DATA_TYPE_UINT8
       : sizeof(T) == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16
                        : CU_TENSOR_MAP_DATA_TYPE_UINT32;
   const CUtensorMapSwizzle swizzle =
