@@ -10,6 +10,8 @@
 // RUN: %FileCheck --check-prefix=SPLIT %s < %t/split_k.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/split_k.cu -o %t/split90a.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t/split_k.cu -o %t/split80.o %}
+// RUN: %FileCheck --check-prefix=STEP %s < %t/step_adds.cu
+// RUN: %if nvcc %{ %nvcc-sm90a %t/step_adds.cu -o %t/step90a.o %}
 //
 // Atomics: one per element the thread owns (a tile smaller than the
 // program's threads is held in copies, and only one copy acts), fenced as
@@ -125,3 +127,48 @@ tile::grid split_k_grid(const tile::half *, const tile::half *, float *,
 // SPLIT: rt::atomic_add((col_sums + rn[e]),
 // SPLIT-NEXT: rt::atomic_fence_after<0, 0>();
 // SPLIT-NEXT: }
+
+// Each step of a pipelined loop adds its product to memory: one TMA
+// reduce-add a step, its buffer rewritten once the previous add has read
+// it, the last waited for before the kernel ends.
+TILE_KERNEL void step_adds(const tile::half *a, const tile::half *b, float *c,
+                           int k) {
+  auto rm = tile::arange<64>();
+  auto rn = tile::arange<64>();
+  for (int k0 = 0; k0 < k; k0 += 32) {
+    auto kk = k0 + tile::arange<32>();
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * 64 + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k));
+    tile::atomic_add(c + tile::expand_dims<1>(rm) * 64 +
+                         tile::expand_dims<0>(rn),
+                     tile::dot(x, y), tile::expand_dims<0>(rn < 64),
+                     tile::mem_order::relaxed);
+  }
+}
+
+TILE_CONFIGS(step_adds, tile::config{.num_warps = 4, .num_stages = 3});
+TILE_GRID(step_adds)
+tile::grid step_adds_grid(const tile::half *, const tile::half *, float *,
+                          int) {
+  return {1};
+}
+
+// STEP-LABEL: step_adds_c0_aligned16_tma(
+// STEP: for (int k0 = 0; k0 < k; k0 += 32) {
+// STEP: rt::mma_tiles<
+// STEP: { // add [[V:t[0-9]+]] through shared memory: one TMA reduce-add
+// STEP-NEXT: const rt::smem_tile<float, 64, 64> [[OUT:t[0-9]+_out]]{
+// STEP: if (threadIdx.x == 0)
+// STEP-NEXT: rt::tma_store_wait<true>();
+// STEP-NEXT: __syncthreads();
+// STEP-NEXT: [[OUT]].template store<{{L[0-9]+}}>([[V]]);
+// STEP-NEXT: rt::fence_proxy_async();
+// STEP-NEXT: __syncthreads();
+// STEP: rt::tma_store_tile<rt::tma_write::add>(&{{t[0-9]+_map}}, [[OUT]], 0, 0);
+// STEP: phase ^= read_stage == 0;
+// STEP-NEXT: }
+// STEP: rt::tma_store_wait<false>();

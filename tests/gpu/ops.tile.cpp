@@ -399,6 +399,30 @@ TILE_KERNEL void matmul_split_k(const tile::half *a, const tile::half *b,
                    tile::mem_order::relaxed);
 }
 
+// Each step of a pipelined loop adds its own product to fp32 c, which an
+// sm_90a TMA variant does with one TMA reduce-add a step, its buffer
+// rewritten only once the previous step's add has read it.
+template <int BM, int BN, int BK>
+TILE_KERNEL void matmul_step_adds(const tile::half *a, const tile::half *b,
+                                  float *c, int m, int n, int k) {
+  auto rm = tile::program_id(0) * BM + tile::arange<BM>();
+  auto rn = tile::program_id(1) * BN + tile::arange<BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto kk = k0 + tile::arange<BK>();
+    auto x = tile::load(
+        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
+    auto y = tile::load(
+        b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn),
+        tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
+    tile::atomic_add(
+        c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
+        tile::dot(x, y),
+        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n),
+        tile::mem_order::relaxed);
+  }
+}
+
 // Atomics on a pointer tile (a histogram; float max through a CAS loop)
 // and on one pointer (once per program), including a tile smaller than the
 // program's threads, whose copies must not add twice.
@@ -460,6 +484,9 @@ TILE_CONFIGS(matmul_split_k,
              tile::config{
                  .meta = {64, 64, 32, 4}, .num_warps = 4, .num_stages = 3},
              tile::config{.meta = {32, 32, 16, 3}, .num_warps = 4});
+TILE_CONFIGS(matmul_step_adds, tile::config{.meta = {64, 64, 32},
+                                            .num_warps = 4,
+                                            .num_stages = 3});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -538,6 +565,12 @@ TILE_GRID(matmul_split_k)
 tile::grid matmul_split_k_grid(const tile::half *, const tile::half *, float *,
                                float *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN), SPLITS};
+}
+template <int BM, int BN, int BK>
+TILE_GRID(matmul_step_adds)
+tile::grid matmul_step_adds_grid(const tile::half *, const tile::half *,
+                                 float *, int m, int n, int) {
+  return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
 }
 template <int BM, int BN, int D, int CHOICE>
 TILE_GRID(two_dots_branch)

@@ -452,6 +452,26 @@ void checkSplitKWith(int Config, int M, int N, int K) {
   compare(L + " column sums", DSums.download(), Sums, 1e-4);
 }
 
+/// matmul_step_adds, ragged (generic variant) and aligned (TMA variant).
+void checkStepAdds(int M, int N, int K) {
+  auto ToHalf = [](const std::vector<float> &V) {
+    return std::vector<tile::half>(V.begin(), V.end());
+  };
+  auto A = ToHalf(randomFloats(size_t(M) * K, -1, 1));
+  auto B = ToHalf(randomFloats(size_t(K) * N, -1, 1));
+  std::vector<float> C(size_t(M) * N, 0.0f);
+  tile::emulate::launch(tile::grid{tile::cdiv(M, 64), tile::cdiv(N, 64)},
+                        matmul_step_adds<64, 64, 32>, A.data(), B.data(),
+                        C.data(), M, N, K);
+  sample::DeviceArray<tile::half> DA(A, 0), DB(B, 0);
+  sample::DeviceArray<float> DC(std::vector<float>(C.size(), 0.0f), 0);
+  CUDA_CHECK(tilecc::matmul_step_adds(DA.get(), DB.get(), DC.get(), M, N, K));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare("matmul_step_adds " + std::to_string(M) + "x" + std::to_string(N) +
+              "x" + std::to_string(K),
+          DC.download(), C, 1e-4);
+}
+
 template <int Block> void checkHistogramWith(int Config) {
   const int N = 5003, Bins = 37;
   auto X = randomInts(N, 0, 1000);
@@ -531,6 +551,8 @@ int main() {
   checkSplitKWith<32, 32, 16, 3>(1, 150, 70, 333);
   checkSplitKWith<64, 64, 32, 4>(0, 192, 128, 320);
   checkSplitKWith<32, 32, 16, 3>(1, 192, 128, 320);
+  checkStepAdds(150, 70, 333);
+  checkStepAdds(192, 128, 320);
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   checkHalfSums();

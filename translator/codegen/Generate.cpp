@@ -187,13 +187,14 @@ TensorMapOps tmaAccesses(const Function &F, const LayoutMap &LM,
     Maps.clear();
   if (Maps.empty())
     return Maps;
-  // The TMA variant also stores (or adds) row-major boxes through shared
-  // memory, outside pipelined loops.
+  // The TMA variant also stores row-major boxes through shared memory
+  // outside pipelined loops, and adds them anywhere (each step of a loop
+  // that accumulates into memory, as a fused attention backward's dQ).
   const UserMap Users = users(F.body());
   walk(F.body(), [&](const Op &O) {
     const Op *Parent = O.parentBlock()->parentOp();
     if (!storableByTma(O, Users) || O.operand(1)->type().rank() != 2 ||
-        (Parent && Plans.count(Parent)))
+        (O.kind() == OpKind::Store && Parent && Plans.count(Parent)))
       return;
     auto A = matchTensorMap(O);
     if (A && A->InnerDim == 1 && tensorMapUsable(*A, F, S.Specs) &&
