@@ -423,6 +423,26 @@ TILE_KERNEL void matmul_step_adds(const tile::half *a, const tile::half *b,
   }
 }
 
+// A fused attention backward's dQ step: S = K Q^T (BN x BM), then
+// trans(S) K (BM x D). With 8 warps the 64-row product splits its warps
+// along N too, which wgmma's warpgroups cannot take (sm_90a: mma.sync).
+template <int BM, int BN, int D>
+TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
+                                float *out, int m) {
+  auto rn = tile::arange<BN>();
+  auto rd = tile::arange<D>();
+  auto k_blk =
+      tile::load(k + tile::expand_dims<1>(rn) * D + tile::expand_dims<0>(rd));
+  for (int m0 = 0; m0 < m; m0 += BM) {
+    auto rows = m0 + tile::arange<BM>();
+    auto qt = tile::load(q + tile::expand_dims<1>(rd) +
+                         tile::expand_dims<0>(rows) * D);
+    auto p = tile::cast<tile::half>(tile::dot(k_blk, qt) * 0.125f);
+    tile::store(out + tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(rd),
+                tile::dot(tile::trans(p), k_blk));
+  }
+}
+
 // Atomics on a pointer tile (a histogram; float max through a CAS loop)
 // and on one pointer (once per program), including a tile smaller than the
 // program's threads, whose copies must not add twice.
@@ -487,6 +507,8 @@ TILE_CONFIGS(matmul_split_k,
 TILE_CONFIGS(matmul_step_adds, tile::config{.meta = {64, 64, 32},
                                             .num_warps = 4,
                                             .num_stages = 3});
+TILE_CONFIGS(transposed_dot, tile::config{.meta = {64, 64, 64}, .num_warps = 8},
+             tile::config{.meta = {64, 64, 64}, .num_warps = 4});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -571,6 +593,12 @@ TILE_GRID(matmul_step_adds)
 tile::grid matmul_step_adds_grid(const tile::half *, const tile::half *,
                                  float *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
+}
+template <int BM, int BN, int D>
+TILE_GRID(transposed_dot)
+tile::grid
+    transposed_dot_grid(const tile::half *, const tile::half *, float *, int) {
+  return {1};
 }
 template <int BM, int BN, int D, int CHOICE>
 TILE_GRID(two_dots_branch)

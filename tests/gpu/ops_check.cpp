@@ -472,6 +472,28 @@ void checkStepAdds(int M, int N, int K) {
           DC.download(), C, 1e-4);
 }
 
+/// transposed_dot with 8 warps and with 4, against the emulation (P is
+/// rounded to half in both; sums in another order).
+void checkTransposedDot(int Config) {
+  const int M = 256, BN = 64, D = 64;
+  auto ToHalf = [](const std::vector<float> &V) {
+    return std::vector<tile::half>(V.begin(), V.end());
+  };
+  auto K = ToHalf(randomFloats(size_t(BN) * D, -1, 1));
+  auto Q = ToHalf(randomFloats(size_t(M) * D, -1, 1));
+  std::vector<float> Out(size_t(M) * D);
+  tile::emulate::launch(tile::grid{1}, transposed_dot<64, 64, 64>, K.data(),
+                        Q.data(), Out.data(), M);
+  sample::DeviceArray<tile::half> DK(K, 0), DQ(Q, 0);
+  sample::DeviceArray<float> DOut(Out.size(), 0);
+  poison(DOut);
+  CUDA_CHECK(tilecc::transposed_dot(DK.get(), DQ.get(), DOut.get(), M, nullptr,
+                                    Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare("transposed_dot config " + std::to_string(Config), DOut.download(),
+          Out, 2e-2);
+}
+
 template <int Block> void checkHistogramWith(int Config) {
   const int N = 5003, Bins = 37;
   auto X = randomInts(N, 0, 1000);
@@ -551,6 +573,8 @@ int main() {
   checkSplitKWith<32, 32, 16, 3>(1, 150, 70, 333);
   checkSplitKWith<64, 64, 32, 4>(0, 192, 128, 320);
   checkSplitKWith<32, 32, 16, 3>(1, 192, 128, 320);
+  checkTransposedDot(0);
+  checkTransposedDot(1);
   checkStepAdds(150, 70, 333);
   checkStepAdds(192, 128, 320);
   checkHistogramWith<256>(0);

@@ -236,7 +236,8 @@ template <> struct wgmma_instr<256> {
 template <class LC, class T, class OA, class OB, class TC, int NC>
 __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
   static_assert(LC::size_per_thread(0) == 1 && LC::size_per_thread(1) == 2 &&
-                    LC::warp_tile(0) == 16 && LC::warps_per_cta(0) % 4 == 0,
+                    LC::warp_tile(0) == 16 && LC::warps_per_cta(0) % 4 == 0 &&
+                    LC::warps_per_cta(1) == 1,
                 "a warpgroup accumulator layout");
   static_assert(fragments_match<LC, OA>(), "A fragments for LC's warps");
   constexpr int K = OA::k, KI = mma_k<T>(), MB = LC::reps(0) / 2;
