@@ -153,9 +153,10 @@ void KernelEmitter::countUses(const Block &B) {
       ++Uses[V];
       if (V->definingOp() && V->definingOp()->parentBlock() != &B)
         UsedInOtherBlock.insert(V);
-      // Stores read their value through a pointer to its registers, and
-      // reductions, scans, dot and trans take whole register arrays.
-      if (((O->kind() == OpKind::Store || Tma.count(O.get())) &&
+      // Stores (and TMA adds) read their value through a pointer to its
+      // registers; reductions, scans, dot and trans take whole arrays.
+      if ((writesBox(*O) &&
+           (O->kind() == OpKind::Store || Tma.count(O.get())) &&
            V == O->operand(1)) ||
           takesWholeTiles(O->kind()))
         NeedsArray.insert(V);

@@ -549,10 +549,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
         Described.insert(OperandsDescribed, " (two buffers, taken in turn)");
       // Without room for the buffers of its TMA stores, a variant stores
       // as the others do.
-      auto IsStore = [](const auto &M) { return writesBox(*M.first); };
+      auto WritesBox = [](const auto &M) { return writesBox(*M.first); };
       if (SharedBytes(E) > Opts.Target.MaxSharedBytes &&
-          llvm::any_of(VP.Tma, IsStore)) {
-        VP.Tma.remove_if(IsStore);
+          llvm::any_of(VP.Tma, WritesBox)) {
+        VP.Tma.remove_if(WritesBox);
         E = Emit();
       }
       if (SharedBytes(E) > Opts.Target.MaxSharedBytes) {
