@@ -10,8 +10,8 @@
 // dot on CUDA cores: operands staged in shared memory from whatever layout
 // they have (one buffer the kernel's CUDA-core dots share), the
 // accumulator in the result's layout, carried across the K loop; trans
-// through shared memory. The buffer is as large as the largest dot needs,
-// in the runtime's own words (rt::dot_fma_scratch).
+// through shared memory. One buffer serves the dots and the transpose, as
+// large as the largest of them needs (a dot: a, 16-byte aligned, then b).
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int BK>
@@ -58,14 +58,12 @@ tile::grid chain_grid(const float *, const float *, float *) { return {1}; }
 // IR: %{{[0-9]+}} = trans %{{[0-9]+}}.yt : tensor<f32, {{\[}}16, 32]>
 // IR: %{{[0-9]+}}.acc = dot {{.*}} : tensor<f32, {{\[}}32, 32]>
 // CHECK-LABEL: mm_c0_aligned16(
-// CHECK: alignas(16) __shared__ unsigned char
-// CHECK-NEXT: dot_scratch[rt::dot_fma_scratch<float>(32, 16, 32)];
+// CHECK: alignas(16) __shared__ unsigned char scratch[4096];
 // CHECK: for (int k0 = 0; k0 < k; k0 += 16) {
-// CHECK: rt::transpose<[[LS:L[0-9]+]], [[LT:L[0-9]+]]>(yt, [[T:t[0-9]+]]);
-// CHECK: rt::dot_fma<rt::precision::ieee, {{L[0-9]+}}, [[LT]], {{L[0-9]+}}>(x, [[T]], {{acc_[0-9]+}}, {{acc_[0-9]+}},
-// CHECK-NEXT: dot_scratch);
+// CHECK: rt::transpose<[[LS:L[0-9]+]], [[LT:L[0-9]+]]>(yt, [[T:t[0-9]+]], scratch);
+// CHECK: rt::dot_fma<rt::precision::ieee, {{L[0-9]+}}, [[LT]], {{L[0-9]+}}>(x, [[T]], {{acc_[0-9]+}}, {{acc_[0-9]+}}, scratch);
 // CHAIN-LABEL: chain_c0_aligned16(
-// CHAIN: alignas(16) __shared__ unsigned char
-// CHAIN-NEXT: dot_scratch[rt::largest(rt::dot_fma_scratch<float>(16, 16, 16),
-// CHAIN-NEXT: rt::dot_fma_scratch<float>(16, 16, 32))];
+// CHAIN: alignas(16) __shared__ unsigned char scratch[3072];
+// CHAIN: rt::dot_fma<{{.*}}>(x, x, {{.*}}, scratch);
+// CHAIN: rt::dot_fma<{{.*}}>(y, w, {{.*}}, scratch);
 // clang-format on

@@ -90,12 +90,12 @@ ONE_CONFIG(two_dots_plain);
 // CHECK: // Loop-invariant A operands, read from shared memory: in registers, ptxas may give another wgmma's A fragments their registers where the loop chooses.
 // CHECK-NEXT: const auto [[Q:t[0-9]+]]_resident = rt::stage_operand<
 // CHECK: for (int n0 = 0; n0 < n; n0 += 64) {
-// CHECK-NOT: convert_scratch
+// CHECK-NOT: >(scratch);
 // CHECK: rt::mma_tiles<[[S:L[0-9]+]], rt::f16>(
 // CHECK-NEXT: [[Q]]_resident,
-// CHECK-NOT: convert_scratch
+// CHECK-NOT: >(scratch);
 // CHECK: if (
-// CHECK-NOT: convert_scratch
+// CHECK-NOT: >(scratch);
 // CHECK: rt::mma_tiles<[[S]], rt::f16>(
 // CHECK-NEXT: rt::fragment<[[S]]>(
 

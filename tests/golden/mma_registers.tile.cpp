@@ -53,7 +53,7 @@ tile::grid chain_grid(const tile::half *, const tile::half *,
 // CHECK-LABEL: chain_c0_aligned16(
 // Every conversion of the kernel passes through one buffer, as large as
 // the largest tile (Q's 64 x 64 halves).
-// CHECK: alignas(16) __shared__ unsigned char [[SCRATCH:convert_scratch]][8192];
+// CHECK: alignas(16) __shared__ unsigned char [[SCRATCH:scratch]][8192];
 // CHECK: { // #blocked<spt=[1, 8], tpw=[4, 8], wpc=[4, 1], order=[1, 0]> -> #blocked<spt=[1, 2], tpw=[8, 4], wpc=[4, 1], order=[1, 0], warp_reps=[2, 8]>
 // CHECK-NEXT: rt::f16 *const [[QS:t[0-9]+_smem]] = reinterpret_cast<rt::f16 *>([[SCRATCH]]);
 // CHECK-NEXT: rt::smem_tile<rt::f16, 64, 64>{[[QS]]}.template store<L{{[0-9]+}}>(qt);

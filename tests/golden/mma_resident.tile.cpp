@@ -59,7 +59,7 @@ tile::grid key_grads_grid(const tile::half *, const tile::half *,
 // clang-format off
 // CHECK-LABEL: key_grads_c0_aligned16(
 // K's and V's layout conversions take turns in one buffer (16 KB, not 32).
-// CHECK: alignas(16) __shared__ unsigned char [[SCRATCH:convert_scratch]][16384];
+// CHECK: alignas(16) __shared__ unsigned char [[SCRATCH:scratch]][16384];
 // CHECK: rt::f16 *const {{t[0-9]+}}_smem = reinterpret_cast<rt::f16 *>([[SCRATCH]]);
 // CHECK: rt::f16 *const {{t[0-9]+}}_smem = reinterpret_cast<rt::f16 *>([[SCRATCH]]);
 // CHECK: { // pipeline: qt, dob in 2 shared-memory stages, prefetched 1 iterations ahead

@@ -426,6 +426,8 @@ TILE_KERNEL void matmul_step_adds(const tile::half *a, const tile::half *b,
 // A fused attention backward's dQ step: S = K Q^T (BN x BM), then
 // trans(S) K (BM x D). With 8 warps the 64-row product splits its warps
 // along N too, which wgmma's warpgroups cannot take (sm_90a: mma.sync).
+// At 64 x 128 x 128 its dots and transpose share 48 KB of scratch, the
+// most sm_80 allows static.
 template <int BM, int BN, int D>
 TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
                                 float *out, int m) {
@@ -486,7 +488,8 @@ TILE_CONFIGS(combines, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {2, 16}, .num_warps = 4},
              tile::config{.meta = {64, 8}, .num_warps = 2});
 TILE_CONFIGS(matmul_fma, tile::config{.meta = {32, 32, 16}, .num_warps = 4},
-             tile::config{.meta = {16, 64, 32}, .num_warps = 2});
+             tile::config{.meta = {16, 64, 32}, .num_warps = 2},
+             tile::config{.meta = {32, 32, 256}, .num_warps = 4});
 #define MATMUL_PTRS_CONFIGS(kernel)                                            \
   TILE_CONFIGS(                                                                \
       kernel,                                                                  \
@@ -508,7 +511,8 @@ TILE_CONFIGS(matmul_step_adds, tile::config{.meta = {64, 64, 32},
                                             .num_warps = 4,
                                             .num_stages = 3});
 TILE_CONFIGS(transposed_dot, tile::config{.meta = {64, 64, 64}, .num_warps = 8},
-             tile::config{.meta = {64, 64, 64}, .num_warps = 4});
+             tile::config{.meta = {64, 64, 64}, .num_warps = 4},
+             tile::config{.meta = {64, 128, 128}, .num_warps = 8});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});

@@ -474,15 +474,15 @@ void checkStepAdds(int M, int N, int K) {
 
 /// transposed_dot with 8 warps and with 4, against the emulation (P is
 /// rounded to half in both; sums in another order).
-void checkTransposedDot(int Config) {
-  const int M = 256, BN = 64, D = 64;
+template <int BM, int BN, int D> void checkTransposedDot(int Config) {
+  const int M = 256;
   auto ToHalf = [](const std::vector<float> &V) {
     return std::vector<tile::half>(V.begin(), V.end());
   };
   auto K = ToHalf(randomFloats(size_t(BN) * D, -1, 1));
   auto Q = ToHalf(randomFloats(size_t(M) * D, -1, 1));
   std::vector<float> Out(size_t(M) * D);
-  tile::emulate::launch(tile::grid{1}, transposed_dot<64, 64, 64>, K.data(),
+  tile::emulate::launch(tile::grid{1}, transposed_dot<BM, BN, D>, K.data(),
                         Q.data(), Out.data(), M);
   sample::DeviceArray<tile::half> DK(K, 0), DQ(Q, 0);
   sample::DeviceArray<float> DOut(Out.size(), 0);
@@ -564,6 +564,7 @@ int main() {
   checkCombines();
   checkMatmulWith<32, 32, 16>(0);
   checkMatmulWith<16, 64, 32>(1);
+  checkMatmulWith<32, 32, 256>(2); // 64 KB of fp32 operands: dynamic scratch
   checkMatmulPtrs();
   checkTwoDotsBranch<0>(0);
   checkTwoDotsBranch<0>(1);
@@ -573,8 +574,9 @@ int main() {
   checkSplitKWith<32, 32, 16, 3>(1, 150, 70, 333);
   checkSplitKWith<64, 64, 32, 4>(0, 192, 128, 320);
   checkSplitKWith<32, 32, 16, 3>(1, 192, 128, 320);
-  checkTransposedDot(0);
-  checkTransposedDot(1);
+  checkTransposedDot<64, 64, 64>(0);
+  checkTransposedDot<64, 64, 64>(1);
+  checkTransposedDot<64, 128, 128>(2); // 48 KB of scratch, static on sm_80
   checkStepAdds(150, 70, 333);
   checkStepAdds(192, 128, 320);
   checkHistogramWith<256>(0);

@@ -109,22 +109,28 @@ EmittedKernel KernelEmitter::run() {
                    : "",
          L->kind() == OpKind::AtomicAdd});
   }
-  declareDotScratch();
-  const size_t ConvertScratchAt = Body.size();
-  ConvertScratch = fresh("convert_scratch");
+  const size_t ScratchAt = Body.size();
+  Scratch = fresh("scratch");
   if (Producer.active())
     emitSplit(1);
   emitBlock(F.body(), 1);
-  // Each conversion writes its tile, waits, reads it back and waits again
-  // before the next one starts, so one buffer as large as the largest tile
-  // emitted serves them all (static shared memory is the sum of its
-  // buffers, and a target caps it: 48 KB on sm_80). alignas first: HIP's
-  // __shared__ is an attribute that would take it.
-  if (ConvertScratchBytes) {
-    StaticSharedBytes += ConvertScratchBytes;
-    Body.insert(ConvertScratchAt,
-                "  alignas(16) __shared__ unsigned char " + ConvertScratch +
-                    "[" + std::to_string(ConvertScratchBytes) + "];\n");
+  // Only the helpers a variant actually emits count. Static shared memory
+  // is the sum of its buffers, and NVIDIA GPUs cap it at 48 KB; past that
+  // the generator asks for the scratch in dynamic memory. alignas first:
+  // HIP's __shared__ is an attribute that would take it.
+  if (ScratchBytes && DynamicScratch) {
+    const unsigned End = DynamicSharedBytes ? DynamicSharedBytes - 1024 : 0;
+    const unsigned Offset = (End + 1023) / 1024 * 1024;
+    DynamicSharedBytes = Offset + ScratchBytes + 1024;
+    Body.insert(ScratchAt, "  unsigned char *const " + Scratch +
+                               " = rt::dynamic_smem<unsigned char>(" +
+                               std::to_string(Offset) + ");\n");
+  } else if (ScratchBytes) {
+    StaticSharedBytes += ScratchBytes;
+    Body.insert(ScratchAt, "  alignas(" +
+                               std::to_string(ScratchSwizzled ? 1024 : 16) +
+                               ") __shared__ unsigned char " + Scratch + "[" +
+                               std::to_string(ScratchBytes) + "];\n");
   }
   if (llvm::any_of(Tma, [](const auto &E) { return writesBox(*E.first); })) {
     // Shared memory must outlive the TMA stores reading it.
@@ -136,6 +142,9 @@ EmittedKernel KernelEmitter::run() {
   K.Accesses = std::move(Accesses);
   K.DynamicSharedBytes = DynamicSharedBytes;
   K.StaticSharedBytes = StaticSharedBytes;
+  K.ScratchBytes = ScratchBytes;
+  K.ScratchLoc = ScratchLoc;
+  K.PartialsLoc = PartialsLoc;
   K.PipelineLoc = PipelineLoc;
   K.PipelineStages = PipelineStages;
   return K;
@@ -603,12 +612,10 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
     lineDirective(O);
     declareTile(O.result(), Indent);
     const Type &T = O.result()->type();
-    std::string Instance = "rt::transpose<" + layoutOf(O.operand(0)) + ", " +
-                           layoutOf(O.result()) + ">";
-    if (TransposeBuffers.insert(Instance + deviceType(T.Elem)).second)
-      StaticSharedBytes += T.numel() * storageBytes(T.Elem.Kind);
-    line(Indent, Instance + "(" + nameOf(O.operand(0)) + ", " +
-                     nameOf(O.result()) + ");");
+    line(Indent, "rt::transpose<" + layoutOf(O.operand(0)) + ", " +
+                     layoutOf(O.result()) + ">(" + nameOf(O.operand(0)) + ", " +
+                     nameOf(O.result()) + ", " +
+                     scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");");
     return;
   }
   case OpKind::ConvertLayout:
@@ -1000,8 +1007,9 @@ void KernelEmitter::emitReduce(const Op &O, unsigned Indent) {
   std::string Fn = IsArg ? "rt::arg_reduce" : "rt::reduce";
   std::string In = combinedInput(O, Indent);
   if (R->type().isScalar()) {
-    std::string Call = Fn + "_all<" + layoutOf(X) + syncArg() + ">(" + In +
-                       ", " + Combine + ")";
+    const std::string Instance = Fn + "_all<" + layoutOf(X) + syncArg() + ">";
+    countPartials(O, Instance);
+    std::string Call = Instance + "(" + In + ", " + Combine + ")";
     if (O.numResults() == 1) {
       line(Indent, constDecl(R) + " = " + Call + ";");
       return;
@@ -1015,9 +1023,11 @@ void KernelEmitter::emitReduce(const Op &O, unsigned Indent) {
     return;
   }
   std::string Out = combinedOutput(O, Indent);
-  line(Indent, Fn + "<" + std::to_string(O.intAttr()) + ", " + layoutOf(X) +
-                   ", " + layoutOf(R) + syncArg() + ">(" + In + ", " + Out +
-                   ", " + Combine + ");");
+  const std::string Instance = Fn + "<" + std::to_string(O.intAttr()) + ", " +
+                               layoutOf(X) + ", " + layoutOf(R) + syncArg() +
+                               ">";
+  countPartials(O, Instance);
+  line(Indent, Instance + "(" + In + ", " + Out + ", " + Combine + ");");
   unpackResults(O, Out, Indent);
 }
 
@@ -1025,40 +1035,12 @@ void KernelEmitter::emitScan(const Op &O, unsigned Indent) {
   std::string Combine = emitCombine(O, Indent);
   std::string In = combinedInput(O, Indent);
   std::string Out = combinedOutput(O, Indent);
-  line(Indent, "rt::scan<" + std::to_string(O.scanAxis()) + ", " +
-                   (O.scanReverse() ? "true" : "false") + ", " +
-                   layoutOf(O.operand(0)) + ">(" + In + ", " + Out + ", " +
-                   Combine + ");");
+  const std::string Instance = "rt::scan<" + std::to_string(O.scanAxis()) +
+                               ", " + (O.scanReverse() ? "true" : "false") +
+                               ", " + layoutOf(O.operand(0)) + ">";
+  countPartials(O, Instance);
+  line(Indent, Instance + "(" + In + ", " + Out + ", " + Combine + ");");
   unpackResults(O, Out, Indent);
-}
-
-void KernelEmitter::declareDotScratch() {
-  llvm::SmallVector<std::string, 2> Sizes;
-  unsigned Largest = 0;
-  walk(F.body(), [&](const Op &O) {
-    if (O.kind() != OpKind::Dot || LM.get(O.result()).isMmaAccumulator())
-      return;
-    const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
-    std::string Size = "rt::dot_fma_scratch<" + deviceType(A.Elem) + ">(" +
-                       std::to_string(A.Shape[0]) + ", " +
-                       std::to_string(A.Shape[1]) + ", " +
-                       std::to_string(B.Shape[1]) + ")";
-    if (!llvm::is_contained(Sizes, Size))
-      Sizes.push_back(Size);
-    // rt::dot_fma_scratch's size: a, 16-byte aligned, then b.
-    unsigned Bytes = storageBytes(A.Elem.Kind);
-    Largest = std::max<unsigned>(Largest, (A.numel() * Bytes + 15) / 16 * 16 +
-                                              B.numel() * Bytes);
-  });
-  if (Sizes.empty())
-    return;
-  StaticSharedBytes += Largest;
-  DotScratch = fresh("dot_scratch");
-  line(1, "alignas(16) __shared__ unsigned char " + DotScratch + "[" +
-              (Sizes.size() == 1
-                   ? Sizes.front()
-                   : "rt::largest(" + llvm::join(Sizes, ", ") + ")") +
-              "];");
 }
 
 /// The rt::precision enumerator that runs a dot of fp32 operands as P.
@@ -1077,6 +1059,8 @@ static const char *precisionName(DotPrecision P) {
 void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
   const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
   declareTile(R, Indent);
+  const Type &TA = A->type(), &TB = B->type();
+  const unsigned Bytes = storageBytes(TA.Elem.Kind);
   bool Fma = !LM.get(R).isMmaAccumulator();
   std::string Callee = Fma ? "rt::dot_fma<" +
                                  std::string(precisionName(
@@ -1086,10 +1070,86 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
   // wgmma reads from shared memory an A that ptxas may overwrite in its
   // registers (analysis/LoopInvariantA.h).
   const bool AtRisk = !Fma && analysis::invariantInChoosingLoop(O);
+  // The runtime's staging: rt::dot_fma_scratch for CUDA cores; b, then a
+  // at rt::dot_mma_a_offset unless a's registers hold its fragments, for
+  // tensor cores (where only mma.sync would take them, a is counted).
+  const unsigned BBytes = TB.numel() * Bytes;
+  const unsigned ABytes =
+      !Fma && Bytes == 2 && !AtRisk &&
+              analysis::holdsOperandA(LM.get(A), LM.get(R), TA.Shape[1])
+          ? 0
+          : TA.numel() * Bytes;
+  const std::string &Buf =
+      Fma ? scratch(O, (ABytes + 15) / 16 * 16 + BBytes)
+          : scratch(O, ABytes ? (BBytes + 1023) / 1024 * 1024 + ABytes : BBytes,
+                    /*Swizzled=*/true);
   line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
                    (AtRisk ? ", rt::a_loop_invariant" : "") + ">(" + nameOf(A) +
                    ", " + nameOf(B) + ", " + nameOf(O.operand(2)) + ", " +
-                   nameOf(R) + (Fma ? ", " + DotScratch : "") + ");");
+                   nameOf(R) + ", " + Buf + ");");
+}
+
+const std::string &KernelEmitter::scratch(const Op &O, unsigned Bytes,
+                                          bool Swizzled) {
+  if (Bytes > ScratchBytes) {
+    ScratchBytes = Bytes;
+    ScratchLoc = O.loc();
+  }
+  ScratchSwizzled |= Swizzled;
+  return Scratch;
+}
+
+namespace {
+
+/// sizeof(rt::pack<...>) of these elements: a struct of them in order.
+unsigned packBytes(llvm::ArrayRef<ScalarKind> Kinds) {
+  unsigned Size = 0, Align = 1;
+  for (ScalarKind K : Kinds) {
+    const unsigned B = storageBytes(K);
+    Size = (Size + B - 1) / B * B + B;
+    Align = std::max(Align, B);
+  }
+  return (Size + Align - 1) / Align * Align;
+}
+
+/// detail::distinct_warps: the warps of P along D that hold different
+/// elements of a tile Size long there.
+int64_t distinctWarps(const analysis::BlockedLayout &P, unsigned D,
+                      int64_t Size) {
+  const int64_t Warps =
+      Size / (int64_t(P.SizePerThread[D]) * P.ThreadsPerWarp[D]);
+  return std::clamp<int64_t>(Warps, 1, P.WarpsPerCTA[D]);
+}
+
+} // namespace
+
+void KernelEmitter::countPartials(const Op &O, const std::string &Instance) {
+  const Value *X = O.operand(0);
+  const Type &T = X->type();
+  const analysis::Layout &L = LM.get(X);
+  llvm::SmallVector<ScalarKind, 2> Kinds;
+  for (const auto &R : O.results())
+    Kinds.push_back(R->type().Elem.Kind);
+  // arg_reduce carries (value, index) pairs.
+  if (O.kind() == OpKind::ArgMax || O.kind() == OpKind::ArgMin)
+    Kinds = {T.Elem.Kind, ScalarKind::I32};
+  const bool Scan = O.kind() == OpKind::Scan;
+  const bool All = !Scan && O.result()->type().isScalar();
+  const unsigned Dim = Scan ? O.scanAxis() : All ? 0 : O.intAttr();
+  // The dimension of the parent layout: reduce_all's tile is a slice of
+  // its parent or the whole 1-D parent.
+  unsigned D = Dim;
+  if (L.SliceDim)
+    D = All ? (*L.SliceDim == 0 ? 1 : 0) : Dim + (Dim >= *L.SliceDim);
+  const int64_t W = distinctWarps(L.Parent, D, T.Shape[Dim]);
+  if (W == 1 || !PartialBuffers.insert(Instance + packType(O)).second)
+    return;
+  const unsigned Bytes = W * (T.numel() / T.Shape[Dim]) * packBytes(Kinds);
+  StaticSharedBytes += Bytes;
+  if (Bytes > LargestPartials) {
+    LargestPartials = Bytes;
+    PartialsLoc = O.loc();
+  }
 }
 
 void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
@@ -1097,11 +1157,10 @@ void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
   declareTile(R, Indent);
   const Type &T = R->type();
   const std::string Buf = nameOf(R) + "_smem", Elem = deviceType(T.Elem);
-  ConvertScratchBytes = std::max<unsigned>(
-      ConvertScratchBytes, T.numel() * storageBytes(T.Elem.Kind));
   line(Indent, "{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
-  line(Indent + 1, Elem + " *const " + Buf + " = reinterpret_cast<" + Elem +
-                       " *>(" + ConvertScratch + ");");
+  line(Indent + 1,
+       Elem + " *const " + Buf + " = reinterpret_cast<" + Elem + " *>(" +
+           scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");");
   // A 2-D tile goes through a swizzled tile: each thread writes and reads
   // its runs of neighbours as vectors, and the rows a warp touches at once
   // spread over the banks.
@@ -1146,8 +1205,9 @@ EmittedKernel emitKernel(const Function &F, const LayoutMap &LM,
                          const AxisInfoAnalysis &AI, const Pipelines &Plans,
                          const TensorMapOps &Tma, const LayoutNamer &NameLayout,
                          const std::string &SourcePath,
-                         const ProducerPlan &Producer) {
-  return KernelEmitter(F, LM, AI, Plans, Tma, NameLayout, SourcePath, Producer)
+                         const ProducerPlan &Producer, bool DynamicScratch) {
+  return KernelEmitter(F, LM, AI, Plans, Tma, NameLayout, SourcePath, Producer,
+                       DynamicScratch)
       .run();
 }
 

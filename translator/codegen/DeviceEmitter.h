@@ -41,9 +41,17 @@ struct EmittedKernel {
   /// Dynamic shared memory the kernel needs (pipeline stages), in bytes,
   /// and where the loop needing the most is, with its stage count.
   unsigned DynamicSharedBytes = 0;
-  /// Static shared memory of the kernel's own buffers (layout conversions,
-  /// the CUDA-core dots' scratch), which the launch adds to the dynamic.
+  /// Static shared memory: the kernel's scratch buffer (layout conversions,
+  /// transposes and dots outside pipelines) unless it is dynamic, and the
+  /// runtime's partials of reductions and scans across warps. The launch
+  /// adds it to the dynamic; NVIDIA GPUs cap it at 48 KB.
   unsigned StaticSharedBytes = 0;
+  /// The scratch buffer's size, static or dynamic, and the op taking the
+  /// most of it.
+  unsigned ScratchBytes = 0;
+  ir::SourceLoc ScratchLoc;
+  /// The reduction or scan whose partials across warps need the most.
+  ir::SourceLoc PartialsLoc;
   ir::SourceLoc PipelineLoc;
   unsigned PipelineStages = 0;
   /// The tensor maps of TMA loads and stores, which the launch wrapper encodes
@@ -107,7 +115,8 @@ EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
                          const Pipelines &Plans, const TensorMapOps &Tma,
                          const LayoutNamer &NameLayout,
                          const std::string &SourcePath,
-                         const ProducerPlan &Producer = ProducerPlan());
+                         const ProducerPlan &Producer = ProducerPlan(),
+                         bool DynamicScratch = false);
 
 /// The device spelling of an element type (float, rt::f16, const int *).
 std::string deviceType(const ir::ElemType &E);

@@ -18,11 +18,11 @@ namespace tilecc::codegen {
 
 std::optional<TargetDesc> parseTarget(llvm::StringRef Name) {
   if (Name == "sm_90a")
-    return TargetDesc{Name.str(), Backend::CUDA, 32, 3, 227 * 1024};
+    return TargetDesc{Name.str(), Backend::CUDA, 32, 3, 227 * 1024, 48 * 1024};
   if (Name == "sm_80")
-    return TargetDesc{Name.str(), Backend::CUDA, 32, 2, 163 * 1024};
+    return TargetDesc{Name.str(), Backend::CUDA, 32, 2, 163 * 1024, 48 * 1024};
   if (Name == "gfx90a")
-    return TargetDesc{Name.str(), Backend::HIP, 64, 0, 64 * 1024};
+    return TargetDesc{Name.str(), Backend::HIP, 64, 0, 64 * 1024, 64 * 1024};
   return std::nullopt;
 }
 
@@ -526,18 +526,28 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       }
       const unsigned VariantThreads =
           Threads + (Producer.active() ? ProducerPlan::Threads : 0);
+      bool DynamicScratch = false;
       auto Emit = [&] {
         return emitKernel(
             F, LM, AI, Plans, VP.Tma,
             [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
               return Layouts.name(L, Shape);
             },
-            Opts.SourcePath, Producer);
+            Opts.SourcePath, Producer, DynamicScratch);
       };
       auto SharedBytes = [](const EmittedKernel &E) {
         return E.DynamicSharedBytes + E.StaticSharedBytes;
       };
       EmittedKernel E = Emit();
+      // Past what may be declared static, the scratch buffer moves to
+      // dynamic shared memory, which the launch asks for (where a target
+      // allows more of it).
+      if (E.StaticSharedBytes > Opts.Target.MaxStaticSharedBytes &&
+          Opts.Target.MaxStaticSharedBytes < Opts.Target.MaxSharedBytes &&
+          E.ScratchBytes) {
+        DynamicScratch = true;
+        E = Emit();
+      }
       // Without room for a second buffer of each copied A operand, the
       // producer waits for the consumers to release the one.
       if (SharedBytes(E) > Opts.Target.MaxSharedBytes &&
@@ -556,10 +566,11 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
         E = Emit();
       }
       if (SharedBytes(E) > Opts.Target.MaxSharedBytes) {
-        std::string Static =
-            E.StaticSharedBytes ? ", " + std::to_string(E.StaticSharedBytes) +
-                                      " of them for layout conversions and dots"
-                                : "";
+        std::string Scratch =
+            E.ScratchBytes ? ", " + std::to_string(E.ScratchBytes) +
+                                 " of them for layout conversions, transposes "
+                                 "and dots"
+                           : "";
         // Without a pipeline, the kernel's own buffers are too many.
         const bool Pipelined = E.PipelineStages > 0;
         Error = {(Pipelined ? "a loop software-pipelined with num_stages = " +
@@ -567,11 +578,25 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                             : std::string("the kernel needs ")) +
                      std::to_string(SharedBytes(E)) +
                      " bytes of shared memory (configuration " +
-                     std::to_string(C) + Static + "), more than the " +
+                     std::to_string(C) + Scratch + "), more than the " +
                      std::to_string(Opts.Target.MaxSharedBytes) + " " +
                      Opts.Target.Name + " allows: use " +
                      (Pipelined ? "fewer stages or " : "") + "smaller tiles",
-                 Pipelined ? E.PipelineLoc : K.Loc, true};
+                 Pipelined        ? E.PipelineLoc
+                 : E.ScratchBytes ? E.ScratchLoc
+                                  : K.Loc,
+                 true};
+        return std::nullopt;
+      }
+      if (E.StaticSharedBytes > Opts.Target.MaxStaticSharedBytes) {
+        Error = {"the kernel's reductions and scans across warps need " +
+                     std::to_string(E.StaticSharedBytes) +
+                     " bytes of static shared memory (configuration " +
+                     std::to_string(C) + "), more than the " +
+                     std::to_string(Opts.Target.MaxStaticSharedBytes) + " " +
+                     Opts.Target.Name +
+                     " allows: use smaller tiles or fewer warps",
+                 E.PartialsLoc, true};
         return std::nullopt;
       }
       std::string Name = K.Name + "_c" + std::to_string(C) + "_" + VP.Suffix;

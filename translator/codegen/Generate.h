@@ -22,8 +22,10 @@ struct TargetDesc {
   unsigned WarpSize = 32;
   /// Tensor-core generation: 3 wgmma (sm_90a), 2 mma.sync (sm_80), 0 none.
   unsigned MmaVersion = 0;
-  /// Shared memory one program may use (with the launch asking for it).
+  /// Shared memory one program may use (with the launch asking for it),
+  /// and of it, what may be declared static.
   unsigned MaxSharedBytes = 65536;
+  unsigned MaxStaticSharedBytes = 65536;
 };
 
 /// Parses a --target value; nothing for an unknown target.

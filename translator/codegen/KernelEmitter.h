@@ -28,9 +28,11 @@ public:
   KernelEmitter(const ir::Function &F, const analysis::LayoutMap &LM,
                 const analysis::AxisInfoAnalysis &AI, const Pipelines &Plans,
                 const TensorMapOps &Tma, const LayoutNamer &NameLayout,
-                const std::string &SourcePath, const ProducerPlan &Producer)
+                const std::string &SourcePath, const ProducerPlan &Producer,
+                bool DynamicScratch)
       : F(F), LM(LM), AI(AI), Plans(Plans), Tma(Tma), Producer(Producer),
-        NameLayout(NameLayout), SourcePath(SourcePath) {}
+        DynamicScratch(DynamicScratch), NameLayout(NameLayout),
+        SourcePath(SourcePath) {}
 
   EmittedKernel run();
 
@@ -403,10 +405,15 @@ private:
   /// Scans are one tile::rt call: per thread, across lanes, across warps.
   void emitScan(const ir::Op &O, unsigned Indent);
 
-  /// The shared memory the kernel's CUDA-core dots stage their operands
-  /// in: one buffer for all of them, as large as the largest needs, so
-  /// that a kernel's dots do not each hold their own.
-  void declareDotScratch();
+  /// The kernel's scratch buffer, for O to pass Bytes of tiles through
+  /// (with 1024-byte alignment when Swizzled: tensor-core operands): its
+  /// name.
+  const std::string &scratch(const ir::Op &O, unsigned Bytes,
+                             bool Swizzled = false);
+
+  /// Counts the static buffer a reduction or scan across warps declares
+  /// inside the runtime (one per instance, Instance its call's template).
+  void countPartials(const ir::Op &O, const std::string &Instance);
 
   /// dot on tensor cores when layout assignment gave the result an mma
   /// accumulator layout, else on CUDA cores; a and b are staged in shared
@@ -425,6 +432,9 @@ private:
   const Pipelines &Plans;
   const TensorMapOps &Tma;
   const ProducerPlan Producer;
+  /// Whether the scratch buffer lives in dynamic shared memory (after the
+  /// pipelines' buffers) rather than static.
+  const bool DynamicScratch;
   /// Whether the code being emitted follows a warp-specialized split.
   bool Split = false;
   /// Ops no variant of this kernel emits (TMA variants' addressing).
@@ -473,14 +483,20 @@ private:
   /// store waits for the reads of those before it, so they share it.
   std::optional<unsigned> StoreBufferOffset;
   unsigned StaticSharedBytes = 0;
-  /// The rt::transpose instances emitted: each has its own static buffer.
-  llvm::StringSet<> TransposeBuffers;
-  /// The shared buffer of the CUDA-core dots (declareDotScratch).
-  std::string DotScratch;
-  /// The shared buffer every layout conversion passes through, and the
-  /// largest tile emitted through it (run() declares it).
-  std::string ConvertScratch;
-  unsigned ConvertScratchBytes = 0;
+  /// The reduction and scan instances emitted whose partials cross warps,
+  /// and the one needing the most.
+  llvm::StringSet<> PartialBuffers;
+  unsigned LargestPartials = 0;
+  ir::SourceLoc PartialsLoc;
+  /// The one shared buffer layout conversions, transposes and the dots
+  /// outside pipelines pass their tiles through: each waits for every
+  /// thread before it returns, so none overlaps another. Its size is the
+  /// most any of them takes (run() declares it once the body is emitted).
+  std::string Scratch;
+  unsigned ScratchBytes = 0;
+  bool ScratchSwizzled = false;
+  /// The op that takes the most of it.
+  ir::SourceLoc ScratchLoc;
   ir::SourceLoc PipelineLoc;
   unsigned PipelineStages = 0;
   llvm::DenseSet<const ir::Value *> Commented;

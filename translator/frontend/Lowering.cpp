@@ -1360,7 +1360,7 @@ private:
       Result = lowerReduce(*K, Callee, Args[0], *RT, L);
       break;
     case OpKind::Dot:
-      Result = lowerDot(Args, *RT, *Precision, L);
+      Result = lowerDot(Args, *RT, *Precision);
       break;
     case OpKind::Trans:
       Result = B.create(OpKind::Trans, *RT, {Args[0]});
@@ -1629,31 +1629,16 @@ private:
     return true;
   }
 
-  /// dot(a, b[, acc]): without acc, the result starts from zeros. The
-  /// operands are staged in shared memory, which must hold them, except a
-  /// computed a of 16-bit floats, which tensor cores take from registers.
+  /// dot(a, b[, acc]): without acc, the result starts from zeros. (The
+  /// generator checks the shared memory its operands are staged in against
+  /// the target's.)
   Value *lowerDot(llvm::ArrayRef<Value *> Args, const Type &RT,
-                  int64_t Precision, SourceLocation L) {
-    constexpr int64_t SharedLimit = 48 * 1024;
-    const Type &A = Args[0]->type(), &Bt = Args[1]->type();
+                  int64_t Precision) {
     Value *Acc = Args.size() > 2
                      ? B.cast(Args[2], RT.Elem)
                      : B.broadcastTo(B.cast(B.intConst(0), RT.Elem), RT.Shape);
     Value *R = B.create(OpKind::Dot, RT, {Args[0], Args[1], Acc});
     R->definingOp()->setIntAttr(Precision);
-    bool InRegisters =
-        (A.Elem.Kind == ScalarKind::F16 || A.Elem.Kind == ScalarKind::BF16) &&
-        computedOperandA(*R->definingOp());
-    int64_t Bytes = ((InRegisters ? 0 : A.numel()) + Bt.numel()) *
-                    storageBytes(A.Elem.Kind);
-    if (Bytes > SharedLimit) {
-      error(L, "dot of " + A.str() + " and " + Bt.str() + " stages " +
-                   std::to_string(Bytes) +
-                   " bytes of operands in shared memory, more than the " +
-                   std::to_string(SharedLimit) +
-                   " a program may use: use smaller tiles");
-      return nullptr;
-    }
     return R;
   }
 

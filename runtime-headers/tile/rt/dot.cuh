@@ -49,19 +49,12 @@ __host__ __device__ constexpr int dot_fma_scratch(int m, int k, int n) {
   return (m * k * int(sizeof(T)) + 15) / 16 * 16 + k * n * int(sizeof(T));
 }
 
-/// The largest of sizes: the one buffer a kernel's dot_fma calls share.
-template <class... Sizes>
-__host__ __device__ constexpr int largest(int first, Sizes... rest) {
-  int most = first;
-  ((most = rest > most ? rest : most), ...);
-  return most;
-}
-
 /// out = acc + a b, with a (M x K) in layout LA, b (K x N) in LB, acc and
 /// out (M x N) in LC. Products are exact; sums run in k order in int32 for
 /// 8-bit operands and in float otherwise (with fma). The operands are
-/// staged in scratch (16-byte aligned, dot_fma_scratch bytes), which every
-/// dot_fma of the kernel shares.
+/// staged in scratch (16-byte aligned, dot_fma_scratch bytes): the
+/// kernel's one buffer for the helpers that pass a tile through shared
+/// memory, each waiting for every thread before it returns.
 template <precision P, class LA, class LB, class LC, class T, class TC, int NA,
           int NB, int NC>
 __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
@@ -224,18 +217,27 @@ __device__ smem_operand<Tile, KMajor> stage_operand(Tile t, const T (&v)[N]) {
 /// mma.sync reads it from registers either way.
 enum a_use { a_anywhere, a_loop_invariant };
 
+/// Where dot_mma stages a (M x K) in its scratch: after b (K x N), at the
+/// next 1024 bytes (a swizzled tile's alignment).
+template <class T>
+__host__ __device__ constexpr int dot_mma_a_offset(int k, int n) {
+  return (k * n * int(sizeof(T)) + 1023) / 1024 * 1024;
+}
+
 /// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
 /// (K x N) in LB in registers: b is written to swizzled shared memory
 /// first (K-major unless its elements are 16-bit, as wgmma needs), and so
 /// is a unless LA holds the A fragments LC needs (and Use allows them).
+/// They are staged in scratch (1024-byte aligned; b, then a at
+/// dot_mma_a_offset), the kernel's buffer that dot_fma's describes.
 template <class LA, class LB, class LC, a_use Use = a_anywhere, class T, int NA,
           int NB, class TC, int NC>
 __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
-                        TC (&out)[NC]) {
+                        TC (&out)[NC], unsigned char *scratch) {
   constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
   constexpr bool KMajorB = sizeof(T) != 2;
   using TB = smem_tile<T, KMajorB ? N : K, KMajorB ? K : N>;
-  __shared__ alignas(1024) T sb[TB::elems];
+  T *const sb = reinterpret_cast<T *>(scratch);
   const auto ob = stage_operand<LB, true, KMajorB>(TB{sb}, b);
 #pragma unroll
   for (int e = 0; e < NC; ++e)
@@ -249,7 +251,7 @@ __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
     mma_tiles<LC, T>(fragment<LA>(a), ob, out);
   } else {
     using TA = smem_tile<T, M, K>;
-    __shared__ alignas(1024) T sa[TA::elems];
+    T *const sa = reinterpret_cast<T *>(scratch + dot_mma_a_offset<T>(K, N));
     const auto oa = stage_operand<LA, false, true>(TA{sa}, a);
     fence_proxy_async();
     __syncthreads();
@@ -260,10 +262,12 @@ __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
 #endif
 
 /// out = the transpose of the 2-D tile in (layout LS); out has layout LD.
+/// The tile passes through scratch (M x N elements; dot_fma's buffer).
 template <class LS, class LD, class T, int NS, int ND>
-__device__ void transpose(const T (&in)[NS], T (&out)[ND]) {
-  constexpr int M = LS::shape(0), N = LS::shape(1);
-  __shared__ T buf[M * N];
+__device__ void transpose(const T (&in)[NS], T (&out)[ND],
+                          unsigned char *scratch) {
+  constexpr int M = LS::shape(0);
+  T *const buf = reinterpret_cast<T *>(scratch);
 #pragma unroll
   for (int e = 0; e < NS; ++e)
     if (LS::owns(e))

@@ -1,9 +1,10 @@
 // RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
 // RUN: test ! -e %t
-// CHECK: shared_memory_conversions.tile.cpp:21:3: error: a loop
+// CHECK: shared_memory_conversions.tile.cpp:22:3: error: a loop
 // CHECK-SAME: software-pipelined with num_stages = 7 needs 263224 bytes of
 // CHECK-SAME: shared memory (configuration 0, 32768 of them for layout
-// CHECK-SAME: conversions and dots), more than the 232448 sm_90a allows
+// CHECK-SAME: conversions, transposes and dots), more than the 232448 sm_90a
+// CHECK-SAME: allows
 //
 // The stages alone would fit, but the launch also needs the static shared
 // memory of the kernel's own buffers: here the conversion of A's rows from
