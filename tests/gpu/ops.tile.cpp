@@ -425,7 +425,8 @@ TILE_KERNEL void matmul_step_adds(const tile::half *a, const tile::half *b,
 
 // A fused attention backward's dQ step: S = K Q^T (BN x BM), then
 // trans(S) K (BM x D). With 8 warps the 64-row product splits its warps
-// along N too, which wgmma's warpgroups cannot take (sm_90a: mma.sync).
+// along N too, numbered M first so that each warpgroup owns 64 rows
+// (wgmma on sm_90a).
 // At 64 x 128 x 128 its dots and transpose share 48 KB of scratch, the
 // most sm_80 allows static.
 template <int BM, int BN, int D>

@@ -64,6 +64,10 @@ std::string Layout::str() const {
     OS << ", ";
     List("warp_reps", Parent.WarpReps);
   }
+  if (!Parent.WarpOrder.empty()) {
+    OS << ", ";
+    List("warp_order", Parent.WarpOrder);
+  }
   OS << ">";
   if (SliceDim)
     OS << ">";
@@ -102,6 +106,8 @@ std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
   L.WarpsPerCTA = {WM, WN};
   L.Order = {1, 0};
   L.WarpReps = {2, static_cast<unsigned>(Shape[1] / (FragN * WN))};
+  if (MinWarpsM > 1 && WN > 1)
+    L.WarpOrder = {0, 1};
   return L;
 }
 

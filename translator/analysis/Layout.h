@@ -24,6 +24,10 @@ struct BlockedLayout {
   /// warp's elements start; empty means 1 everywhere. Tensor-core
   /// accumulators are blocked layouts with a warp owning whole fragments.
   llvm::SmallVector<unsigned, 2> WarpReps;
+  /// The order warps are numbered in, fastest first; empty means Order. A
+  /// wgmma accumulator whose warps also split N numbers them M first, so
+  /// that a warpgroup's four warps stack along M.
+  llvm::SmallVector<unsigned, 2> WarpOrder;
 
   unsigned rank() const { return Order.size(); }
   unsigned warpReps(unsigned D) const {
@@ -36,7 +40,8 @@ struct BlockedLayout {
   bool operator==(const BlockedLayout &O) const {
     return SizePerThread == O.SizePerThread &&
            ThreadsPerWarp == O.ThreadsPerWarp && WarpsPerCTA == O.WarpsPerCTA &&
-           Order == O.Order && WarpReps == O.WarpReps;
+           Order == O.Order && WarpReps == O.WarpReps &&
+           WarpOrder == O.WarpOrder;
   }
 };
 
@@ -82,7 +87,8 @@ BlockedLayout defaultBlocked(llvm::ArrayRef<int64_t> Shape, unsigned Vec,
 /// The accumulator layout of a tensor-core dot with result Shape (M x N):
 /// mma fragments (16 x 8, rows g and g + 8, two columns per thread) with
 /// each warp owning 16 consecutive rows and N / WarpsN consecutive columns.
-/// MinWarpsM is 4 for wgmma (a warpgroup's four warps stack along M).
+/// MinWarpsM is 4 for wgmma (a warpgroup's four warps stack along M, and
+/// warps that also split N are numbered M first).
 /// Nothing when the shape cannot be split that way.
 std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
                                             unsigned NumWarps,

@@ -242,10 +242,18 @@ std::string shapeList(llvm::ArrayRef<int64_t> V) {
 
 std::string blockedSpelling(const BlockedLayout &B,
                             llvm::ArrayRef<int64_t> Shape) {
+  std::string Tail;
+  if (!B.WarpOrder.empty())
+    Tail = ", " + dimsList(B.WarpOrder);
+  if (!B.WarpReps.empty() || !Tail.empty()) {
+    llvm::SmallVector<unsigned, 2> Reps(B.rank(), 1);
+    for (unsigned D = 0; D < B.rank(); ++D)
+      Reps[D] = B.warpReps(D);
+    Tail = ", " + dimsList(Reps) + Tail;
+  }
   return "rt::blocked<rt::dims{" + shapeList(Shape) + "}, " +
          dimsList(B.SizePerThread) + ", " + dimsList(B.ThreadsPerWarp) + ", " +
-         dimsList(B.WarpsPerCTA) + ", " + dimsList(B.Order) +
-         (B.WarpReps.empty() ? "" : ", " + dimsList(B.WarpReps)) + ">";
+         dimsList(B.WarpsPerCTA) + ", " + dimsList(B.Order) + Tail + ">";
 }
 
 /// Collects the layout aliases a kernel file declares.

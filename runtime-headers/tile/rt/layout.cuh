@@ -10,7 +10,10 @@
 // digits first, then their repetition digits (the warp's own repetitions
 // fastest), both in Order. WarpReps is 1 except in the accumulator layouts
 // of tensor-core instructions, where a warp owns a block of 16 rows (rows g
-// and g + 8 of an mma fragment) and a run of 8-column chunks.
+// and g + 8 of an mma fragment) and a run of 8-column chunks. Warps are
+// numbered in WarpOrder, Order unless said: a wgmma accumulator whose
+// warps split N too numbers them M first, so that each warpgroup's four
+// warps stack along M.
 //
 // sliced<Dim, Parent>: the layout of a tile that gains dimension Dim by
 // expand_dims (or loses it by a reduction): Parent's elements with the Dim
@@ -46,7 +49,8 @@ struct digits {
 };
 
 template <dims Shape, dims SizePerThread, dims ThreadsPerWarp, dims WarpsPerCTA,
-          dims Order, dims WarpReps = ones<Shape.rank>()>
+          dims Order, dims WarpReps = ones<Shape.rank>(),
+          dims WarpOrder = Order>
 struct blocked {
   static constexpr int rank = Shape.rank;
   static constexpr int slice_dim = -1;
@@ -77,8 +81,10 @@ struct blocked {
     return stride;
   }
   TILE_RT_HD static constexpr int warp_reps(int d) { return WarpReps[d]; }
-  /// The i-th fastest dimension in which a thread's elements are numbered.
+  /// The i-th fastest dimension in which a thread's elements are numbered,
+  /// and in which warps are.
   TILE_RT_HD static constexpr int order(int i) { return Order[i]; }
+  TILE_RT_HD static constexpr int warp_order(int i) { return WarpOrder[i]; }
   /// Elements one warp covers along d, and the whole program.
   TILE_RT_HD static constexpr int warp_tile(int d) {
     return SizePerThread[d] * ThreadsPerWarp[d] * WarpReps[d];
@@ -153,7 +159,7 @@ struct blocked {
   __device__ static int warp_pos(int d) {
     int w = threadIdx.x / warp_threads();
     for (int i = 0; i < rank; ++i) {
-      int o = Order[i];
+      int o = WarpOrder[i];
       if (o == d)
         return w % WarpsPerCTA[o];
       w /= WarpsPerCTA[o];

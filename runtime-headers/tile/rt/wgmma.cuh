@@ -227,6 +227,16 @@ template <> struct wgmma_instr<256> {
 #undef TILE_RT_WGMMA_ASM
 #undef TILE_RT_UNPAREN
 
+/// Whether the accumulator layout LC gives each warpgroup whole fragments
+/// of 64 rows: warps stacked four or more along M, numbered M first when
+/// they split N too (warps numbered N first put one warpgroup across two
+/// row groups and two column ranges).
+template <class LC> __host__ __device__ constexpr bool wgmma_layout() {
+  return LC::size_per_thread(0) == 1 && LC::size_per_thread(1) == 2 &&
+         LC::warp_tile(0) == 16 && LC::warps_per_cta(0) % 4 == 0 &&
+         (LC::warps_per_cta(1) == 1 || LC::warp_order(0) == 0);
+}
+
 /// Issues acc += A B over the operands' whole K for this warpgroup's part
 /// of the accumulator in layout LC (warps stacked four to a warpgroup along
 /// M) as one committed group of wgmmas, one per 64 rows, 32 bytes of k
@@ -235,10 +245,7 @@ template <> struct wgmma_instr<256> {
 /// touched until a wgmma_wait covers the group.
 template <class LC, class T, class OA, class OB, class TC, int NC>
 __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
-  static_assert(LC::size_per_thread(0) == 1 && LC::size_per_thread(1) == 2 &&
-                    LC::warp_tile(0) == 16 && LC::warps_per_cta(0) % 4 == 0 &&
-                    LC::warps_per_cta(1) == 1,
-                "a warpgroup accumulator layout");
+  static_assert(wgmma_layout<LC>(), "a warpgroup accumulator layout");
   static_assert(fragments_match<LC, OA>(), "A fragments for LC's warps");
   constexpr int K = OA::k, KI = mma_k<T>(), MB = LC::reps(0) / 2;
   constexpr int WN = LC::warp_tile(1);
