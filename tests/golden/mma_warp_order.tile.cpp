@@ -38,6 +38,7 @@ tile::grid scores_grid(const tile::half *, const tile::half *, float *) {
 // CHECK-NEXT: rt::dims{4, 2}, rt::dims{1, 0}, rt::dims{2, 4}, rt::dims{0, 1}>;
 // CHECK-LABEL: scores_c0_aligned16(
 // CHECK: rt::dot_mma<{{L[0-9]+}}, {{L[0-9]+}}, [[ACC]]>(kb, qt,
+// CHECK: rt::dot_mma_trans_a<[[ACC]], {{L[0-9]+}}, [[ACC]]>(p, kb,
 // SM80: = #blocked<spt=[1, 2], tpw=[8, 4], wpc=[2, 4], order=[1, 0], warp_reps=[2, 2]> over [64, 64]
 // SM80-NOT: warp_order=
 // clang-format on

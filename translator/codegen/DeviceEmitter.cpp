@@ -74,6 +74,7 @@ bool isNarrowInt(ScalarKind K) {
 EmittedKernel KernelEmitter::run() {
   planTmaPipelines();
   dropTmaAddressing();
+  foldTransposes();
   countUses(F.body());
   // A rotated loop's chain rewrites the accumulator's registers in place:
   // its values are that array, never recomputed where used.
@@ -609,6 +610,8 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
       return emitStagedDot(O, Indent);
     return emitDot(O, Indent);
   case OpKind::Trans: {
+    if (FoldedTransposes.count(&O))
+      return;
     lineDirective(O);
     declareTile(O.result(), Indent);
     const Type &T = O.result()->type();
@@ -1056,11 +1059,46 @@ static const char *precisionName(DotPrecision P) {
   llvm_unreachable("unknown dot precision");
 }
 
+void KernelEmitter::foldTransposes() {
+  const UserMap Users = users(F.body());
+  auto Staged = [&](const Op *D) {
+    return llvm::any_of(Plans,
+                        [&](const auto &P) { return P.second.Dots.count(D); });
+  };
+  walk(F.body(), [&](const Op &O) {
+    const Value *T = O.kind() == OpKind::Trans ? O.result() : nullptr;
+    // rt::dot_mma_trans_a stages A's M-major tile in 64-row slabs.
+    if (!T || storageBytes(T->type().Elem.Kind) != 2 ||
+        T->type().Shape[0] % 64 != 0)
+      return;
+    auto It = Users.find(T);
+    if (It == Users.end() || !llvm::all_of(It->second, [&](const Op *D) {
+          return D->kind() == OpKind::Dot && D->operand(0) == T &&
+                 D->operand(1) != T && !Staged(D) &&
+                 LM.get(D->result()).isMmaAccumulator();
+        }))
+      return;
+    FoldedTransposes.insert(&O);
+  });
+}
+
 void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
   const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
   declareTile(R, Indent);
   const Type &TA = A->type(), &TB = B->type();
   const unsigned Bytes = storageBytes(TA.Elem.Kind);
+  if (const Op *T = A->definingOp(); T && FoldedTransposes.count(T)) {
+    const Value *P = T->operand(0);
+    line(Indent, "rt::dot_mma_trans_a<" + layoutOf(P) + ", " + layoutOf(B) +
+                     ", " + layoutOf(R) + ">(" + nameOf(P) + ", " + nameOf(B) +
+                     ", " + nameOf(O.operand(2)) + ", " + nameOf(R) + ", " +
+                     scratch(O,
+                             (TB.numel() * Bytes + 1023) / 1024 * 1024 +
+                                 TA.numel() * Bytes,
+                             /*Swizzled=*/true) +
+                     ");");
+    return;
+  }
   bool Fma = !LM.get(R).isMmaAccumulator();
   std::string Callee = Fma ? "rt::dot_fma<" +
                                  std::string(precisionName(

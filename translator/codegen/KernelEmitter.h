@@ -411,6 +411,11 @@ private:
   const std::string &scratch(const ir::Op &O, unsigned Bytes,
                              bool Swizzled = false);
 
+  /// Finds the transposes that only make 16-bit A operands of tensor-core
+  /// dots outside pipelines: those dots take the untransposed tile
+  /// (rt::dot_mma_trans_a) and the transposes are not emitted.
+  void foldTransposes();
+
   /// Counts the static buffer a reduction or scan across warps declares
   /// inside the runtime (one per instance, Instance its call's template).
   void countPartials(const ir::Op &O, const std::string &Instance);
@@ -439,6 +444,8 @@ private:
   bool Split = false;
   /// Ops no variant of this kernel emits (TMA variants' addressing).
   llvm::DenseSet<const ir::Op *> Dropped;
+  /// Transposes folded into the dots reading them (foldTransposes).
+  llvm::DenseSet<const ir::Op *> FoldedTransposes;
   /// Per TMA load: its tensor map parameter.
   llvm::DenseMap<const ir::Op *, std::string> MapNames;
   /// TMA pipelines flattened into the loop around them, and those loops.

@@ -258,6 +258,34 @@ __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
   }
   __syncthreads(); // the next dot reuses the buffers
 }
+
+/// out = acc + trans(p) b on tensor cores, for 16-bit p (K x M, layout LP)
+/// and b (K x N, LB) in registers: p is written to shared memory as it is,
+/// which is A (M x K) stored M-major, the form wgmma and ldmatrix transpose
+/// as they read it; so A crosses shared memory once, where a transpose
+/// would take it there and back and the dot stage it again. Staged in
+/// scratch as dot_mma's.
+template <class LP, class LB, class LC, class T, int NP, int NB, class TC,
+          int NC>
+__device__ void dot_mma_trans_a(const T (&p)[NP], const T (&b)[NB],
+                                const TC (&acc)[NC], TC (&out)[NC],
+                                unsigned char *scratch) {
+  static_assert(sizeof(T) == 2, "only 16-bit operands are read transposed");
+  constexpr int K = LP::shape(0), M = LP::shape(1), N = LB::shape(1);
+  using TB = smem_tile<T, K, N>;
+  const auto ob = stage_operand<LB, true, false>(
+      TB{reinterpret_cast<T *>(scratch)}, b);
+  using TA = smem_tile<T, K, M>;
+  const TA ta{reinterpret_cast<T *>(scratch + dot_mma_a_offset<T>(K, N))};
+  ta.template store<LP>(p);
+#pragma unroll
+  for (int e = 0; e < NC; ++e)
+    out[e] = acc[e];
+  fence_proxy_async();
+  __syncthreads();
+  mma_tiles<LC, T>(operand<false>(ta), ob, out);
+  __syncthreads(); // the next dot reuses the buffers
+}
 #endif
 
 /// out = the transpose of the 2-D tile in (layout LS); out has layout LD.
