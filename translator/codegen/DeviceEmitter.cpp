@@ -1088,33 +1088,27 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
   declareTile(R, Indent);
   const Type &TA = A->type(), &TB = B->type();
   const unsigned Bytes = storageBytes(TA.Elem.Kind);
-  if (const Op *T = A->definingOp(); T && FoldedTransposes.count(T)) {
-    const Value *P = T->operand(0);
-    line(Indent, "rt::dot_mma_trans_a<" + layoutOf(P) + ", " + layoutOf(B) +
-                     ", " + layoutOf(R) + ">(" + nameOf(P) + ", " + nameOf(B) +
-                     ", " + nameOf(O.operand(2)) + ", " + nameOf(R) + ", " +
-                     scratch(O,
-                             (TB.numel() * Bytes + 1023) / 1024 * 1024 +
-                                 TA.numel() * Bytes,
-                             /*Swizzled=*/true) +
-                     ");");
-    return;
-  }
+  // A folded transpose's dot takes the untransposed tile (foldTransposes).
+  const Op *T = A->definingOp();
+  const bool Folded = T && FoldedTransposes.count(T);
+  const Value *AIn = Folded ? T->operand(0) : A;
   bool Fma = !LM.get(R).isMmaAccumulator();
-  std::string Callee = Fma ? "rt::dot_fma<" +
-                                 std::string(precisionName(
-                                     static_cast<DotPrecision>(O.intAttr()))) +
-                                 ", "
-                           : "rt::dot_mma<";
+  std::string Callee =
+      Folded ? "rt::dot_mma_trans_a<"
+      : Fma  ? "rt::dot_fma<" +
+                  std::string(
+                      precisionName(static_cast<DotPrecision>(O.intAttr()))) +
+                  ", "
+            : "rt::dot_mma<";
   // wgmma reads from shared memory an A that ptxas may overwrite in its
   // registers (analysis/LoopInvariantA.h).
-  const bool AtRisk = !Fma && analysis::invariantInChoosingLoop(O);
+  const bool AtRisk = !Fma && !Folded && analysis::invariantInChoosingLoop(O);
   // The runtime's staging: rt::dot_fma_scratch for CUDA cores; b, then a
   // at rt::dot_mma_a_offset unless a's registers hold its fragments, for
   // tensor cores (where only mma.sync would take them, a is counted).
   const unsigned BBytes = TB.numel() * Bytes;
   const unsigned ABytes =
-      !Fma && Bytes == 2 && !AtRisk &&
+      !Fma && !Folded && Bytes == 2 && !AtRisk &&
               analysis::holdsOperandA(LM.get(A), LM.get(R), TA.Shape[1])
           ? 0
           : TA.numel() * Bytes;
@@ -1122,10 +1116,10 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
       Fma ? scratch(O, (ABytes + 15) / 16 * 16 + BBytes)
           : scratch(O, ABytes ? (BBytes + 1023) / 1024 * 1024 + ABytes : BBytes,
                     /*Swizzled=*/true);
-  line(Indent, Callee + layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R) +
-                   (AtRisk ? ", rt::a_loop_invariant" : "") + ">(" + nameOf(A) +
-                   ", " + nameOf(B) + ", " + nameOf(O.operand(2)) + ", " +
-                   nameOf(R) + ", " + Buf + ");");
+  line(Indent, Callee + layoutOf(AIn) + ", " + layoutOf(B) + ", " +
+                   layoutOf(R) + (AtRisk ? ", rt::a_loop_invariant" : "") +
+                   ">(" + nameOf(AIn) + ", " + nameOf(B) + ", " +
+                   nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
 }
 
 const std::string &KernelEmitter::scratch(const Op &O, unsigned Bytes,
