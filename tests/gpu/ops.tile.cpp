@@ -428,7 +428,8 @@ TILE_KERNEL void matmul_step_adds(const tile::half *a, const tile::half *b,
 // along N too, numbered M first so that each warpgroup owns 64 rows
 // (wgmma on sm_90a).
 // At 64 x 128 x 128 its dots and transpose share 48 KB of scratch, the
-// most sm_80 allows static.
+// most sm_80 allows static. With 2 stages Q^T's blocks are prefetched and
+// K's block is written to shared memory once, as the second dot's B.
 template <int BM, int BN, int D>
 TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
                                 float *out, int m) {
@@ -444,6 +445,52 @@ TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
     tile::store(out + tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(rd),
                 tile::dot(tile::trans(p), k_blk));
   }
+}
+
+// S = Q K^T for row blocks of Q against one block of K, in a loop that
+// names its stages (each thread stages its Q elements): K^T, the same
+// every iteration, is written to shared memory once, before the loop, and
+// the dot takes Q's fragments from registers.
+template <int BM, int BN, int D>
+TILE_KERNEL void invariant_b_dot(const tile::half *k, const tile::half *q,
+                                 float *out, int m) {
+  auto rn = tile::arange<BN>();
+  auto rd = tile::arange<D>();
+  auto kt = tile::trans(
+      tile::load(k + tile::expand_dims<1>(rn) * D + tile::expand_dims<0>(rd)));
+  for (int m0 : tile::range(0, m, BM, 2)) {
+    auto rows = m0 + tile::arange<BM>();
+    auto q_blk = tile::load(q + tile::expand_dims<1>(rows) * D +
+                            tile::expand_dims<0>(rd));
+    tile::store(out + tile::expand_dims<1>(rows) * BN +
+                    tile::expand_dims<0>(rn),
+                tile::dot(q_blk, kt));
+  }
+}
+
+// dK's product with a loop-invariant B: P = K Q^T for each block of Q's
+// rows (Q^T prefetched), then acc += P W with W loaded before the loop. W
+// is written to shared memory once and P's fragments stay in registers, so
+// the second dot writes nothing to shared memory.
+template <int BN, int BM, int D>
+TILE_KERNEL void invariant_b_acc(const tile::half *k, const tile::half *q,
+                                 const tile::half *w, float *out, int m) {
+  auto rn = tile::arange<BN>();
+  auto rd = tile::arange<D>();
+  auto k_blk =
+      tile::load(k + tile::expand_dims<1>(rn) * D + tile::expand_dims<0>(rd));
+  auto w_blk = tile::load(w + tile::expand_dims<1>(tile::arange<BM>()) * D +
+                          tile::expand_dims<0>(rd));
+  auto acc = tile::zeros<float, BN, D>();
+  for (int m0 = 0; m0 < m; m0 += BM) {
+    auto rows = m0 + tile::arange<BM>();
+    auto qt = tile::load(q + tile::expand_dims<1>(rd) +
+                         tile::expand_dims<0>(rows) * D);
+    auto p = tile::cast<tile::half>(tile::dot(k_blk, qt) * 0.125f);
+    acc = tile::dot(p, w_blk, acc);
+  }
+  tile::store(out + tile::expand_dims<1>(rn) * D + tile::expand_dims<0>(rd),
+              acc);
 }
 
 // Atomics on a pointer tile (a histogram; float max through a CAS loop)
@@ -511,9 +558,19 @@ TILE_CONFIGS(matmul_split_k,
 TILE_CONFIGS(matmul_step_adds, tile::config{.meta = {64, 64, 32},
                                             .num_warps = 4,
                                             .num_stages = 3});
-TILE_CONFIGS(transposed_dot, tile::config{.meta = {64, 64, 64}, .num_warps = 8},
-             tile::config{.meta = {64, 64, 64}, .num_warps = 4},
-             tile::config{.meta = {64, 128, 128}, .num_warps = 8});
+TILE_CONFIGS(
+    transposed_dot, tile::config{.meta = {64, 64, 64}, .num_warps = 8},
+    tile::config{.meta = {64, 64, 64}, .num_warps = 4},
+    tile::config{.meta = {64, 128, 128}, .num_warps = 8},
+    tile::config{.meta = {64, 64, 64}, .num_warps = 4, .num_stages = 2},
+    tile::config{.meta = {64, 128, 128}, .num_warps = 8, .num_stages = 2});
+TILE_CONFIGS(invariant_b_dot, tile::config{.meta = {64, 64, 64}, .num_warps = 4},
+             tile::config{.meta = {64, 128, 64}, .num_warps = 8});
+TILE_CONFIGS(invariant_b_acc,
+             tile::config{.meta = {64, 64, 64}, .num_warps = 4,
+                          .num_stages = 2},
+             tile::config{.meta = {128, 64, 64}, .num_warps = 8,
+                          .num_stages = 2});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -603,6 +660,18 @@ template <int BM, int BN, int D>
 TILE_GRID(transposed_dot)
 tile::grid
     transposed_dot_grid(const tile::half *, const tile::half *, float *, int) {
+  return {1};
+}
+template <int BM, int BN, int D>
+TILE_GRID(invariant_b_dot)
+tile::grid
+    invariant_b_dot_grid(const tile::half *, const tile::half *, float *, int) {
+  return {1};
+}
+template <int BN, int BM, int D>
+TILE_GRID(invariant_b_acc)
+tile::grid invariant_b_acc_grid(const tile::half *, const tile::half *,
+                                const tile::half *, float *, int) {
   return {1};
 }
 template <int BM, int BN, int D, int CHOICE>

@@ -63,6 +63,11 @@ std::vector<float> randomFloats(size_t N, float Lo, float Hi) {
   return V;
 }
 
+std::vector<tile::half> randomHalves(size_t N, float Lo, float Hi) {
+  const std::vector<float> V = randomFloats(N, Lo, Hi);
+  return {V.begin(), V.end()};
+}
+
 std::vector<int> randomInts(size_t N, int Lo, int Hi) {
   std::uniform_int_distribution<int> D(Lo, Hi);
   std::vector<int> V(N);
@@ -322,11 +327,8 @@ void checkCombines() {
 
 template <int BM, int BN, int BK> void checkMatmulWith(int Config) {
   const int M = 70, N = 50, K = 45; // ragged in every dimension
-  auto ToHalf = [](const std::vector<float> &V) {
-    return std::vector<tile::half>(V.begin(), V.end());
-  };
-  auto A = ToHalf(randomFloats(size_t(M) * K, -1, 1));
-  auto Bt = ToHalf(randomFloats(size_t(N) * K, -1, 1));
+  auto A = randomHalves(size_t(M) * K, -1, 1);
+  auto Bt = randomHalves(size_t(N) * K, -1, 1);
   auto X = randomFloats(size_t(M) * K, -1, 1);
   auto Y = randomFloats(size_t(K) * N, -1, 1);
   std::vector<float> C(size_t(M) * N), Z(C.size());
@@ -353,11 +355,8 @@ template <int BM, int BN, int BK> void checkMatmulWith(int Config) {
 /// transposed B the aligned one, ragged sizes the generic one.
 template <int BM, int BN, int BK>
 void checkMatmulPtrsWith(int Config, int M, int N, int K, bool BTransposed) {
-  auto ToHalf = [](const std::vector<float> &V) {
-    return std::vector<tile::half>(V.begin(), V.end());
-  };
-  auto A = ToHalf(randomFloats(size_t(M) * K, -1, 1));
-  auto B = ToHalf(randomFloats(size_t(K) * N, -1, 1));
+  auto A = randomHalves(size_t(M) * K, -1, 1);
+  auto B = randomHalves(size_t(K) * N, -1, 1);
   const int StrideBk = BTransposed ? 1 : N, StrideBn = BTransposed ? K : 1;
   std::vector<tile::half> C(size_t(M) * N), C16(C.size());
   const tile::grid Grid{tile::cdiv(M, BM), tile::cdiv(N, BN)};
@@ -398,14 +397,11 @@ void checkMatmulPtrs() {
 /// with a `where` on it (2) and with a `where` on a per-row mask (3).
 template <int Choice> void checkTwoDotsBranch(int Config) {
   const int M = 256, D = 64;
-  auto ToHalf = [](const std::vector<float> &V) {
-    return std::vector<tile::half>(V.begin(), V.end());
-  };
   for (int N : {70, 200, 256, 1000})
     for (int Keep : {0, 1}) {
-      auto Q = ToHalf(randomFloats(size_t(M) * D, -1, 1));
-      auto K = ToHalf(randomFloats(size_t(N) * D, -1, 1));
-      auto V = ToHalf(randomFloats(size_t(N) * D, -1, 1));
+      auto Q = randomHalves(size_t(M) * D, -1, 1);
+      auto K = randomHalves(size_t(N) * D, -1, 1);
+      auto V = randomHalves(size_t(N) * D, -1, 1);
       std::vector<float> Out(size_t(M) * D);
       tile::emulate::launch(tile::grid{M / 128},
                             two_dots_branch<128, 64, 64, Choice>, Q.data(),
@@ -429,11 +425,8 @@ template <int Choice> void checkTwoDotsBranch(int Config) {
 /// relative tolerance).
 template <int BM, int BN, int BK, int Splits>
 void checkSplitKWith(int Config, int M, int N, int K) {
-  auto ToHalf = [](const std::vector<float> &V) {
-    return std::vector<tile::half>(V.begin(), V.end());
-  };
-  auto A = ToHalf(randomFloats(size_t(M) * K, -1, 1));
-  auto B = ToHalf(randomFloats(size_t(K) * N, -1, 1));
+  auto A = randomHalves(size_t(M) * K, -1, 1);
+  auto B = randomHalves(size_t(K) * N, -1, 1);
   std::vector<float> C(size_t(M) * N, 0.0f), Sums(N, 0.0f);
   tile::emulate::launch(
       tile::grid{tile::cdiv(M, BM), tile::cdiv(N, BN), Splits},
@@ -454,11 +447,8 @@ void checkSplitKWith(int Config, int M, int N, int K) {
 
 /// matmul_step_adds, ragged (generic variant) and aligned (TMA variant).
 void checkStepAdds(int M, int N, int K) {
-  auto ToHalf = [](const std::vector<float> &V) {
-    return std::vector<tile::half>(V.begin(), V.end());
-  };
-  auto A = ToHalf(randomFloats(size_t(M) * K, -1, 1));
-  auto B = ToHalf(randomFloats(size_t(K) * N, -1, 1));
+  auto A = randomHalves(size_t(M) * K, -1, 1);
+  auto B = randomHalves(size_t(K) * N, -1, 1);
   std::vector<float> C(size_t(M) * N, 0.0f);
   tile::emulate::launch(tile::grid{tile::cdiv(M, 64), tile::cdiv(N, 64)},
                         matmul_step_adds<64, 64, 32>, A.data(), B.data(),
@@ -476,11 +466,8 @@ void checkStepAdds(int M, int N, int K) {
 /// rounded to half in both; sums in another order).
 template <int BM, int BN, int D> void checkTransposedDot(int Config) {
   const int M = 256;
-  auto ToHalf = [](const std::vector<float> &V) {
-    return std::vector<tile::half>(V.begin(), V.end());
-  };
-  auto K = ToHalf(randomFloats(size_t(BN) * D, -1, 1));
-  auto Q = ToHalf(randomFloats(size_t(M) * D, -1, 1));
+  auto K = randomHalves(size_t(BN) * D, -1, 1);
+  auto Q = randomHalves(size_t(M) * D, -1, 1);
   std::vector<float> Out(size_t(M) * D);
   tile::emulate::launch(tile::grid{1}, transposed_dot<BM, BN, D>, K.data(),
                         Q.data(), Out.data(), M);
@@ -491,6 +478,44 @@ template <int BM, int BN, int D> void checkTransposedDot(int Config) {
                                     Config));
   CUDA_CHECK(cudaDeviceSynchronize());
   compare("transposed_dot config " + std::to_string(Config), DOut.download(),
+          Out, 2e-2);
+}
+
+/// invariant_b_dot against the emulation, over row blocks past the one
+/// the prefetch starts with.
+template <int BM, int BN, int D> void checkInvariantBDot(int Config) {
+  const int M = 320;
+  auto K = randomHalves(size_t(BN) * D, -1, 1);
+  auto Q = randomHalves(size_t(M) * D, -1, 1);
+  std::vector<float> Out(size_t(M) * BN);
+  tile::emulate::launch(tile::grid{1}, invariant_b_dot<BM, BN, D>, K.data(),
+                        Q.data(), Out.data(), M);
+  sample::DeviceArray<tile::half> DK(K, 0), DQ(Q, 0);
+  sample::DeviceArray<float> DOut(Out.size(), 0);
+  poison(DOut);
+  CUDA_CHECK(tilecc::invariant_b_dot(DK.get(), DQ.get(), DOut.get(), M, nullptr,
+                                     Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare("invariant_b_dot config " + std::to_string(Config), DOut.download(),
+          Out, 1e-3);
+}
+
+/// invariant_b_acc against the emulation (P is rounded to half in both).
+template <int BN, int BM, int D> void checkInvariantBAcc(int Config) {
+  const int M = 320;
+  auto K = randomHalves(size_t(BN) * D, -1, 1);
+  auto Q = randomHalves(size_t(M) * D, -1, 1);
+  auto W = randomHalves(size_t(BM) * D, -1, 1);
+  std::vector<float> Out(static_cast<size_t>(BN) * D);
+  tile::emulate::launch(tile::grid{1}, invariant_b_acc<BN, BM, D>, K.data(),
+                        Q.data(), W.data(), Out.data(), M);
+  sample::DeviceArray<tile::half> DK(K, 0), DQ(Q, 0), DW(W, 0);
+  sample::DeviceArray<float> DOut(Out.size(), 0);
+  poison(DOut);
+  CUDA_CHECK(tilecc::invariant_b_acc(DK.get(), DQ.get(), DW.get(), DOut.get(),
+                                     M, nullptr, Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare("invariant_b_acc config " + std::to_string(Config), DOut.download(),
           Out, 2e-2);
 }
 
@@ -577,6 +602,12 @@ int main() {
   checkTransposedDot<64, 64, 64>(0);
   checkTransposedDot<64, 64, 64>(1);
   checkTransposedDot<64, 128, 128>(2); // 48 KB of scratch, static on sm_80
+  checkTransposedDot<64, 64, 64>(3);   // pipelined: K's block resident
+  checkTransposedDot<64, 128, 128>(4);
+  checkInvariantBDot<64, 64, 64>(0);
+  checkInvariantBDot<64, 128, 64>(1);
+  checkInvariantBAcc<64, 64, 64>(0);
+  checkInvariantBAcc<128, 64, 64>(1);
   checkStepAdds(150, 70, 333);
   checkStepAdds(192, 128, 320);
   checkHistogramWith<256>(0);

@@ -100,6 +100,7 @@ public:
     for (const auto &[Arg, Step] : Advances)
       P.Advances.push_back({Arg, Step});
     chooseResident(P, Target.Wgmma);
+    chooseResidentB(P);
     // A dot left in flight reads its staged operands, which stay until
     // their stage is refilled; registers would be rewritten sooner.
     P.AsyncMma = P.NumStages >= 3 && !P.Dots.empty() &&
@@ -172,6 +173,22 @@ private:
     } else if (!AtRisk.empty()) {
       P.Resident = std::move(AtRisk);
       P.ResidentForWgmma = true;
+    }
+  }
+
+  /// Keeps in shared memory, from before the loop, the loop-invariant B
+  /// operands of the body's tensor-core dots that P does not stage: each
+  /// call would write its registers there again (rt::stage_b).
+  void chooseResidentB(PipelinedLoop &P) const {
+    for (const auto &O : Body.ops()) {
+      if (O->kind() != OpKind::Dot || P.Dots.count(O.get()) ||
+          !LM.get(O->result()).isMmaAccumulator())
+        continue;
+      const Value *B = O->operand(1);
+      const Op *D = B->definingOp();
+      bool Inside = D ? D->parentBlock() == &Body : B->ownerBlock() == &Body;
+      if (!Inside && !llvm::is_contained(P.ResidentB, B))
+        P.ResidentB.push_back(B);
     }
   }
 

@@ -15,7 +15,8 @@
 // own elements (CUDA targets, which have cp.async). Loop-invariant A operands
 // that registers cannot hold beside the loop's accumulators, or that ptxas
 // may overwrite in wgmma's registers, are written to shared memory once,
-// before the loop.
+// before the loop, and so are the loop-invariant B operands of the other
+// tensor-core dots.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_PIPELINING_H
@@ -68,6 +69,11 @@ struct PipelinedLoop {
   /// Whether Resident is there for wgmma's sake (registers would hold the
   /// operands; LoopInvariantA.h).
   bool ResidentForWgmma = false;
+  /// Loop-invariant B operands of the body's other tensor-core dots (those
+  /// not in Dots, which stage their register operands in the kernel's
+  /// scratch at every call), written to shared memory once before the loop
+  /// instead; in program order.
+  llvm::SmallVector<const ir::Value *, 2> ResidentB;
   /// Whether the dots may stay in flight while the iteration goes on
   /// (wgmma): each only accumulates into a loop-carried value nothing else
   /// in the loop reads. The previous iteration's stage is then free only

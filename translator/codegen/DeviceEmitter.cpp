@@ -1103,22 +1103,30 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
   // wgmma reads from shared memory an A that ptxas may overwrite in its
   // registers (analysis/LoopInvariantA.h).
   const bool AtRisk = !Fma && !Folded && analysis::invariantInChoosingLoop(O);
+  // A loop-invariant b of a pipelined loop is in shared memory already
+  // (PipelinedLoop::ResidentB).
+  const bool ResidentB = Active && llvm::is_contained(Active->ResidentB, B);
   // The runtime's staging: rt::dot_fma_scratch for CUDA cores; b, then a
   // at rt::dot_mma_a_offset unless a's registers hold its fragments, for
   // tensor cores (where only mma.sync would take them, a is counted).
-  const unsigned BBytes = TB.numel() * Bytes;
+  const unsigned BBytes = ResidentB ? 0 : TB.numel() * Bytes;
   const unsigned ABytes =
       !Fma && !Folded && Bytes == 2 && !AtRisk &&
               analysis::holdsOperandA(LM.get(A), LM.get(R), TA.Shape[1])
           ? 0
           : TA.numel() * Bytes;
-  const std::string &Buf =
+  const std::string Buf =
       Fma ? scratch(O, (ABytes + 15) / 16 * 16 + BBytes)
-          : scratch(O, ABytes ? (BBytes + 1023) / 1024 * 1024 + ABytes : BBytes,
-                    /*Swizzled=*/true);
+      : ABytes || BBytes
+          ? scratch(O,
+                    ABytes && BBytes ? (BBytes + 1023) / 1024 * 1024 + ABytes
+                                     : ABytes + BBytes,
+                    /*Swizzled=*/true)
+          : "nullptr"; // b resident and a in registers: nothing is staged
   line(Indent, Callee + layoutOf(AIn) + ", " + layoutOf(B) + ", " +
                    layoutOf(R) + (AtRisk ? ", rt::a_loop_invariant" : "") +
-                   ">(" + nameOf(AIn) + ", " + nameOf(B) + ", " +
+                   ">(" + nameOf(AIn) + ", " +
+                   (ResidentB ? Residents.lookup(B) : nameOf(B)) + ", " +
                    nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
 }
 

@@ -535,9 +535,11 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       const unsigned VariantThreads =
           Threads + (Producer.active() ? ProducerPlan::Threads : 0);
       bool DynamicScratch = false;
+      const Pipelines *Emitted = &Plans;
+      Pipelines WithoutResidentB;
       auto Emit = [&] {
         return emitKernel(
-            F, LM, AI, Plans, VP.Tma,
+            F, LM, AI, *Emitted, VP.Tma,
             [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
               return Layouts.name(L, Shape);
             },
@@ -547,6 +549,17 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
         return E.DynamicSharedBytes + E.StaticSharedBytes;
       };
       EmittedKernel E = Emit();
+      // Without room for loop-invariant B operands kept in shared memory,
+      // each iteration's dot stages them again.
+      auto KeepsB = [](const auto &L) { return !L.second.ResidentB.empty(); };
+      if (SharedBytes(E) > Opts.Target.MaxSharedBytes &&
+          llvm::any_of(Plans, KeepsB)) {
+        WithoutResidentB = Plans;
+        for (auto &L : WithoutResidentB)
+          L.second.ResidentB.clear();
+        Emitted = &WithoutResidentB;
+        E = Emit();
+      }
       // Past what may be declared static, the scratch buffer moves to
       // dynamic shared memory, which the launch asks for (where a target
       // allows more of it).

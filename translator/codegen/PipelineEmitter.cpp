@@ -445,7 +445,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   // over them.
   if (!ByTma)
     line(Indent, "rt::cp_async_wait<0>();");
-  if (!Specialized || !P.Resident.empty())
+  if (!Specialized || !P.Resident.empty() || !P.ResidentB.empty())
     line(Indent, barrier());
   if (!Flat)
     line(Indent - 1, "}");
@@ -703,26 +703,40 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
   for (const Value *A : P.Resident)
     if (!BufferedFrom.count(A))
       Resident.push_back(A);
-  if (Resident.empty())
+  if (Resident.empty() && P.ResidentB.empty())
     return;
   unsigned Offset = States[&O].End;
-  line(Indent, P.ResidentForWgmma
-                   ? "// Loop-invariant A operands, read from shared memory: "
-                     "in registers, ptxas may give another wgmma's A "
-                     "fragments their registers where the loop chooses."
-                   : "// Loop-invariant A operands, read from shared memory: "
-                     "registers hold the accumulators.");
-  for (const Value *A : Resident) {
-    const Type &T = A->type();
-    std::string Elem = deviceType(T.Elem);
-    std::string Name = fresh(nameOf(A) + "_resident");
-    line(Indent, "const auto " + Name + " = rt::stage_operand<" + layoutOf(A) +
-                     ", false, true>(" + smemTileType(T) +
-                     "{rt::dynamic_smem<" + Elem + ">(" +
-                     std::to_string(Offset) + ")}, " + nameOf(A) + ");");
-    Residents[A] = Name;
+  // Call writes V to shared memory at At and gives its operand view.
+  using StageCall = std::string(const Value *V, const std::string &At);
+  auto Stage = [&](const Value *V, llvm::function_ref<StageCall> Call) {
+    const Type &T = V->type();
+    std::string Name = fresh(nameOf(V) + "_resident");
+    line(Indent, "const auto " + Name + " = " +
+                     Call(V, "rt::dynamic_smem<" + deviceType(T.Elem) + ">(" +
+                                 std::to_string(Offset) + ")") +
+                     ";");
+    Residents[V] = Name;
     Offset += (T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024;
-  }
+  };
+  if (!Resident.empty())
+    line(Indent, P.ResidentForWgmma
+                     ? "// Loop-invariant A operands, read from shared memory: "
+                       "in registers, ptxas may give another wgmma's A "
+                       "fragments their registers where the loop chooses."
+                     : "// Loop-invariant A operands, read from shared "
+                       "memory: registers hold the accumulators.");
+  for (const Value *A : Resident)
+    Stage(A, [&](const Value *V, const std::string &At) {
+      return "rt::stage_operand<" + layoutOf(V) + ", false, true>(" +
+             smemTileType(V->type()) + "{" + At + "}, " + nameOf(V) + ")";
+    });
+  if (!P.ResidentB.empty())
+    line(Indent, "// Loop-invariant B operands, written to shared memory "
+                 "once rather than by each iteration's dot.");
+  for (const Value *B : P.ResidentB)
+    Stage(B, [&](const Value *V, const std::string &At) {
+      return "rt::stage_b<" + layoutOf(V) + ">(" + At + ", " + nameOf(V) + ")";
+    });
   if (Offset + 1024 > DynamicSharedBytes) {
     DynamicSharedBytes = Offset + 1024;
     PipelineLoc = O.loc();

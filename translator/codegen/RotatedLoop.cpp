@@ -155,7 +155,7 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
   Active = Outer;
   // The ring is the producer's barriers' to guard; resident operands are
   // not.
-  if (!P.Resident.empty())
+  if (!P.Resident.empty() || !P.ResidentB.empty())
     line(Indent, barrier());
   line(Indent - 1, "}");
 }

@@ -223,40 +223,96 @@ __host__ __device__ constexpr int dot_mma_a_offset(int k, int n) {
   return (k * n * int(sizeof(T)) + 1023) / 1024 * 1024;
 }
 
-/// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
-/// (K x N) in LB in registers: b is written to swizzled shared memory
-/// first (K-major unless its elements are 16-bit, as wgmma needs), and so
-/// is a unless LA holds the A fragments LC needs (and Use allows them).
-/// They are staged in scratch (1024-byte aligned; b, then a at
-/// dot_mma_a_offset), the kernel's buffer that dot_fma's describes.
-template <class LA, class LB, class LC, a_use Use = a_anywhere, class T, int NA,
-          int NB, class TC, int NC>
-__device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
-                        TC (&out)[NC], unsigned char *scratch) {
-  constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
-  constexpr bool KMajorB = sizeof(T) != 2;
-  using TB = smem_tile<T, KMajorB ? N : K, KMajorB ? K : N>;
-  T *const sb = reinterpret_cast<T *>(scratch);
-  const auto ob = stage_operand<LB, true, KMajorB>(TB{sb}, b);
+/// b (K x N, layout LB) written to swizzled shared memory at `at` (1024-byte
+/// aligned) as tensor-core dots read it: K-major unless its elements are
+/// 16-bit, as wgmma needs. A loop stages a loop-invariant b once this way.
+template <class LB, class T, int NB>
+__device__ auto stage_b(T *at, const T (&b)[NB]) {
+  constexpr int K = LB::shape(0), N = LB::shape(1);
+  constexpr bool KMajor = sizeof(T) != 2;
+  using TB = smem_tile<T, KMajor ? N : K, KMajor ? K : N>;
+  return stage_operand<LB, true, KMajor>(TB{at}, b);
+}
+
+namespace detail {
+/// dot_mma with b in shared memory (ob); BStaged says whether the caller
+/// has just written it, so that the threads must meet before reading it.
+template <class LA, class LC, a_use Use, bool BStaged, class T, int NA,
+          class OB, class TC, int NC>
+__device__ void dot_mma_smem_b(const T (&a)[NA], const OB &ob,
+                               const TC (&acc)[NC], TC (&out)[NC],
+                               unsigned char *a_scratch) {
+  constexpr int M = LA::shape(0), K = LA::shape(1);
 #pragma unroll
   for (int e = 0; e < NC; ++e)
     out[e] = acc[e];
   if constexpr (sizeof(T) == 2 && a_fragments<LA, LC>() &&
                 (Use == a_anywhere ||
-                 !uses_wgmma<LC, T, fragment_operand<LA, T, NA>,
-                             decltype(ob)>())) {
-    fence_proxy_async();
-    __syncthreads();
+                 !uses_wgmma<LC, T, fragment_operand<LA, T, NA>, OB>())) {
+    if constexpr (BStaged) {
+      fence_proxy_async();
+      __syncthreads();
+    }
     mma_tiles<LC, T>(fragment<LA>(a), ob, out);
+    if constexpr (BStaged)
+      __syncthreads(); // the next dot reuses the buffer
   } else {
     using TA = smem_tile<T, M, K>;
-    T *const sa = reinterpret_cast<T *>(scratch + dot_mma_a_offset<T>(K, N));
-    const auto oa = stage_operand<LA, false, true>(TA{sa}, a);
+    const auto oa = stage_operand<LA, false, true>(
+        TA{reinterpret_cast<T *>(a_scratch)}, a);
     fence_proxy_async();
     __syncthreads();
     mma_tiles<LC, T>(oa, ob, out);
+    __syncthreads(); // the next dot reuses the buffers
   }
+}
+
+/// dot_mma_trans_a with b in shared memory (ob): p is written at a_scratch.
+template <class LP, class LC, class T, int NP, class OB, class TC, int NC>
+__device__ void dot_mma_trans_a_smem_b(const T (&p)[NP], const OB &ob,
+                                       const TC (&acc)[NC], TC (&out)[NC],
+                                       unsigned char *a_scratch) {
+  static_assert(sizeof(T) == 2, "only 16-bit operands are read transposed");
+  constexpr int K = LP::shape(0), M = LP::shape(1);
+  using TA = smem_tile<T, K, M>;
+  const TA ta{reinterpret_cast<T *>(a_scratch)};
+  ta.template store<LP>(p);
+#pragma unroll
+  for (int e = 0; e < NC; ++e)
+    out[e] = acc[e];
+  fence_proxy_async();
+  __syncthreads();
+  mma_tiles<LC, T>(operand<false>(ta), ob, out);
   __syncthreads(); // the next dot reuses the buffers
+}
+} // namespace detail
+
+/// out = acc + a b on tensor cores, with a (M x K) in layout LA and b
+/// (K x N) in LB in registers: b is written to swizzled shared memory
+/// first (stage_b), and so is a unless LA holds the A fragments LC needs
+/// (and Use allows them). They are staged in scratch (1024-byte aligned;
+/// b, then a at dot_mma_a_offset), the kernel's buffer that dot_fma's
+/// describes.
+template <class LA, class LB, class LC, a_use Use = a_anywhere, class T, int NA,
+          int NB, class TC, int NC>
+__device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
+                        TC (&out)[NC], unsigned char *scratch) {
+  constexpr int K = LA::shape(1), N = LB::shape(1);
+  const auto ob = stage_b<LB>(reinterpret_cast<T *>(scratch), b);
+  detail::dot_mma_smem_b<LA, LC, Use, true>(
+      a, ob, acc, out, scratch + dot_mma_a_offset<T>(K, N));
+}
+
+/// dot_mma with b already in shared memory (stage_b, before a loop that
+/// reads it unchanged): a, where it is staged, goes to the start of
+/// scratch; with a's fragments in registers nothing is written and the
+/// threads need not meet.
+template <class LA, class LB, class LC, a_use Use = a_anywhere, class T, int NA,
+          class Tile, bool KMajor, class TC, int NC>
+__device__ void dot_mma(const T (&a)[NA], const smem_operand<Tile, KMajor> &b,
+                        const TC (&acc)[NC], TC (&out)[NC],
+                        unsigned char *scratch) {
+  detail::dot_mma_smem_b<LA, LC, Use, false>(a, b, acc, out, scratch);
 }
 
 /// out = acc + trans(p) b on tensor cores, for 16-bit p (K x M, layout LP)
@@ -270,21 +326,21 @@ template <class LP, class LB, class LC, class T, int NP, int NB, class TC,
 __device__ void dot_mma_trans_a(const T (&p)[NP], const T (&b)[NB],
                                 const TC (&acc)[NC], TC (&out)[NC],
                                 unsigned char *scratch) {
-  static_assert(sizeof(T) == 2, "only 16-bit operands are read transposed");
-  constexpr int K = LP::shape(0), M = LP::shape(1), N = LB::shape(1);
-  using TB = smem_tile<T, K, N>;
-  const auto ob = stage_operand<LB, true, false>(
-      TB{reinterpret_cast<T *>(scratch)}, b);
-  using TA = smem_tile<T, K, M>;
-  const TA ta{reinterpret_cast<T *>(scratch + dot_mma_a_offset<T>(K, N))};
-  ta.template store<LP>(p);
-#pragma unroll
-  for (int e = 0; e < NC; ++e)
-    out[e] = acc[e];
-  fence_proxy_async();
-  __syncthreads();
-  mma_tiles<LC, T>(operand<false>(ta), ob, out);
-  __syncthreads(); // the next dot reuses the buffers
+  constexpr int K = LP::shape(0), N = LB::shape(1);
+  const auto ob = stage_b<LB>(reinterpret_cast<T *>(scratch), b);
+  detail::dot_mma_trans_a_smem_b<LP, LC>(p, ob, acc, out,
+                                         scratch + dot_mma_a_offset<T>(K, N));
+}
+
+/// dot_mma_trans_a with b already in shared memory (stage_b): p goes to
+/// the start of scratch.
+template <class LP, class LB, class LC, class T, int NP, class Tile,
+          bool KMajor, class TC, int NC>
+__device__ void dot_mma_trans_a(const T (&p)[NP],
+                                const smem_operand<Tile, KMajor> &b,
+                                const TC (&acc)[NC], TC (&out)[NC],
+                                unsigned char *scratch) {
+  detail::dot_mma_trans_a_smem_b<LP, LC>(p, b, acc, out, scratch);
 }
 #endif
 
