@@ -345,6 +345,8 @@ std::string KernelEmitter::literal(const Op &O) {
     return O.intAttr() ? "true" : "false";
   case ScalarKind::I32:
     return std::to_string(O.intAttr());
+  case ScalarKind::Ptr: // typed, as the C++ was: a ?: takes its type
+    return "static_cast<" + deviceType(E) + ">(nullptr)";
   case ScalarKind::F32:
   case ScalarKind::F64:
   case ScalarKind::F8E4M3:

@@ -915,6 +915,10 @@ private:
         return nullptr;
       return B.cast(V, T->Elem);
     }
+    case CK_NullToPointer: { // an unused pointer argument, say
+      auto T = lowerType(CE->getType(), CE->getExprLoc());
+      return T ? B.nullPointer(T->Elem) : nullptr;
+    }
     default:
       error(CE->getExprLoc(), std::string("the '") + CE->getCastKindName() +
                                   "' conversion is not supported in a tile "

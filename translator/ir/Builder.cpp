@@ -32,6 +32,12 @@ Value *Builder::floatConst(double V, ScalarKind K) {
 
 Value *Builder::boolConst(bool V) { return intConst(V, ScalarKind::I1); }
 
+Value *Builder::nullPointer(ElemType E) {
+  Value *R = create(OpKind::Const, Type::scalar(E), {});
+  R->definingOp()->setIntAttr(0);
+  return R;
+}
+
 Value *Builder::cast(Value *V, ElemType E) {
   if (V->type().Elem == E)
     return V;

@@ -24,6 +24,8 @@ public:
   Value *intConst(int64_t V, ScalarKind K = ScalarKind::I32);
   Value *floatConst(double V, ScalarKind K);
   Value *boolConst(bool V);
+  /// The null pointer of pointer type E (`nullptr`).
+  Value *nullPointer(ElemType E);
   /// Casts V's elements to E (no-op if equal).
   Value *cast(Value *V, ElemType E);
   /// Makes V have Shape: splats a scalar, left-extends rank with expand_dims,
