@@ -40,14 +40,14 @@ void row_deltas(const T *o, const T *d_o, float *delta, int seq, int pid_m,
 /// Accumulates into dk and dv the contributions of the queries [lo, hi) to
 /// the BN keys `cols` (k_blk, v_blk) of one head, BM queries at a time:
 /// P^T and dS^T are BN x BM, so both dots take them from registers.
-template <class T, int BM, int BN, int D, int MASK>
+template <class T, int BM, int BN, int D, int MASK, int DQ>
 std::tuple<tile::tensor<float, BN, D>, tile::tensor<float, BN, D>>
 key_gradients(const tile::tensor<T, BN, D> &k_blk,
               const tile::tensor<T, BN, D> &v_blk,
               tile::tensor<float, BN, D> dk, tile::tensor<float, BN, D> dv,
               const T *q, const T *d_o, const float *lse, const float *delta,
               const tile::tensor<int, BN> &cols, int lo, int hi, int seq,
-              float qk_scale) {
+              float qk_scale, float *dq_acc, float sm_scale) {
   auto rd = tile::arange<D>();
   for (int m0 = lo; m0 < hi; m0 += BM) {
     auto rows = m0 + tile::arange<BM>();
@@ -72,6 +72,13 @@ key_gradients(const tile::tensor<T, BN, D> &k_blk,
     auto dst =
         pt * (dpt - tile::expand_dims<0>(tile::load(delta + rows, rows < seq)));
     dk = tile::dot(tile::cast<T>(dst), tile::trans(qt), dk);
+    if (DQ) {
+      auto dq = tile::dot(tile::trans(tile::cast<T>(dst)), k_blk);
+      tile::atomic_add(dq_acc + tile::expand_dims<1>(rows) * D +
+                           tile::expand_dims<0>(rd),
+                       dq * sm_scale, tile::expand_dims<1>(rows < seq),
+                       tile::mem_order::relaxed);
+    }
   }
   return std::tuple{dk, dv};
 }
@@ -79,10 +86,10 @@ key_gradients(const tile::tensor<T, BN, D> &k_blk,
 /// dK and dV for the BN keys from pid_n * BN of head `head`: the queries on
 /// the diagonal first when causal (no query before the block sees it), then
 /// the whole blocks below it (or all of them), then the last partial block.
-template <class T, int BM, int BN, int D, int CAUSAL>
+template <class T, int BM, int BN, int D, int CAUSAL, int DQ>
 void key_block(const T *q, const T *k, const T *v, const T *d_o,
                const float *lse, const float *delta, T *dk, T *dv,
-               float sm_scale, int seq, int pid_n, int head) {
+               float *dq_acc, float sm_scale, int seq, int pid_n, int head) {
   // The masked queries of the diagonal start at the block's own start.
   static_assert(!CAUSAL || BN % BM == 0,
                 "causal dK and dV need BN a multiple of BM");
@@ -99,30 +106,32 @@ void key_block(const T *q, const T *k, const T *v, const T *d_o,
   const T *const do_head = d_o + offset;
   const float *const lse_head = lse + static_cast<long>(head) * seq;
   const float *const delta_head = delta + static_cast<long>(head) * seq;
+  float *const dq_head = DQ ? dq_acc + offset : nullptr;
   auto dk_acc = tile::zeros<float, BN, D>();
   auto dv_acc = tile::zeros<float, BN, D>();
   const int whole = seq - seq % BM;
   int unmasked_from = 0;
   if (CAUSAL) {
     unmasked_from = start + BN;
-    auto [dk_d, dv_d] = key_gradients<T, BM, BN, D, causal_masked>(
+    auto [dk_d, dv_d] = key_gradients<T, BM, BN, D, causal_masked, DQ>(
         k_blk, v_blk, dk_acc, dv_acc, q_head, do_head, lse_head, delta_head,
-        cols, start, unmasked_from < seq ? unmasked_from : seq, seq, qk_scale);
+        cols, start, unmasked_from < seq ? unmasked_from : seq, seq, qk_scale,
+        dq_head, sm_scale);
     dk_acc = dk_d;
     dv_acc = dv_d;
   }
   {
-    auto [dk_u, dv_u] = key_gradients<T, BM, BN, D, unmasked>(
+    auto [dk_u, dv_u] = key_gradients<T, BM, BN, D, unmasked, DQ>(
         k_blk, v_blk, dk_acc, dv_acc, q_head, do_head, lse_head, delta_head,
-        cols, unmasked_from, whole, seq, qk_scale);
+        cols, unmasked_from, whole, seq, qk_scale, dq_head, sm_scale);
     dk_acc = dk_u;
     dv_acc = dv_u;
   }
   {
-    auto [dk_t, dv_t] = key_gradients<T, BM, BN, D, seq_masked>(
+    auto [dk_t, dv_t] = key_gradients<T, BM, BN, D, seq_masked, DQ>(
         k_blk, v_blk, dk_acc, dv_acc, q_head, do_head, lse_head, delta_head,
-        cols, whole > unmasked_from ? whole : unmasked_from, seq, seq,
-        qk_scale);
+        cols, whole > unmasked_from ? whole : unmasked_from, seq, seq, qk_scale,
+        dq_head, sm_scale);
     dk_acc = dk_t;
     dv_acc = dv_t;
   }
@@ -220,9 +229,40 @@ TILE_KERNEL void attention_bwd_dkdv_f16(
     const tile::half *d_o, const float *lse, const float *delta, tile::half *dk,
     tile::half *dv, float sm_scale, int seq, [[maybe_unused]] int heads,
     [[maybe_unused]] int head_dim, [[maybe_unused]] int causal) {
-  key_block<tile::half, BM, BN, D, CAUSAL>(q, k, v, d_o, lse, delta, dk, dv,
-                                           sm_scale, seq, tile::program_id(0),
-                                           tile::program_id(1));
+  key_block<tile::half, BM, BN, D, CAUSAL, 0>(
+      q, k, v, d_o, lse, delta, dk, dv, nullptr, sm_scale, seq,
+      tile::program_id(0), tile::program_id(1));
+}
+
+// dK and dV as attention_bwd_dkdv_f16, and dQ in the same loop (as
+// FlashAttention-2 and 3 do): each step adds its dS K to dq_acc (fp32,
+// zeroed before; one TMA reduce-add of the block on sm_90a), so P and dP
+// are computed once for all three gradients, not again by a dQ kernel.
+// attention_bwd_dq_cast_f16 then rounds dq_acc to fp16.
+template <int BM, int BN, int D, int CAUSAL>
+TILE_KERNEL void attention_bwd_fused_f16(
+    const tile::half *q, const tile::half *k, const tile::half *v,
+    const tile::half *d_o, const float *lse, const float *delta, tile::half *dk,
+    tile::half *dv, float *dq_acc, float sm_scale, int seq,
+    [[maybe_unused]] int heads, [[maybe_unused]] int head_dim,
+    [[maybe_unused]] int causal) {
+  key_block<tile::half, BM, BN, D, CAUSAL, 1>(
+      q, k, v, d_o, lse, delta, dk, dv, dq_acc, sm_scale, seq,
+      tile::program_id(0), tile::program_id(1));
+}
+
+/// dq = dq_acc rounded to fp16, BM rows of one head at a time.
+template <int BM, int D>
+TILE_KERNEL void attention_bwd_dq_cast_f16(const float *dq_acc, tile::half *dq,
+                                           int seq, [[maybe_unused]] int heads,
+                                           [[maybe_unused]] int head_dim) {
+  const long offset = static_cast<long>(tile::program_id(1)) * seq * D;
+  auto rows = tile::program_id(0) * BM + tile::arange<BM>();
+  auto at = offset + tile::expand_dims<1>(rows) * D +
+            tile::expand_dims<0>(tile::arange<D>());
+  auto in_seq = tile::expand_dims<1>(rows < seq);
+  tile::store(dq + at, tile::cast<tile::half>(tile::load(dq_acc + at, in_seq)),
+              in_seq);
 }
 
 template <int BM, int BN, int D, int CAUSAL>
@@ -283,6 +323,17 @@ TILE_CONFIGS(attention_bwd_dq_f16,
                           .num_stages = 2,
                           .warp_specialize = true});
 
+// The fused kernel at head_dim 128, causal or not (BENCHMARKS.md: the
+// whole pass 1.03-1.09x faster than with the two kernels from seq 4096,
+// slower at 1024; at head_dim 64 no faster, causal slower). The benchmark
+// keeps the faster pass.
+TILE_CONFIGS(
+    attention_bwd_fused_f16,
+    tile::config{.meta = {64, 128, 128, 0}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 128, 128, 1}, .num_warps = 8, .num_stages = 2});
+TILE_CONFIGS(attention_bwd_dq_cast_f16,
+             tile::config{.meta = {64, 128}, .num_warps = 4});
+
 template <int BM, int D>
 TILE_SELECT(attention_bwd_delta_f16)
 bool attention_bwd_delta_f16_fits(const tile::half *, const tile::half *,
@@ -329,5 +380,37 @@ tile::grid attention_bwd_dq_f16_grid(const tile::half *, const tile::half *,
                                      const tile::half *, const tile::half *,
                                      const float *, const float *, tile::half *,
                                      float, int seq, int heads, int, int) {
+  return {tile::cdiv(seq, BM), heads};
+}
+
+template <int BM, int BN, int D, int CAUSAL>
+TILE_SELECT(attention_bwd_fused_f16)
+bool attention_bwd_fused_f16_fits(const tile::half *, const tile::half *,
+                                  const tile::half *, const tile::half *,
+                                  const float *, const float *, tile::half *,
+                                  tile::half *, float *, float, int, int,
+                                  int head_dim, int causal) {
+  return head_dim == D && causal == CAUSAL;
+}
+template <int BM, int BN, int D, int CAUSAL>
+TILE_GRID(attention_bwd_fused_f16)
+tile::grid attention_bwd_fused_f16_grid(const tile::half *, const tile::half *,
+                                        const tile::half *, const tile::half *,
+                                        const float *, const float *,
+                                        tile::half *, tile::half *, float *,
+                                        float, int seq, int heads, int, int) {
+  return {tile::cdiv(seq, BN), heads};
+}
+
+template <int BM, int D>
+TILE_SELECT(attention_bwd_dq_cast_f16)
+bool attention_bwd_dq_cast_f16_fits(const float *, tile::half *, int, int,
+                                    int head_dim) {
+  return head_dim == D;
+}
+template <int BM, int D>
+TILE_GRID(attention_bwd_dq_cast_f16)
+tile::grid attention_bwd_dq_cast_f16_grid(const float *, tile::half *, int seq,
+                                          int heads, int) {
   return {tile::cdiv(seq, BM), heads};
 }

@@ -1,12 +1,15 @@
 // Times the backward pass (fp16) at batch 4, 32 heads, seq 1024, 4096 and
-// 8192, head_dim 64 and 128, causal and not: each configuration of dK/dV and
-// of dQ that applies, and the whole pass (delta, then dK and dV beside dQ on
-// a second stream) with the fastest of each. O and lse are random (the kernels'
-// arithmetic does not need them to come from a forward pass; lse = ln(keys)
-// keeps P's rows near a sum of 1); 16 sampled rows of dQ, dK and dV are checked
-// against the reference. Prints JSON lines (TFLOP/s: 2.5 x 4 B H seq^2 D / t,
-// halved when causal: five matmuls to the forward's two; a kernel's own line,
-// "part_of" the pass, counts the pass's) for scripts/bench.sh.
+// 8192, head_dim 64 and 128, causal and not: each configuration of dK/dV, of
+// dQ and of the fused kernel that applies, and the whole pass with the
+// fastest of each, both ways: delta, then dK and dV beside dQ on a second
+// stream; and, where a fused configuration serves, delta, then the fused
+// kernel (dQ added up in fp32 beside dK and dV) and its cast. The faster is
+// the pass's "best". O and lse are random (the kernels' arithmetic does not
+// need them to come from a forward pass; lse = ln(keys) keeps P's rows near
+// a sum of 1); 16 sampled rows of dQ, dK and dV are checked against the
+// reference, for each way. Prints JSON lines (TFLOP/s: 2.5 x 4 B H seq^2 D /
+// t, halved when causal: five matmuls to the forward's two; a kernel's own
+// line, "part_of" the pass, counts the pass's) for scripts/bench.sh.
 // Exits 77 without a GPU.
 #include "attention_backward.tile.cpp"
 #include "attention_backward.tile.h"
@@ -28,7 +31,7 @@ struct Problem {
   int heads, seq, d, causal;
   float scale;
   sample::DeviceArray<T> &q, &k, &v, &o, &d_o, &dq, &dk, &dv;
-  sample::DeviceArray<float> &lse, &delta;
+  sample::DeviceArray<float> &lse, &delta, &dq_acc;
 
   cudaError_t delta_pass(cudaStream_t stream = nullptr) const {
     return tilecc::attention_bwd_delta_f16(o.get(), d_o.get(), delta.get(), seq,
@@ -43,6 +46,21 @@ struct Problem {
     return tilecc::attention_bwd_dq_f16(q.get(), k.get(), v.get(), d_o.get(),
                                         lse.get(), delta.get(), dq.get(), scale,
                                         seq, heads, d, causal, stream, c);
+  }
+  /// dK, dV and dQ by the fused kernel: dq_acc zeroed, then dQ added up
+  /// there beside dK and dV, then rounded into dq.
+  cudaError_t fused_pass(int c, cudaStream_t stream = nullptr) const {
+    cudaError_t err =
+        cudaMemsetAsync(dq_acc.get(), 0, dq_acc.size() * sizeof(float), stream);
+    if (err == cudaSuccess)
+      err = tilecc::attention_bwd_fused_f16(
+          q.get(), k.get(), v.get(), d_o.get(), lse.get(), delta.get(),
+          dk.get(), dv.get(), dq_acc.get(), scale, seq, heads, d, causal,
+          stream, c);
+    if (err == cudaSuccess)
+      err = tilecc::attention_bwd_dq_cast_f16(dq_acc.get(), dq.get(), seq,
+                                              heads, d, stream);
+    return err;
   }
 };
 
@@ -123,7 +141,8 @@ bool bench() {
            d_o = random();
       sample::DeviceArray<T> g_q(q, 0), g_k(k, 0), g_v(v, 0), g_o(o, 0),
           g_do(d_o, 0), g_dq(n, 0), g_dk(n, 0), g_dv(n, 0);
-      sample::DeviceArray<float> g_lse(rows, 0), g_delta(rows, 0);
+      sample::DeviceArray<float> g_lse(rows, 0), g_delta(rows, 0),
+          g_dq_acc(n, 0);
       auto qf = sample::convert_all<float>(q),
            kf = sample::convert_all<float>(k),
            vf = sample::convert_all<float>(v),
@@ -135,9 +154,10 @@ bool bench() {
         for (std::size_t r = 0; r < rows; ++r)
           lse[r] = std::log(float(causal ? r % seq + 1 : seq));
         g_lse.upload(lse);
-        const Problem p{heads, seq,  d,    causal, 1.0f / std::sqrt(float(d)),
-                        g_q,   g_k,  g_v,  g_o,    g_do,
-                        g_dq,  g_dk, g_dv, g_lse,  g_delta};
+        const Problem p{heads,   seq,  d,    causal, 1.0f / std::sqrt(float(d)),
+                        g_q,     g_k,  g_v,  g_o,    g_do,
+                        g_dq,    g_dk, g_dv, g_lse,  g_delta,
+                        g_dq_acc};
         const reference::BackwardInputs in{
             qf, kf, vf, d_of, lse, delta, seq, d, p.scale, bool(causal)};
         CUDA_CHECK(p.delta_pass());
@@ -151,45 +171,59 @@ bool bench() {
                      [](auto a, auto b) { return a.second < b.second; })
               ->first;
         };
+        auto fused =
+            time_configs(attention_bwd_fused_f16_tile_configs, d, causal,
+                         [&](int c) { return p.fused_pass(c); });
         const int best_dkdv = fastest(dkdv), best_dq = fastest(dq);
-        auto whole = [&] {
+        const int best_fused = fused.empty() ? -1 : fastest(fused);
+        auto separate = [&] {
           return overlapped.run(
               [&](cudaStream_t s) { return p.delta_pass(s); },
               [&](cudaStream_t s) { return p.dkdv_pass(best_dkdv, s); },
               [&](cudaStream_t s) { return p.dq_pass(best_dq, s); });
         };
-        for (auto *out : {&g_dq, &g_dk, &g_dv})
-          out->poison();
-        CUDA_CHECK(whole());
-        CUDA_CHECK(cudaDeviceSynchronize());
-        auto got_dq = g_dq.download_floats(), got_dk = g_dk.download_floats(),
-             got_dv = g_dv.download_floats();
-        std::vector<float> got_s, want_s(std::size_t(48) * d);
-        for (int s = 0; s < 16; ++s) {
-          const int h = int(rng.next() % heads), i = int(rng.next() % seq);
-          auto want_row = [&](int which) {
-            return std::span(want_s).subspan(std::size_t(3 * s + which) * d, d);
-          };
-          reference::query_gradient_row(in, h, i, want_row(0));
-          reference::key_gradient_rows(in, h, i, want_row(1), want_row(2));
-          for (auto *got : {&got_dq, &got_dk, &got_dv}) {
-            auto row = got->begin() + (std::size_t(h) * seq + i) * d;
-            got_s.insert(got_s.end(), row, row + d);
-          }
-        }
+        auto fused_whole = [&] {
+          cudaError_t err = p.delta_pass();
+          return err == cudaSuccess ? p.fused_pass(best_fused) : err;
+        };
         const std::string shape = " seq=" + std::to_string(seq) +
                                   " d=" + std::to_string(d) +
                                   " causal=" + std::to_string(causal);
-        const bool right =
-            sample::compare("attention_bwd_f16" + shape, got_s, want_s,
-                            {reference::gradient_abs_tolerance,
-                             reference::gradient_rel_tolerance});
-        ok &= right;
+        // 16 sampled rows of each gradient against the reference.
+        auto check = [&](const std::string &what, auto whole) {
+          for (auto *out : {&g_dq, &g_dk, &g_dv})
+            out->poison();
+          CUDA_CHECK(whole());
+          CUDA_CHECK(cudaDeviceSynchronize());
+          auto got_dq = g_dq.download_floats(), got_dk = g_dk.download_floats(),
+               got_dv = g_dv.download_floats();
+          std::vector<float> got_s, want_s(std::size_t(48) * d);
+          for (int s = 0; s < 16; ++s) {
+            const int h = int(rng.next() % heads), i = int(rng.next() % seq);
+            auto want_row = [&](int which) {
+              return std::span(want_s).subspan(std::size_t(3 * s + which) * d,
+                                               d);
+            };
+            reference::query_gradient_row(in, h, i, want_row(0));
+            reference::key_gradient_rows(in, h, i, want_row(1), want_row(2));
+            for (auto *got : {&got_dq, &got_dk, &got_dv}) {
+              auto row = got->begin() + (std::size_t(h) * seq + i) * d;
+              got_s.insert(got_s.end(), row, row + d);
+            }
+          }
+          return sample::compare(what + shape, got_s, want_s,
+                                 {reference::gradient_abs_tolerance,
+                                  reference::gradient_rel_tolerance});
+        };
+        const bool separate_right = check("attention_bwd_f16", separate);
+        const bool fused_right =
+            fused.empty() || check("attention_bwd_f16 fused", fused_whole);
+        ok &= separate_right && fused_right;
         const double flops =
             2.5 * 4.0 * heads * double(seq) * seq * d * (causal ? 0.5 : 1.0);
         // A kernel's own line says which pass it is part of.
         auto line = [&](const char *workload, const std::string &config,
-                        double ms, bool best, bool part) {
+                        double ms, bool best, bool right, bool part) {
           std::printf(
               "{\"workload\": \"%s%s\", \"impl\": \"tilecc\", \"shape\": [%d, "
               "%d, %d, %d], \"dtype\": \"fp16\", \"config\": \"%s\", \"ms\": "
@@ -203,12 +237,22 @@ bool bench() {
           line("attention_bwd_dkdv_f16",
                sample::describe(attention_bwd_dkdv_f16_tile_configs[c],
                                 block_names),
-               ms, c == best_dkdv, true);
+               ms, c == best_dkdv, separate_right, true);
         for (auto [c, ms] : dq)
           line("attention_bwd_dq_f16",
                sample::describe(attention_bwd_dq_f16_tile_configs[c],
                                 block_names),
-               ms, c == best_dq, true);
+               ms, c == best_dq, separate_right, true);
+        for (auto [c, ms] : fused)
+          line("attention_bwd_fused_f16",
+               sample::describe(attention_bwd_fused_f16_tile_configs[c],
+                                block_names),
+               ms, c == best_fused, fused_right, true);
+        // The whole pass both ways; the faster is the pass's result.
+        const double separate_ms = sample::median_ms(separate, 10, 50);
+        const double fused_ms =
+            fused.empty() ? 0 : sample::median_ms(fused_whole, 10, 50);
+        const bool fused_faster = !fused.empty() && fused_ms < separate_ms;
         line(
             "attention_bwd_f16",
             "dkdv " +
@@ -217,7 +261,13 @@ bool bench() {
                 "; dq " +
                 sample::describe(attention_bwd_dq_f16_tile_configs[best_dq],
                                  block_names),
-            sample::median_ms(whole, 10, 50), true, false);
+            separate_ms, !fused_faster, separate_right, false);
+        if (!fused.empty())
+          line("attention_bwd_f16",
+               "fused " + sample::describe(
+                              attention_bwd_fused_f16_tile_configs[best_fused],
+                              block_names),
+               fused_ms, fused_faster, fused_right, false);
       }
     }
   return ok;

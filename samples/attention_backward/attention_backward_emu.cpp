@@ -1,7 +1,8 @@
 // Runs every configuration of the backward kernels (fp16) in
 // emulation, each with the head_dim and masking it serves and its grid
 // rule, on two heads of 70 rows (not a multiple of the blocks), against the
-// reference: delta first, then dK and dV, and dQ from the kernel's delta.
+// reference: delta first, then dK and dV, and dQ from the kernel's delta;
+// then the fused kernel (dQ in fp32 beside dK and dV) and its cast.
 #include "attention_backward.tile.cpp"
 
 #include "backward_case.hpp"
@@ -10,6 +11,7 @@
 #include <cstdio>
 #include <iterator>
 #include <string>
+#include <tuple>
 
 namespace {
 
@@ -93,6 +95,38 @@ template <class T> bool check(const char *name) {
                                       sample::describe(c, block_names) + shape,
                                   sample::convert_all<float>(dq), tc.want.dq,
                                   tol);
+          });
+      sample::for_each_index<std::size(attention_bwd_fused_f16_tile_configs)>(
+          [&](auto i) {
+            constexpr tile::config c =
+                attention_bwd_fused_f16_tile_configs[decltype(i)::value];
+            constexpr int bm = c.meta[0], bn = c.meta[1], cd = c.meta[2],
+                          cc = c.meta[3];
+            if (cd == d && cc == causal) {
+              const tile::grid grid =
+                  attention_bwd_fused_f16_grid<bm, bn, cd, cc>(
+                      nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
+                      nullptr, nullptr, nullptr, scale, seq, heads, d, causal);
+              std::vector<T> dk(n), dv(n), dq(n);
+              std::vector<float> dq_acc(n, 0.0f);
+              tile::emulate::launch(
+                  grid, attention_bwd_fused_f16<bm, bn, cd, cc>, tc.q.data(),
+                  tc.k.data(), tc.v.data(), tc.d_o.data(), tc.lse.data(),
+                  delta.data(), dk.data(), dv.data(), dq_acc.data(), scale, seq,
+                  heads, d, causal);
+              tile::emulate::launch(attention_bwd_dq_cast_f16_grid<64, cd>(
+                                        nullptr, nullptr, seq, heads, d),
+                                    attention_bwd_dq_cast_f16<64, cd>,
+                                    dq_acc.data(), dq.data(), seq, heads, d);
+              std::string what = std::string(name) + " fused " +
+                                 sample::describe(c, block_names) + shape;
+              for (auto [got, want, which] :
+                   {std::tuple{&dk, &tc.want.dk, " dk"},
+                    std::tuple{&dv, &tc.want.dv, " dv"},
+                    std::tuple{&dq, &tc.want.dq, " dq"}})
+                ok &= sample::compare(
+                    what + which, sample::convert_all<float>(*got), *want, tol);
+            }
           });
     }
   std::printf("%s: %s in emulation\n", ok ? "PASS" : "FAIL", name);

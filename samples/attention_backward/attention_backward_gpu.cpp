@@ -3,8 +3,9 @@
 // and every explicit one that applies, on sequence lengths below, at and
 // not at multiples of the blocks, causal and not, head_dim 64 and 128, into
 // poisoned outputs with guard zones; once more with misaligned pointers
-// (the generic variant). dK, dV and dQ use the kernel's delta. Exits 77
-// without a GPU.
+// (the generic variant). dK, dV and dQ use the kernel's delta; the fused
+// kernel (dQ in fp32 beside dK and dV) is checked through its cast. Exits
+// 77 without a GPU.
 #include "attention_backward.tile.cpp"
 #include "attention_backward.tile.h"
 
@@ -20,15 +21,21 @@ constexpr std::initializer_list<const char *> delta_names = {"BM", "D"};
 constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
                                                              "CAUSAL"};
 
-/// The configurations of a kernel to run for one shape: -1 (the wrapper's
-/// choice) and, with aligned pointers, every explicit one that serves it.
+/// The configurations of a kernel to run for one shape, where any serves
+/// it: -1 (the wrapper's choice) and, with aligned pointers, every explicit
+/// one that does.
 template <std::size_t N, class Serves>
 std::vector<int> configs_to_run(const tile::config (&configs)[N], bool shifted,
                                 Serves serves) {
-  std::vector<int> run{-1};
-  for (std::size_t c = 0; c < N && !shifted; ++c)
+  std::vector<int> run;
+  for (std::size_t c = 0; c < N; ++c)
     if (serves(configs[c]))
       run.push_back(int(c));
+  if (run.empty())
+    return run;
+  if (shifted)
+    run.clear();
+  run.insert(run.begin(), -1);
   return run;
 }
 
@@ -112,6 +119,44 @@ template <class T> bool check(const char *name) {
                       g_q.get(), g_k.get(), g_v.get(), g_do.get(), g_lse.get(),
                       g_delta.get(), g_dq.get(), scale, seq, heads, d, causal,
                       nullptr, c);
+                },
+                tc.want.dq, tol);
+            ++runs;
+          }
+          // The fused pass: dQ added up in fp32 (zeroed first) beside dK
+          // and dV, then rounded.
+          sample::DeviceArray<float> g_dq_acc(n, shift);
+          for (int c : configs_to_run(attention_bwd_fused_f16_tile_configs,
+                                      shift, serves)) {
+            std::string what =
+                std::string(name) + " fused " +
+                sample::describe_config(attention_bwd_fused_f16_tile_configs, c,
+                                        block_names) +
+                shape;
+            g_dv.poison();
+            g_dq_acc.poison();
+            ok &= sample::check_launch(
+                what + " dk", g_dk, nullptr,
+                [&] {
+                  cudaError_t err =
+                      cudaMemset(g_dq_acc.get(), 0, n * sizeof(float));
+                  if (err != cudaSuccess)
+                    return err;
+                  return tilecc::attention_bwd_fused_f16(
+                      g_q.get(), g_k.get(), g_v.get(), g_do.get(), g_lse.get(),
+                      g_delta.get(), g_dk.get(), g_dv.get(), g_dq_acc.get(),
+                      scale, seq, heads, d, causal, nullptr, c);
+                },
+                tc.want.dk, tol);
+            ok &= g_dv.guards_intact(what + " dv") &&
+                  sample::compare(what + " dv", g_dv.download_floats(),
+                                  tc.want.dv, tol);
+            ok &= g_dq_acc.guards_intact(what + " dq_acc");
+            ok &= sample::check_launch(
+                what + " dq", g_dq, nullptr,
+                [&] {
+                  return tilecc::attention_bwd_dq_cast_f16(
+                      g_dq_acc.get(), g_dq.get(), seq, heads, d);
                 },
                 tc.want.dq, tol);
             ++runs;
