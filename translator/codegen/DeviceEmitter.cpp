@@ -115,6 +115,15 @@ EmittedKernel KernelEmitter::run() {
   if (Producer.active())
     emitSplit(1);
   emitBlock(F.body(), 1);
+  if (StoreBufferBytes) {
+    const unsigned Offset = (PipelineBytes + 1023) / 1024 * 1024;
+    for (size_t At; (At = Body.find(StoreBufferMark)) != std::string::npos;)
+      Body.replace(At, StoreBufferMark.size(), std::to_string(Offset));
+    if (Offset + StoreBufferBytes + 1024 > DynamicSharedBytes) {
+      DynamicSharedBytes = Offset + StoreBufferBytes + 1024;
+      PipelineLoc = StoreBufferLoc;
+    }
+  }
   // Only the helpers a variant actually emits count. Static shared memory
   // is the sum of its buffers, and NVIDIA GPUs cap it at 48 KB; past that
   // the generator asks for the scratch in dynamic memory. alignas first:
@@ -703,15 +712,10 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
   const Value *Val = O.operand(1);
   const TensorMapAccess &Map = Tma.find(&O)->second;
   const Type &T = Val->type();
-  unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
-  if (!StoreBufferOffset) {
-    const unsigned End = DynamicSharedBytes ? DynamicSharedBytes - 1024 : 0;
-    StoreBufferOffset = (End + 1023) / 1024 * 1024;
-  }
-  const unsigned Offset = *StoreBufferOffset;
-  if (Offset + Bytes + 1024 > DynamicSharedBytes) {
-    DynamicSharedBytes = Offset + Bytes + 1024;
-    PipelineLoc = O.loc();
+  const unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
+  if (Bytes > StoreBufferBytes) {
+    StoreBufferBytes = Bytes;
+    StoreBufferLoc = O.loc();
   }
   const bool Add = O.kind() == OpKind::AtomicAdd;
   Accesses.push_back((Add ? "atomic_add " : "store ") + nameOf(Val) + ": tma");
@@ -721,7 +725,7 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
                    " through shared memory: one TMA " +
                    (Add ? "reduce-add" : "store"));
   line(Indent + 1, "const " + stageType(O) + " " + Buf + "{rt::dynamic_smem<" +
-                       Elem + ">(" + std::to_string(Offset) + ")};");
+                       Elem + ">(" + StoreBufferMark.str() + ")};");
   line(Indent + 1, "if (threadIdx.x == 0)");
   line(Indent + 2, "rt::tma_store_wait<true>();");
   line(Indent + 1, barrier());

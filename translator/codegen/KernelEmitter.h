@@ -486,9 +486,16 @@ private:
   /// Per staged load: its stage buffers' type alias and ring pointer.
   llvm::DenseMap<const ir::Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;
-  /// Where the TMA stores' shared buffer starts, once one is emitted: every
-  /// store waits for the reads of those before it, so they share it.
-  std::optional<unsigned> StoreBufferOffset;
+  /// The end of the pipelines' rings, barriers and resident operands,
+  /// the furthest any reaches: the TMA stores' shared buffer starts after
+  /// it, so that no loop writes over a store that may still read it.
+  /// Every store waits for the reads of those before it, so they share
+  /// the buffer, as large as the largest needs; run() writes its offset
+  /// where the stores' lines hold StoreBufferMark.
+  unsigned PipelineBytes = 0;
+  unsigned StoreBufferBytes = 0;
+  ir::SourceLoc StoreBufferLoc;
+  static constexpr llvm::StringLiteral StoreBufferMark = "@store_buffer@";
   unsigned StaticSharedBytes = 0;
   /// The reduction and scan instances emitted whose partials cross warps,
   /// and the one needing the most.

@@ -523,6 +523,7 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
     line(Indent, "}");
     line(Indent, "__syncthreads();");
   }
+  PipelineBytes = std::max(PipelineBytes, Offset);
   if (Offset + 1024 > DynamicSharedBytes) {
     DynamicSharedBytes = Offset + 1024;
     PipelineLoc = O.loc();
@@ -737,6 +738,7 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
     Stage(B, [&](const Value *V, const std::string &At) {
       return "rt::stage_b<" + layoutOf(V) + ">(" + At + ", " + nameOf(V) + ")";
     });
+  PipelineBytes = std::max(PipelineBytes, Offset);
   if (Offset + 1024 > DynamicSharedBytes) {
     DynamicSharedBytes = Offset + 1024;
     PipelineLoc = O.loc();
