@@ -588,9 +588,11 @@ private:
       auto N = constantArg(E, "num_stages");
       if (!N)
         return;
-      if (*N < 1 || *N > 8)
+      // 0 is the default: the configuration's num_stages.
+      if (*N < 0 || *N > 8)
         return error(E->getExprLoc(),
-                     "num_stages must be between 1 and 8, not " +
+                     "num_stages must be between 0 (the configuration's) "
+                     "and 8, not " +
                          std::to_string(*N));
       Stages = *N;
     }

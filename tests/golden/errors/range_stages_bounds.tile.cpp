@@ -1,10 +1,10 @@
 // RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
 // RUN: test ! -e %t
-// CHECK: range_stages_bounds.tile.cpp:11:37: error: num_stages must be between 1 and 8, not 9
+// CHECK: range_stages_bounds.tile.cpp:11:37: error: num_stages must be between 0 (the configuration's) and 8, not 9
 #include <array>
 #include <tile/tile.hpp>
-// tile::range's num_stages is a constant from 1 to 8 (Triton's is a
-// constexpr); range-based loops iterate over tile::range only.
+// tile::range's num_stages is a constant from 0 (the configuration's) to
+// 8 (Triton's is a constexpr); range-based loops iterate over tile::range only.
 TILE_KERNEL void k(float *x, int n, int stages) {
   auto offs = tile::arange<128>();
   auto v = tile::zeros<float, 128>();
