@@ -1,7 +1,9 @@
 // clang-format off
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/key_step.cu
 // RUN: %FileCheck %s --check-prefix=ROOM < %t/crowded.cu
+// RUN: %FileCheck %s --check-prefix=WS < %t/key_step_ws.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/key_step.cu -o %t/key_step.o %}
+// RUN: %if nvcc %{ %nvcc-sm90a %t/key_step_ws.cu -o %t/key_step_ws.o %}
 // RUN: %if nvcc %{ %nvcc-sm90a %t/crowded.cu -o %t/crowded.o %}
 // RUN: rm -rf %t.80 && %tilecc %s -o %t.80 --target sm_80
 // RUN: %FileCheck %s < %t.80/key_step.cu
@@ -24,6 +26,10 @@
 // the target allows (crowded: six 16 KB stages and a 64 KB transpose on
 // sm_80, 163 KB), the dot stages W at each call again, as without a
 // pipeline; sm_90a has room.
+//
+// With a producer warpgroup (key_step_ws) the dots meet at the consumers'
+// named barrier, whose thread count they take, not at __syncthreads, which
+// would wait for the producer.
 #include <tile/tile.hpp>
 
 /// dK's product for Q's row blocks, and dQ's when DQ.
@@ -40,7 +46,8 @@ void key_loop(const tile::half *k, const tile::half *q, const tile::half *w,
   for (int m0 = 0; m0 < m; m0 += BM) {
     auto rows = m0 + tile::arange<BM>();
     auto qt = tile::load(q + tile::expand_dims<1>(rd) +
-                         tile::expand_dims<0>(rows) * D);
+                             tile::expand_dims<0>(rows) * D,
+                         tile::expand_dims<0>(rows < m));
     auto p = tile::cast<tile::half>(tile::dot(k_blk, qt));
     acc = tile::dot(p, w_blk, acc);
     if (DQ)
@@ -64,6 +71,22 @@ template <int BN, int BM, int D>
 TILE_GRID(key_step)
 tile::grid key_step_grid(const tile::half *, const tile::half *,
                          const tile::half *, float *, float *, int) {
+  return {1};
+}
+
+template <int BN, int BM, int D>
+TILE_KERNEL void key_step_ws(const tile::half *k, const tile::half *q,
+                             const tile::half *w, float *dq, float *dk, int m) {
+  key_loop<BN, BM, D, 1>(k, q, w, dq, dk, m);
+}
+TILE_CONFIGS(key_step_ws, tile::config{.meta = {64, 64, 64}, .num_warps = 4,
+                                       .num_stages = 2,
+                                       .warp_specialize = true});
+
+template <int BN, int BM, int D>
+TILE_GRID(key_step_ws)
+tile::grid key_step_ws_grid(const tile::half *, const tile::half *,
+                            const tile::half *, float *, float *, int) {
   return {1};
 }
 
@@ -104,6 +127,20 @@ tile::grid crowded_grid(const tile::half *, const tile::half *,
 // CHECK: rt::dot_mma<[[PL:L[0-9]+]], [[BL]], [[PL]]>(p, w_blk_resident, acc_1, acc_2, nullptr);
 // CHECK: rt::dot_mma_trans_a<[[PL]], [[BL]], [[PL]]>(p, k_blk_resident, {{t[0-9]+}}, {{t[0-9]+}}, [[SCRATCH]]);
 // CHECK-LABEL: key_step_c0_generic(
+
+// WS: // key_step_ws_c0_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 46 (setmaxnreg 40 / 216).
+// WS-LABEL: key_step_ws_c0_aligned16_tma(
+// WS: rt::setmaxnreg_inc<216>();
+// WS-NOT: __syncthreads
+// WS: const auto k_blk_resident =
+// WS: rt::sync_threads<128>();
+// WS-NEXT: for (int m0 = 0; m0 < m; m0 += 64) {
+// WS-NOT: __syncthreads
+// WS: rt::dot_mma<[[PL:L[0-9]+]], [[BL:L[0-9]+]], [[PL]], rt::a_anywhere, 128>(p, w_blk_resident, acc,
+// WS-NOT: __syncthreads
+// WS: rt::dot_mma_trans_a<[[PL]], [[BL]], [[PL]], 128>(p, k_blk_resident, {{t[0-9]+}}, {{t[0-9]+}},
+// WS-NOT: __syncthreads
+// WS-LABEL: key_step_ws_c0_aligned16(
 
 // ROOM-LABEL: crowded_c0_aligned16(
 // ROOM: rt::stage_b<{{L[0-9]+}}>(rt::dynamic_smem<rt::f16>(98304), w_blk);

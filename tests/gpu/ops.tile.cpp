@@ -428,8 +428,10 @@ TILE_KERNEL void matmul_step_adds(const tile::half *a, const tile::half *b,
 // along N too, numbered M first so that each warpgroup owns 64 rows
 // (wgmma on sm_90a).
 // At 64 x 128 x 128 its dots and transpose share 48 KB of scratch, the
-// most sm_80 allows static. With 2 stages Q^T's blocks are prefetched and
-// K's block is written to shared memory once, as the second dot's B.
+// most sm_80 allows static. With 2 stages Q^T's blocks are prefetched (by
+// TMA on sm_90a) and K's block is written to shared memory once, as the
+// second dot's B; with a producer warpgroup the second dot meets the
+// consumers at their named barrier.
 template <int BM, int BN, int D>
 TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
                                 float *out, int m) {
@@ -440,10 +442,12 @@ TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
   for (int m0 = 0; m0 < m; m0 += BM) {
     auto rows = m0 + tile::arange<BM>();
     auto qt = tile::load(q + tile::expand_dims<1>(rd) +
-                         tile::expand_dims<0>(rows) * D);
+                             tile::expand_dims<0>(rows) * D,
+                         tile::expand_dims<0>(rows < m));
     auto p = tile::cast<tile::half>(tile::dot(k_blk, qt) * 0.125f);
     tile::store(out + tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(rd),
-                tile::dot(tile::trans(p), k_blk));
+                tile::dot(tile::trans(p), k_blk),
+                tile::expand_dims<1>(rows < m));
   }
 }
 
@@ -563,7 +567,15 @@ TILE_CONFIGS(
     tile::config{.meta = {64, 64, 64}, .num_warps = 4},
     tile::config{.meta = {64, 128, 128}, .num_warps = 8},
     tile::config{.meta = {64, 64, 64}, .num_warps = 4, .num_stages = 2},
-    tile::config{.meta = {64, 128, 128}, .num_warps = 8, .num_stages = 2});
+    tile::config{.meta = {64, 128, 128}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 64, 64},
+                 .num_warps = 4,
+                 .num_stages = 2,
+                 .warp_specialize = true},
+    tile::config{.meta = {64, 128, 128},
+                 .num_warps = 8,
+                 .num_stages = 2,
+                 .warp_specialize = true});
 TILE_CONFIGS(invariant_b_dot, tile::config{.meta = {64, 64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128, 64}, .num_warps = 8});
 TILE_CONFIGS(invariant_b_acc,

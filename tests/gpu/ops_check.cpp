@@ -463,22 +463,26 @@ void checkStepAdds(int M, int N, int K) {
 }
 
 /// transposed_dot with 8 warps and with 4, against the emulation (P is
-/// rounded to half in both; sums in another order).
+/// rounded to half in both; sums in another order), for row counts a
+/// multiple of the block, a multiple of 16 only (TMA's last box partly
+/// past the end) and neither (no TMA).
 template <int BM, int BN, int D> void checkTransposedDot(int Config) {
-  const int M = 256;
-  auto K = randomHalves(size_t(BN) * D, -1, 1);
-  auto Q = randomHalves(size_t(M) * D, -1, 1);
-  std::vector<float> Out(size_t(M) * D);
-  tile::emulate::launch(tile::grid{1}, transposed_dot<BM, BN, D>, K.data(),
-                        Q.data(), Out.data(), M);
-  sample::DeviceArray<tile::half> DK(K, 0), DQ(Q, 0);
-  sample::DeviceArray<float> DOut(Out.size(), 0);
-  poison(DOut);
-  CUDA_CHECK(tilecc::transposed_dot(DK.get(), DQ.get(), DOut.get(), M, nullptr,
-                                    Config));
-  CUDA_CHECK(cudaDeviceSynchronize());
-  compare("transposed_dot config " + std::to_string(Config), DOut.download(),
-          Out, 2e-2);
+  for (int M : {256, 208, 200}) {
+    auto K = randomHalves(size_t(BN) * D, -1, 1);
+    auto Q = randomHalves(size_t(M) * D, -1, 1);
+    std::vector<float> Out(size_t(M) * D);
+    tile::emulate::launch(tile::grid{1}, transposed_dot<BM, BN, D>, K.data(),
+                          Q.data(), Out.data(), M);
+    sample::DeviceArray<tile::half> DK(K, 0), DQ(Q, 0);
+    sample::DeviceArray<float> DOut(Out.size(), 0);
+    poison(DOut);
+    CUDA_CHECK(tilecc::transposed_dot(DK.get(), DQ.get(), DOut.get(), M,
+                                      nullptr, Config));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    compare("transposed_dot config " + std::to_string(Config) +
+                " m=" + std::to_string(M),
+            DOut.download(), Out, 2e-2);
+  }
 }
 
 /// invariant_b_dot against the emulation, over row blocks past the one
@@ -604,6 +608,8 @@ int main() {
   checkTransposedDot<64, 128, 128>(2); // 48 KB of scratch, static on sm_80
   checkTransposedDot<64, 64, 64>(3);   // pipelined: K's block resident
   checkTransposedDot<64, 128, 128>(4);
+  checkTransposedDot<64, 64, 64>(5); // a producer warpgroup
+  checkTransposedDot<64, 128, 128>(6);
   checkInvariantBDot<64, 64, 64>(0);
   checkInvariantBDot<64, 128, 64>(1);
   checkInvariantBAcc<64, 64, 64>(0);

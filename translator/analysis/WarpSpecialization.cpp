@@ -37,24 +37,16 @@ bool sameRing(const PipelinedLoop &A, const PipelinedLoop &B,
 }
 
 /// Why op O, which the consumers run, rules the split out, if it does: a
-/// tile::rt helper would wait at a block barrier for the producer.
-std::string
-hiddenBarrier(const Op &O,
-              const llvm::DenseMap<const Op *, PipelinedLoop> &Plans) {
+/// tile::rt helper would wait at a block barrier for the producer. (Dots
+/// that stage their operands, transposes, layout conversions and
+/// reductions meet at the consumers' own barrier.)
+std::string hiddenBarrier(const Op &O) {
   if (O.kind() == OpKind::Scan)
     return "a scan";
   bool Atomic = isAtomicRMW(O.kind()) || O.kind() == OpKind::AtomicCas;
   if (Atomic && O.operand(0)->type().isScalar())
     return "an atomic run once per program";
-  if (O.kind() != OpKind::Dot)
-    return "";
-  // Dots that read a stage are tensor-core instructions; others stage
-  // their operands in shared memory themselves.
-  const Op *Loop = O.parentBlock()->parentOp();
-  auto It = Loop ? Plans.find(Loop) : Plans.end();
-  if (It != Plans.end() && It->second.Dots.count(&O))
-    return "";
-  return "a dot of operands in registers";
+  return "";
 }
 
 std::string loopAt(const Op &Loop) {
@@ -127,7 +119,7 @@ planWarpSpecialization(const Function &F, const LayoutMap &LM,
       return;
     auto It = Plans.find(&O);
     if (It == Plans.end()) {
-      if (std::string Barrier = hiddenBarrier(O, Plans); !Barrier.empty())
+      if (std::string Barrier = hiddenBarrier(O); !Barrier.empty())
         Why = "the " + where(O) + " is " + Barrier +
               ", whose block barrier would wait for the producer";
       return;

@@ -17,9 +17,10 @@
 // loops with the same stages (their rings are one), outside any `if` or
 // `while`; the scalars must be computable from the kernel's parameters,
 // program ids and the enclosing loops' induction variables alone; and the
-// consumers' block barriers become named barriers among them: barriers the
-// tile::rt helpers hide (scans, CUDA-core dots, atomics run once per
-// program) rule it out.
+// consumers' block barriers become named barriers among them (the helpers
+// that pass tiles through shared memory, dots of register operands
+// included, take the consumers' count): the barriers tile::rt helpers still
+// hide (scans, atomics run once per program) rule it out.
 //
 // The producer also copies the tiles the loops' dots take as A from outside
 // them (attention's Q) when it can: a load before the loops, at the top

@@ -627,8 +627,8 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
     declareTile(O.result(), Indent);
     const Type &T = O.result()->type();
     line(Indent, "rt::transpose<" + layoutOf(O.operand(0)) + ", " +
-                     layoutOf(O.result()) + ">(" + nameOf(O.operand(0)) + ", " +
-                     nameOf(O.result()) + ", " +
+                     layoutOf(O.result()) + syncArg() + ">(" +
+                     nameOf(O.operand(0)) + ", " + nameOf(O.result()) + ", " +
                      scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");");
     return;
   }
@@ -1129,9 +1129,12 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
                                      : ABytes + BBytes,
                     /*Swizzled=*/true)
           : "nullptr"; // b resident and a in registers: nothing is staged
+  // dot_mma's a_use comes before the consumers' barrier count.
+  const std::string Use = AtRisk                     ? ", rt::a_loop_invariant"
+                          : Split && !Fma && !Folded ? ", rt::a_anywhere"
+                                                     : "";
   line(Indent, Callee + layoutOf(AIn) + ", " + layoutOf(B) + ", " +
-                   layoutOf(R) + (AtRisk ? ", rt::a_loop_invariant" : "") +
-                   ">(" + nameOf(AIn) + ", " +
+                   layoutOf(R) + Use + syncArg() + ">(" + nameOf(AIn) + ", " +
                    (ResidentB ? Residents.lookup(B) : nameOf(B)) + ", " +
                    nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "tile/rt/layout.cuh"
+#include "tile/rt/sync.cuh"
 #include "tile/rt/types.cuh"
 #if !defined(__HIPCC__)
 #include "tile/rt/async_copy.cuh"
@@ -54,9 +55,10 @@ __host__ __device__ constexpr int dot_fma_scratch(int m, int k, int n) {
 /// 8-bit operands and in float otherwise (with fma). The operands are
 /// staged in scratch (16-byte aligned, dot_fma_scratch bytes): the
 /// kernel's one buffer for the helpers that pass a tile through shared
-/// memory, each waiting for every thread before it returns.
-template <precision P, class LA, class LB, class LC, class T, class TC, int NA,
-          int NB, int NC>
+/// memory, each waiting for every thread before it returns (for Sync, the
+/// count sync_threads takes: a warp-specialized kernel's consumers).
+template <precision P, class LA, class LB, class LC, int Sync = 0, class T,
+          class TC, int NA, int NB, int NC>
 __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
                         TC (&out)[NC], unsigned char *scratch) {
   constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
@@ -74,7 +76,7 @@ __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
   for (int e = 0; e < NB; ++e)
     if (LB::owns(e))
       sb[linear_index<LB>(e)] = b[e];
-  __syncthreads();
+  sync_threads<Sync>();
   auto operand = [](T v) {
     Acc x = convert<Acc>(v);
     if constexpr (P == precision::tf32 && sizeof(T) == 4 &&
@@ -95,7 +97,7 @@ __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
     }
     out[e] = convert<TC>(s);
   }
-  __syncthreads(); // the next dot or transpose reuses the buffers
+  sync_threads<Sync>(); // the next dot or transpose reuses the buffers
 }
 
 #if !defined(__HIPCC__)
@@ -237,8 +239,8 @@ __device__ auto stage_b(T *at, const T (&b)[NB]) {
 namespace detail {
 /// dot_mma with b in shared memory (ob); BStaged says whether the caller
 /// has just written it, so that the threads must meet before reading it.
-template <class LA, class LC, a_use Use, bool BStaged, class T, int NA,
-          class OB, class TC, int NC>
+template <class LA, class LC, a_use Use, int Sync, bool BStaged, class T,
+          int NA, class OB, class TC, int NC>
 __device__ void dot_mma_smem_b(const T (&a)[NA], const OB &ob,
                                const TC (&acc)[NC], TC (&out)[NC],
                                unsigned char *a_scratch) {
@@ -251,24 +253,25 @@ __device__ void dot_mma_smem_b(const T (&a)[NA], const OB &ob,
                  !uses_wgmma<LC, T, fragment_operand<LA, T, NA>, OB>())) {
     if constexpr (BStaged) {
       fence_proxy_async();
-      __syncthreads();
+      sync_threads<Sync>();
     }
     mma_tiles<LC, T>(fragment<LA>(a), ob, out);
     if constexpr (BStaged)
-      __syncthreads(); // the next dot reuses the buffer
+      sync_threads<Sync>(); // the next dot reuses the buffer
   } else {
     using TA = smem_tile<T, M, K>;
     const auto oa = stage_operand<LA, false, true>(
         TA{reinterpret_cast<T *>(a_scratch)}, a);
     fence_proxy_async();
-    __syncthreads();
+    sync_threads<Sync>();
     mma_tiles<LC, T>(oa, ob, out);
-    __syncthreads(); // the next dot reuses the buffers
+    sync_threads<Sync>(); // the next dot reuses the buffers
   }
 }
 
 /// dot_mma_trans_a with b in shared memory (ob): p is written at a_scratch.
-template <class LP, class LC, class T, int NP, class OB, class TC, int NC>
+template <class LP, class LC, int Sync, class T, int NP, class OB, class TC,
+          int NC>
 __device__ void dot_mma_trans_a_smem_b(const T (&p)[NP], const OB &ob,
                                        const TC (&acc)[NC], TC (&out)[NC],
                                        unsigned char *a_scratch) {
@@ -281,9 +284,9 @@ __device__ void dot_mma_trans_a_smem_b(const T (&p)[NP], const OB &ob,
   for (int e = 0; e < NC; ++e)
     out[e] = acc[e];
   fence_proxy_async();
-  __syncthreads();
+  sync_threads<Sync>();
   mma_tiles<LC, T>(operand<false>(ta), ob, out);
-  __syncthreads(); // the next dot reuses the buffers
+  sync_threads<Sync>(); // the next dot reuses the buffers
 }
 } // namespace detail
 
@@ -292,14 +295,14 @@ __device__ void dot_mma_trans_a_smem_b(const T (&p)[NP], const OB &ob,
 /// first (stage_b), and so is a unless LA holds the A fragments LC needs
 /// (and Use allows them). They are staged in scratch (1024-byte aligned;
 /// b, then a at dot_mma_a_offset), the kernel's buffer that dot_fma's
-/// describes.
-template <class LA, class LB, class LC, a_use Use = a_anywhere, class T, int NA,
-          int NB, class TC, int NC>
+/// describes. Sync: as dot_fma's.
+template <class LA, class LB, class LC, a_use Use = a_anywhere, int Sync = 0,
+          class T, int NA, int NB, class TC, int NC>
 __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
                         TC (&out)[NC], unsigned char *scratch) {
   constexpr int K = LA::shape(1), N = LB::shape(1);
   const auto ob = stage_b<LB>(reinterpret_cast<T *>(scratch), b);
-  detail::dot_mma_smem_b<LA, LC, Use, true>(
+  detail::dot_mma_smem_b<LA, LC, Use, Sync, true>(
       a, ob, acc, out, scratch + dot_mma_a_offset<T>(K, N));
 }
 
@@ -307,12 +310,12 @@ __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
 /// reads it unchanged): a, where it is staged, goes to the start of
 /// scratch; with a's fragments in registers nothing is written and the
 /// threads need not meet.
-template <class LA, class LB, class LC, a_use Use = a_anywhere, class T, int NA,
-          class Tile, bool KMajor, class TC, int NC>
+template <class LA, class LB, class LC, a_use Use = a_anywhere, int Sync = 0,
+          class T, int NA, class Tile, bool KMajor, class TC, int NC>
 __device__ void dot_mma(const T (&a)[NA], const smem_operand<Tile, KMajor> &b,
                         const TC (&acc)[NC], TC (&out)[NC],
                         unsigned char *scratch) {
-  detail::dot_mma_smem_b<LA, LC, Use, false>(a, b, acc, out, scratch);
+  detail::dot_mma_smem_b<LA, LC, Use, Sync, false>(a, b, acc, out, scratch);
 }
 
 /// out = acc + trans(p) b on tensor cores, for 16-bit p (K x M, layout LP)
@@ -321,32 +324,33 @@ __device__ void dot_mma(const T (&a)[NA], const smem_operand<Tile, KMajor> &b,
 /// as they read it; so A crosses shared memory once, where a transpose
 /// would take it there and back and the dot stage it again. Staged in
 /// scratch as dot_mma's.
-template <class LP, class LB, class LC, class T, int NP, int NB, class TC,
-          int NC>
+template <class LP, class LB, class LC, int Sync = 0, class T, int NP, int NB,
+          class TC, int NC>
 __device__ void dot_mma_trans_a(const T (&p)[NP], const T (&b)[NB],
                                 const TC (&acc)[NC], TC (&out)[NC],
                                 unsigned char *scratch) {
   constexpr int K = LP::shape(0), N = LB::shape(1);
   const auto ob = stage_b<LB>(reinterpret_cast<T *>(scratch), b);
-  detail::dot_mma_trans_a_smem_b<LP, LC>(p, ob, acc, out,
+  detail::dot_mma_trans_a_smem_b<LP, LC, Sync>(p, ob, acc, out,
                                          scratch + dot_mma_a_offset<T>(K, N));
 }
 
 /// dot_mma_trans_a with b already in shared memory (stage_b): p goes to
 /// the start of scratch.
-template <class LP, class LB, class LC, class T, int NP, class Tile,
-          bool KMajor, class TC, int NC>
+template <class LP, class LB, class LC, int Sync = 0, class T, int NP,
+          class Tile, bool KMajor, class TC, int NC>
 __device__ void dot_mma_trans_a(const T (&p)[NP],
                                 const smem_operand<Tile, KMajor> &b,
                                 const TC (&acc)[NC], TC (&out)[NC],
                                 unsigned char *scratch) {
-  detail::dot_mma_trans_a_smem_b<LP, LC>(p, b, acc, out, scratch);
+  detail::dot_mma_trans_a_smem_b<LP, LC, Sync>(p, b, acc, out, scratch);
 }
 #endif
 
 /// out = the transpose of the 2-D tile in (layout LS); out has layout LD.
 /// The tile passes through scratch (M x N elements; dot_fma's buffer).
-template <class LS, class LD, class T, int NS, int ND>
+/// Sync: as dot_fma's.
+template <class LS, class LD, int Sync = 0, class T, int NS, int ND>
 __device__ void transpose(const T (&in)[NS], T (&out)[ND],
                           unsigned char *scratch) {
   constexpr int M = LS::shape(0);
@@ -355,11 +359,11 @@ __device__ void transpose(const T (&in)[NS], T (&out)[ND],
   for (int e = 0; e < NS; ++e)
     if (LS::owns(e))
       buf[LS::coord(e, 1) * M + LS::coord(e, 0)] = in[e];
-  __syncthreads();
+  sync_threads<Sync>();
 #pragma unroll
   for (int e = 0; e < ND; ++e)
     out[e] = buf[linear_index<LD>(e)];
-  __syncthreads();
+  sync_threads<Sync>();
 }
 
 } // namespace tile::rt
