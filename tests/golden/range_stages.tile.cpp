@@ -19,8 +19,9 @@
 // itself: no barrier, and the prefetch checks that the step is positive.
 // Its mask stays in the body (the read-back uses it, with the load's
 // other value); the pointers are computed only by the prefetch. In `mm`,
-// the hint overrides the configuration's num_stages (3) for one loop and
-// turns pipelining off (1) for another. HIP has no cp.async: the loads
+// the hint overrides the configuration's num_stages (3) for one loop,
+// turns pipelining off (1) for another and, written as 0, asks for the
+// configuration's own for a third. HIP has no cp.async: the loads
 // stay plain.
 #include <tile/tile.hpp>
 
@@ -67,7 +68,7 @@ tile::grid rows_grid(const float *, float *, int n_rows, int) {
 
 template <int BM, int BN, int BK>
 TILE_KERNEL void mm(const tile::half *a, const tile::half *b, float *c,
-                    float *d, int k) {
+                    float *d, float *e, int k) {
   auto rm = tile::arange<BM>();
   auto rn = tile::arange<BN>();
   auto rk = tile::arange<BK>();
@@ -89,17 +90,27 @@ TILE_KERNEL void mm(const tile::half *a, const tile::half *b, float *c,
                       other);
   tile::store(d + tile::expand_dims<1>(rm) * BN + tile::expand_dims<0>(rn),
               other);
+  auto third = tile::zeros<float, BM, BN>();
+  for (int k0 : tile::range(0, k, BK, 0))
+    third = tile::dot(tile::load(a + tile::expand_dims<1>(rm) * k +
+                                 tile::expand_dims<0>(k0 + rk)),
+                      tile::load(b + tile::expand_dims<1>(k0 + rk) * BN +
+                                 tile::expand_dims<0>(rn)),
+                      third);
+  tile::store(e + tile::expand_dims<1>(rm) * BN + tile::expand_dims<0>(rn),
+              third);
 }
 TILE_CONFIGS(mm, tile::config{
                      .meta = {64, 64, 32}, .num_warps = 4, .num_stages = 3});
 template <int BM, int BN, int BK>
 TILE_GRID(mm)
-tile::grid
-    mm_grid(const tile::half *, const tile::half *, float *, float *, int) {
+tile::grid mm_grid(const tile::half *, const tile::half *, float *, float *,
+                   float *, int) {
   return {1};
 }
 
 // clang-format off
+// IR: %{{[0-9]+}}.third = for %{{.*}} -> iv %{{[0-9]+}}.k0 iter
 // MM-LABEL: mm_c0_aligned16(
 // MM: pipeline: {{.*}} in 4 shared-memory stages, prefetched 3 iterations ahead
 // MM: rt::cp_async_wait<2>();
@@ -107,5 +118,6 @@ tile::grid
 // MM-NEXT: __syncthreads();
 // MM-NOT: pipeline:
 // MM: rt::dot_mma<
+// MM: pipeline: {{.*}} in 3 shared-memory stages, prefetched 2 iterations ahead
 // MM-LABEL: mm_c0_generic(
 // clang-format on

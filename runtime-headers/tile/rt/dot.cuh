@@ -331,8 +331,8 @@ __device__ void dot_mma_trans_a(const T (&p)[NP], const T (&b)[NB],
                                 unsigned char *scratch) {
   constexpr int K = LP::shape(0), N = LB::shape(1);
   const auto ob = stage_b<LB>(reinterpret_cast<T *>(scratch), b);
-  detail::dot_mma_trans_a_smem_b<LP, LC, Sync>(p, ob, acc, out,
-                                         scratch + dot_mma_a_offset<T>(K, N));
+  detail::dot_mma_trans_a_smem_b<LP, LC, Sync>(
+      p, ob, acc, out, scratch + dot_mma_a_offset<T>(K, N));
 }
 
 /// dot_mma_trans_a with b already in shared memory (stage_b): p goes to
