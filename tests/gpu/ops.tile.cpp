@@ -431,8 +431,9 @@ TILE_KERNEL void matmul_step_adds(const tile::half *a, const tile::half *b,
 // most sm_80 allows static. With 2 stages Q^T's blocks are prefetched (by
 // TMA on sm_90a) and K's block is written to shared memory once, as the
 // second dot's B; with a producer warpgroup the second dot meets the
-// consumers at their named barrier.
-template <int BM, int BN, int D>
+// consumers at their named barrier. With ADD the product is added to out
+// (by TMA on sm_90a, whose barrier then stands for the dot's last).
+template <int BM, int BN, int D, int ADD>
 TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
                                 float *out, int m) {
   auto rn = tile::arange<BN>();
@@ -445,9 +446,13 @@ TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
                              tile::expand_dims<0>(rows) * D,
                          tile::expand_dims<0>(rows < m));
     auto p = tile::cast<tile::half>(tile::dot(k_blk, qt) * 0.125f);
-    tile::store(out + tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(rd),
-                tile::dot(tile::trans(p), k_blk),
-                tile::expand_dims<1>(rows < m));
+    auto product = tile::dot(tile::trans(p), k_blk);
+    auto at = out + tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(rd);
+    if (ADD)
+      tile::atomic_add(at, product, tile::expand_dims<1>(rows < m),
+                       tile::mem_order::relaxed);
+    else
+      tile::store(at, product, tile::expand_dims<1>(rows < m));
   }
 }
 
@@ -563,26 +568,31 @@ TILE_CONFIGS(matmul_step_adds, tile::config{.meta = {64, 64, 32},
                                             .num_warps = 4,
                                             .num_stages = 3});
 TILE_CONFIGS(
-    transposed_dot, tile::config{.meta = {64, 64, 64}, .num_warps = 8},
-    tile::config{.meta = {64, 64, 64}, .num_warps = 4},
-    tile::config{.meta = {64, 128, 128}, .num_warps = 8},
-    tile::config{.meta = {64, 64, 64}, .num_warps = 4, .num_stages = 2},
-    tile::config{.meta = {64, 128, 128}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {64, 64, 64},
+    transposed_dot, tile::config{.meta = {64, 64, 64, 0}, .num_warps = 8},
+    tile::config{.meta = {64, 64, 64, 0}, .num_warps = 4},
+    tile::config{.meta = {64, 128, 128, 0}, .num_warps = 8},
+    tile::config{.meta = {64, 64, 64, 0}, .num_warps = 4, .num_stages = 2},
+    tile::config{.meta = {64, 128, 128, 0}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 64, 64, 0},
                  .num_warps = 4,
                  .num_stages = 2,
                  .warp_specialize = true},
-    tile::config{.meta = {64, 128, 128},
+    tile::config{.meta = {64, 128, 128, 0},
+                 .num_warps = 8,
+                 .num_stages = 2,
+                 .warp_specialize = true},
+    tile::config{.meta = {64, 64, 64, 1}, .num_warps = 4, .num_stages = 2},
+    tile::config{.meta = {64, 128, 128, 1},
                  .num_warps = 8,
                  .num_stages = 2,
                  .warp_specialize = true});
-TILE_CONFIGS(invariant_b_dot, tile::config{.meta = {64, 64, 64}, .num_warps = 4},
+TILE_CONFIGS(invariant_b_dot,
+             tile::config{.meta = {64, 64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128, 64}, .num_warps = 8});
-TILE_CONFIGS(invariant_b_acc,
-             tile::config{.meta = {64, 64, 64}, .num_warps = 4,
-                          .num_stages = 2},
-             tile::config{.meta = {128, 64, 64}, .num_warps = 8,
-                          .num_stages = 2});
+TILE_CONFIGS(
+    invariant_b_acc,
+    tile::config{.meta = {64, 64, 64}, .num_warps = 4, .num_stages = 2},
+    tile::config{.meta = {128, 64, 64}, .num_warps = 8, .num_stages = 2});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -668,7 +678,7 @@ tile::grid matmul_step_adds_grid(const tile::half *, const tile::half *,
                                  float *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN)};
 }
-template <int BM, int BN, int D>
+template <int BM, int BN, int D, int ADD>
 TILE_GRID(transposed_dot)
 tile::grid
     transposed_dot_grid(const tile::half *, const tile::half *, float *, int) {

@@ -465,17 +465,20 @@ void checkStepAdds(int M, int N, int K) {
 /// transposed_dot with 8 warps and with 4, against the emulation (P is
 /// rounded to half in both; sums in another order), for row counts a
 /// multiple of the block, a multiple of 16 only (TMA's last box partly
-/// past the end) and neither (no TMA).
-template <int BM, int BN, int D> void checkTransposedDot(int Config) {
+/// past the end) and neither (no TMA). With ADD the product is added to
+/// random values.
+template <int BM, int BN, int D, int ADD> void checkTransposedDot(int Config) {
   for (int M : {256, 208, 200}) {
     auto K = randomHalves(size_t(BN) * D, -1, 1);
     auto Q = randomHalves(size_t(M) * D, -1, 1);
-    std::vector<float> Out(size_t(M) * D);
-    tile::emulate::launch(tile::grid{1}, transposed_dot<BM, BN, D>, K.data(),
-                          Q.data(), Out.data(), M);
+    std::vector<float> Out = ADD ? randomFloats(size_t(M) * D, -1, 1)
+                                 : std::vector<float>(size_t(M) * D);
+    sample::DeviceArray<float> DOut(Out, 0);
+    if (!ADD)
+      poison(DOut);
+    tile::emulate::launch(tile::grid{1}, transposed_dot<BM, BN, D, ADD>,
+                          K.data(), Q.data(), Out.data(), M);
     sample::DeviceArray<tile::half> DK(K, 0), DQ(Q, 0);
-    sample::DeviceArray<float> DOut(Out.size(), 0);
-    poison(DOut);
     CUDA_CHECK(tilecc::transposed_dot(DK.get(), DQ.get(), DOut.get(), M,
                                       nullptr, Config));
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -603,13 +606,15 @@ int main() {
   checkSplitKWith<32, 32, 16, 3>(1, 150, 70, 333);
   checkSplitKWith<64, 64, 32, 4>(0, 192, 128, 320);
   checkSplitKWith<32, 32, 16, 3>(1, 192, 128, 320);
-  checkTransposedDot<64, 64, 64>(0);
-  checkTransposedDot<64, 64, 64>(1);
-  checkTransposedDot<64, 128, 128>(2); // 48 KB of scratch, static on sm_80
-  checkTransposedDot<64, 64, 64>(3);   // pipelined: K's block resident
-  checkTransposedDot<64, 128, 128>(4);
-  checkTransposedDot<64, 64, 64>(5); // a producer warpgroup
-  checkTransposedDot<64, 128, 128>(6);
+  checkTransposedDot<64, 64, 64, 0>(0);
+  checkTransposedDot<64, 64, 64, 0>(1);
+  checkTransposedDot<64, 128, 128, 0>(2); // 48 KB of scratch, static on sm_80
+  checkTransposedDot<64, 64, 64, 0>(3);   // pipelined: K's block resident
+  checkTransposedDot<64, 128, 128, 0>(4);
+  checkTransposedDot<64, 64, 64, 0>(5); // a producer warpgroup
+  checkTransposedDot<64, 128, 128, 0>(6);
+  checkTransposedDot<64, 64, 64, 1>(7); // added by TMA
+  checkTransposedDot<64, 128, 128, 1>(8);
   checkInvariantBDot<64, 64, 64>(0);
   checkInvariantBDot<64, 128, 64>(1);
   checkInvariantBAcc<64, 64, 64>(0);

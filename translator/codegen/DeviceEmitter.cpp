@@ -726,9 +726,15 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
                    (Add ? "reduce-add" : "store"));
   line(Indent + 1, "const " + stageType(O) + " " + Buf + "{rt::dynamic_smem<" +
                        Elem + ">(" + StoreBufferMark.str() + ")};");
-  line(Indent + 1, "if (threadIdx.x == 0)");
-  line(Indent + 2, "rt::tma_store_wait<true>();");
-  line(Indent + 1, barrier());
+  if (const Op *Dot = StoreBufferWaited.lookup(&O)) {
+    line(Indent + 1, "// Free: waited for in the dot at line " +
+                         std::to_string(Dot->loc().Line) +
+                         ", before its barrier.");
+  } else {
+    line(Indent + 1, "if (threadIdx.x == 0)");
+    line(Indent + 2, "rt::tma_store_wait<true>();");
+    line(Indent + 1, barrier());
+  }
   line(Indent + 1,
        Buf + ".template store<" + layoutOf(Val) + ">(" + nameOf(Val) + ");");
   line(Indent + 1, "rt::fence_proxy_async();");
@@ -1129,14 +1135,48 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
                                      : ABytes + BBytes,
                     /*Swizzled=*/true)
           : "nullptr"; // b resident and a in registers: nothing is staged
-  // dot_mma's a_use comes before the consumers' barrier count.
-  const std::string Use = AtRisk                     ? ", rt::a_loop_invariant"
-                          : Split && !Fma && !Folded ? ", rt::a_anywhere"
-                                                     : "";
+  // A TMA store next takes over the dot's last barrier (rt::then).
+  const Op *Store =
+      !Fma && Buf != "nullptr" ? storeAfterStagingDot(O) : nullptr;
+  if (Store)
+    StoreBufferWaited[Store] = &O;
+  // dot_mma's a_use comes before the consumers' barrier count, and that
+  // before what follows.
+  const std::string Use = AtRisk ? ", rt::a_loop_invariant"
+                          : (Split || Store) && !Fma && !Folded
+                              ? ", rt::a_anywhere"
+                              : "";
+  const std::string Sync = Store && !Split ? ", 0" : syncArg();
   line(Indent, Callee + layoutOf(AIn) + ", " + layoutOf(B) + ", " +
-                   layoutOf(R) + Use + syncArg() + ">(" + nameOf(AIn) + ", " +
-                   (ResidentB ? Residents.lookup(B) : nameOf(B)) + ", " +
+                   layoutOf(R) + Use + Sync +
+                   (Store ? ", rt::then::tma_store" : "") + ">(" + nameOf(AIn) +
+                   ", " + (ResidentB ? Residents.lookup(B) : nameOf(B)) + ", " +
                    nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
+}
+
+const Op *KernelEmitter::storeAfterStagingDot(const Op &O) {
+  const Block *B = O.parentBlock();
+  // A rotated loop emits its body's ops out of order.
+  if (B->parentOp() && Producer.Rotated.count(B->parentOp()))
+    return nullptr;
+  const auto &Ops = B->ops();
+  auto It = llvm::find_if(Ops, [&](const auto &P) { return P.get() == &O; });
+  for (++It; It != Ops.end(); ++It) {
+    const Op &Next = **It;
+    if (Dropped.count(&Next))
+      continue;
+    if (writesBox(Next) && Tma.count(&Next))
+      return &Next;
+    const bool WritesScratch =
+        Next.kind() == OpKind::For || Next.kind() == OpKind::If ||
+        Next.kind() == OpKind::While ||
+        (Next.kind() == OpKind::Trans && !FoldedTransposes.count(&Next)) ||
+        Next.kind() == OpKind::ConvertLayout ||
+        (Next.kind() == OpKind::Dot && !(Active && Active->Dots.count(&Next)));
+    if (WritesScratch)
+      return nullptr;
+  }
+  return nullptr;
 }
 
 const std::string &KernelEmitter::scratch(const Op &O, unsigned Bytes,

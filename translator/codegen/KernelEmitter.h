@@ -426,6 +426,14 @@ private:
   /// a from registers when its layout holds the mma A fragments.
   void emitDot(const ir::Op &O, unsigned Indent);
 
+  /// The TMA store or add that follows dot O in its block before any op
+  /// that may write the scratch (a layout conversion, transpose or dot
+  /// outside a pipeline, or a block holding one), if any and if the block's
+  /// ops are emitted in order. A dot staging its operands then leaves its
+  /// last barrier to the store's and waits for the store's buffer before
+  /// its own (rt::then::tma_store).
+  const ir::Op *storeAfterStagingDot(const ir::Op &O);
+
   /// Moves a tile between layouts through shared memory: every thread
   /// writes its elements at their row-major position, then reads the
   /// elements the new layout gives it.
@@ -496,6 +504,9 @@ private:
   unsigned StoreBufferBytes = 0;
   ir::SourceLoc StoreBufferLoc;
   static constexpr llvm::StringLiteral StoreBufferMark = "@store_buffer@";
+  /// TMA stores whose wait for the buffer a dot before them did, before its
+  /// barrier (storeAfterStagingDot), by store: the dot.
+  llvm::DenseMap<const ir::Op *, const ir::Op *> StoreBufferWaited;
   unsigned StaticSharedBytes = 0;
   /// The reduction and scan instances emitted whose partials cross warps,
   /// and the one needing the most.
@@ -504,8 +515,9 @@ private:
   ir::SourceLoc PartialsLoc;
   /// The one shared buffer layout conversions, transposes and the dots
   /// outside pipelines pass their tiles through: each waits for every
-  /// thread before it returns, so none overlaps another. Its size is the
-  /// most any of them takes (run() declares it once the body is emitted).
+  /// thread before it returns, so none overlaps another (a dot followed by
+  /// a TMA store leaves that to the store's barrier). Its size is the most
+  /// any of them takes (run() declares it once the body is emitted).
   std::string Scratch;
   unsigned ScratchBytes = 0;
   bool ScratchSwizzled = false;

@@ -236,11 +236,38 @@ __device__ auto stage_b(T *at, const T (&b)[NB]) {
   return stage_operand<LB, true, KMajor>(TB{at}, b);
 }
 
+/// What follows a dot that stages operands in scratch. any_op: the threads
+/// meet after the product, as the next op may write the scratch.
+/// tma_store: a TMA store or add comes first, before any other writer of
+/// scratch; its barrier frees the scratch, and thread 0's wait for the
+/// store's buffer comes before the dot's own barrier, which then stands for
+/// the store's first (tilecc omits both).
+enum class then { any_op, tma_store };
+
 namespace detail {
+/// The threads meet before a product reads what they staged (Next: as
+/// dot_mma's).
+template <then Next, int Sync>
+__device__ __forceinline__ void meet_before_product() {
+  if constexpr (Next == then::tma_store)
+    if (threadIdx.x == 0)
+      tma_store_wait<true>();
+  fence_proxy_async();
+  sync_threads<Sync>();
+}
+
+/// The threads meet after a product read their staging, unless a TMA
+/// store's barrier does it (Next).
+template <then Next, int Sync>
+__device__ __forceinline__ void meet_after_product() {
+  if constexpr (Next == then::any_op)
+    sync_threads<Sync>();
+}
+
 /// dot_mma with b in shared memory (ob); BStaged says whether the caller
 /// has just written it, so that the threads must meet before reading it.
-template <class LA, class LC, a_use Use, int Sync, bool BStaged, class T,
-          int NA, class OB, class TC, int NC>
+template <class LA, class LC, a_use Use, int Sync, then Next, bool BStaged,
+          class T, int NA, class OB, class TC, int NC>
 __device__ void dot_mma_smem_b(const T (&a)[NA], const OB &ob,
                                const TC (&acc)[NC], TC (&out)[NC],
                                unsigned char *a_scratch) {
@@ -251,27 +278,25 @@ __device__ void dot_mma_smem_b(const T (&a)[NA], const OB &ob,
   if constexpr (sizeof(T) == 2 && a_fragments<LA, LC>() &&
                 (Use == a_anywhere ||
                  !uses_wgmma<LC, T, fragment_operand<LA, T, NA>, OB>())) {
-    if constexpr (BStaged) {
-      fence_proxy_async();
-      sync_threads<Sync>();
-    }
+    // Nothing staged: the meeting the store expects happens here.
+    if constexpr (BStaged || Next == then::tma_store)
+      meet_before_product<Next, Sync>();
     mma_tiles<LC, T>(fragment<LA>(a), ob, out);
     if constexpr (BStaged)
-      sync_threads<Sync>(); // the next dot reuses the buffer
+      meet_after_product<Next, Sync>();
   } else {
     using TA = smem_tile<T, M, K>;
     const auto oa = stage_operand<LA, false, true>(
         TA{reinterpret_cast<T *>(a_scratch)}, a);
-    fence_proxy_async();
-    sync_threads<Sync>();
+    meet_before_product<Next, Sync>();
     mma_tiles<LC, T>(oa, ob, out);
-    sync_threads<Sync>(); // the next dot reuses the buffers
+    meet_after_product<Next, Sync>();
   }
 }
 
 /// dot_mma_trans_a with b in shared memory (ob): p is written at a_scratch.
-template <class LP, class LC, int Sync, class T, int NP, class OB, class TC,
-          int NC>
+template <class LP, class LC, int Sync, then Next, class T, int NP, class OB,
+          class TC, int NC>
 __device__ void dot_mma_trans_a_smem_b(const T (&p)[NP], const OB &ob,
                                        const TC (&acc)[NC], TC (&out)[NC],
                                        unsigned char *a_scratch) {
@@ -283,10 +308,9 @@ __device__ void dot_mma_trans_a_smem_b(const T (&p)[NP], const OB &ob,
 #pragma unroll
   for (int e = 0; e < NC; ++e)
     out[e] = acc[e];
-  fence_proxy_async();
-  sync_threads<Sync>();
+  meet_before_product<Next, Sync>();
   mma_tiles<LC, T>(operand<false>(ta), ob, out);
-  sync_threads<Sync>(); // the next dot reuses the buffers
+  meet_after_product<Next, Sync>();
 }
 } // namespace detail
 
@@ -295,14 +319,14 @@ __device__ void dot_mma_trans_a_smem_b(const T (&p)[NP], const OB &ob,
 /// first (stage_b), and so is a unless LA holds the A fragments LC needs
 /// (and Use allows them). They are staged in scratch (1024-byte aligned;
 /// b, then a at dot_mma_a_offset), the kernel's buffer that dot_fma's
-/// describes. Sync: as dot_fma's.
+/// describes. Sync: as dot_fma's; Next: what follows (then).
 template <class LA, class LB, class LC, a_use Use = a_anywhere, int Sync = 0,
-          class T, int NA, int NB, class TC, int NC>
+          then Next = then::any_op, class T, int NA, int NB, class TC, int NC>
 __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
                         TC (&out)[NC], unsigned char *scratch) {
   constexpr int K = LA::shape(1), N = LB::shape(1);
   const auto ob = stage_b<LB>(reinterpret_cast<T *>(scratch), b);
-  detail::dot_mma_smem_b<LA, LC, Use, Sync, true>(
+  detail::dot_mma_smem_b<LA, LC, Use, Sync, Next, true>(
       a, ob, acc, out, scratch + dot_mma_a_offset<T>(K, N));
 }
 
@@ -311,11 +335,13 @@ __device__ void dot_mma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
 /// scratch; with a's fragments in registers nothing is written and the
 /// threads need not meet.
 template <class LA, class LB, class LC, a_use Use = a_anywhere, int Sync = 0,
-          class T, int NA, class Tile, bool KMajor, class TC, int NC>
+          then Next = then::any_op, class T, int NA, class Tile, bool KMajor,
+          class TC, int NC>
 __device__ void dot_mma(const T (&a)[NA], const smem_operand<Tile, KMajor> &b,
                         const TC (&acc)[NC], TC (&out)[NC],
                         unsigned char *scratch) {
-  detail::dot_mma_smem_b<LA, LC, Use, Sync, false>(a, b, acc, out, scratch);
+  detail::dot_mma_smem_b<LA, LC, Use, Sync, Next, false>(a, b, acc, out,
+                                                        scratch);
 }
 
 /// out = acc + trans(p) b on tensor cores, for 16-bit p (K x M, layout LP)
@@ -323,27 +349,27 @@ __device__ void dot_mma(const T (&a)[NA], const smem_operand<Tile, KMajor> &b,
 /// which is A (M x K) stored M-major, the form wgmma and ldmatrix transpose
 /// as they read it; so A crosses shared memory once, where a transpose
 /// would take it there and back and the dot stage it again. Staged in
-/// scratch as dot_mma's.
-template <class LP, class LB, class LC, int Sync = 0, class T, int NP, int NB,
-          class TC, int NC>
+/// scratch, and Sync and Next, as dot_mma's.
+template <class LP, class LB, class LC, int Sync = 0, then Next = then::any_op,
+          class T, int NP, int NB, class TC, int NC>
 __device__ void dot_mma_trans_a(const T (&p)[NP], const T (&b)[NB],
                                 const TC (&acc)[NC], TC (&out)[NC],
                                 unsigned char *scratch) {
   constexpr int K = LP::shape(0), N = LB::shape(1);
   const auto ob = stage_b<LB>(reinterpret_cast<T *>(scratch), b);
-  detail::dot_mma_trans_a_smem_b<LP, LC, Sync>(
+  detail::dot_mma_trans_a_smem_b<LP, LC, Sync, Next>(
       p, ob, acc, out, scratch + dot_mma_a_offset<T>(K, N));
 }
 
 /// dot_mma_trans_a with b already in shared memory (stage_b): p goes to
 /// the start of scratch.
-template <class LP, class LB, class LC, int Sync = 0, class T, int NP,
-          class Tile, bool KMajor, class TC, int NC>
+template <class LP, class LB, class LC, int Sync = 0, then Next = then::any_op,
+          class T, int NP, class Tile, bool KMajor, class TC, int NC>
 __device__ void dot_mma_trans_a(const T (&p)[NP],
                                 const smem_operand<Tile, KMajor> &b,
                                 const TC (&acc)[NC], TC (&out)[NC],
                                 unsigned char *scratch) {
-  detail::dot_mma_trans_a_smem_b<LP, LC, Sync>(p, b, acc, out, scratch);
+  detail::dot_mma_trans_a_smem_b<LP, LC, Sync, Next>(p, b, acc, out, scratch);
 }
 #endif
 
