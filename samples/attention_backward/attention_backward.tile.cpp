@@ -323,16 +323,20 @@ TILE_CONFIGS(attention_bwd_dq_f16,
                           .num_stages = 2,
                           .warp_specialize = true});
 
-// The fused kernel at head_dim 128, causal or not (BENCHMARKS.md: the
-// whole pass 1.03-1.09x faster than with the two kernels from seq 4096,
-// slower at 1024; at head_dim 64 no faster, causal slower). The benchmark
-// keeps the faster pass.
+// The fused kernel at head_dim 128, causal or not, and at 64 without a mask
+// (BENCHMARKS.md: the whole pass 1.03-1.09x faster than with the two
+// kernels from seq 4096 at head_dim 128, 1.01-1.03x at 64, where 64 x 64
+// blocks win at seq 4096 and 64 x 128 at 8192; slower at seq 1024, and at
+// head_dim 64 causal). The benchmark keeps the faster pass.
 TILE_CONFIGS(
     attention_bwd_fused_f16,
     tile::config{.meta = {64, 128, 128, 0}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {64, 128, 128, 1}, .num_warps = 8, .num_stages = 2});
+    tile::config{.meta = {64, 128, 128, 1}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 128, 64, 0}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 64, 64, 0}, .num_warps = 4, .num_stages = 2});
 TILE_CONFIGS(attention_bwd_dq_cast_f16,
-             tile::config{.meta = {64, 128}, .num_warps = 4});
+             tile::config{.meta = {64, 128}, .num_warps = 4},
+             tile::config{.meta = {64, 64}, .num_warps = 4});
 
 template <int BM, int D>
 TILE_SELECT(attention_bwd_delta_f16)
