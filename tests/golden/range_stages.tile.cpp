@@ -19,10 +19,11 @@
 // itself: no barrier, and the prefetch checks that the step is positive.
 // Its mask stays in the body (the read-back uses it, with the load's
 // other value); the pointers are computed only by the prefetch. In `mm`,
-// the hint overrides the configuration's num_stages (3) for one loop,
-// turns pipelining off (1) for another and, written as 0, asks for the
-// configuration's own for a third. HIP has no cp.async: the loads
-// stay plain.
+// whose helper's loop takes its hint from a template argument, the hint
+// overrides the configuration's num_stages (3) for one loop, turns
+// pipelining off (1) for another and, written as 0, asks for the
+// configuration's own for a third. HIP has no cp.async: the loads stay
+// plain.
 #include <tile/tile.hpp>
 
 template <int BLOCK>
@@ -66,39 +67,31 @@ tile::grid rows_grid(const float *, float *, int n_rows, int) {
 // HIP: rt::ld_global_v4(&v[e],
 // clang-format on
 
-template <int BM, int BN, int BK>
-TILE_KERNEL void mm(const tile::half *a, const tile::half *b, float *c,
-                    float *d, float *e, int k) {
+// One loop of mm, pipelined as its range's STAGES ask.
+template <int STAGES, int BM, int BN, int BK>
+tile::tensor<float, BM, BN> product(const tile::half *a, const tile::half *b,
+                                    int k) {
   auto rm = tile::arange<BM>();
   auto rn = tile::arange<BN>();
   auto rk = tile::arange<BK>();
   auto acc = tile::zeros<float, BM, BN>();
-  for (int k0 : tile::range(0, k, BK, 4))
+  for (int k0 : tile::range(0, k, BK, STAGES))
     acc = tile::dot(tile::load(a + tile::expand_dims<1>(rm) * k +
                                tile::expand_dims<0>(k0 + rk)),
                     tile::load(b + tile::expand_dims<1>(k0 + rk) * BN +
                                tile::expand_dims<0>(rn)),
                     acc);
-  tile::store(c + tile::expand_dims<1>(rm) * BN + tile::expand_dims<0>(rn),
-              acc);
-  auto other = tile::zeros<float, BM, BN>();
-  for (int k0 : tile::range(0, k, BK, 1))
-    other = tile::dot(tile::load(a + tile::expand_dims<1>(rm) * k +
-                                 tile::expand_dims<0>(k0 + rk)),
-                      tile::load(b + tile::expand_dims<1>(k0 + rk) * BN +
-                                 tile::expand_dims<0>(rn)),
-                      other);
-  tile::store(d + tile::expand_dims<1>(rm) * BN + tile::expand_dims<0>(rn),
-              other);
-  auto third = tile::zeros<float, BM, BN>();
-  for (int k0 : tile::range(0, k, BK, 0))
-    third = tile::dot(tile::load(a + tile::expand_dims<1>(rm) * k +
-                                 tile::expand_dims<0>(k0 + rk)),
-                      tile::load(b + tile::expand_dims<1>(k0 + rk) * BN +
-                                 tile::expand_dims<0>(rn)),
-                      third);
-  tile::store(e + tile::expand_dims<1>(rm) * BN + tile::expand_dims<0>(rn),
-              third);
+  return acc;
+}
+
+template <int BM, int BN, int BK>
+TILE_KERNEL void mm(const tile::half *a, const tile::half *b, float *c,
+                    float *d, float *e, int k) {
+  auto out = tile::expand_dims<1>(tile::arange<BM>()) * BN +
+             tile::expand_dims<0>(tile::arange<BN>());
+  tile::store(c + out, product<4, BM, BN, BK>(a, b, k));
+  tile::store(d + out, product<1, BM, BN, BK>(a, b, k));
+  tile::store(e + out, product<0, BM, BN, BK>(a, b, k));
 }
 TILE_CONFIGS(mm, tile::config{
                      .meta = {64, 64, 32}, .num_warps = 4, .num_stages = 3});
@@ -110,7 +103,7 @@ tile::grid mm_grid(const tile::half *, const tile::half *, float *, float *,
 }
 
 // clang-format off
-// IR: %{{[0-9]+}}.third = for %{{.*}} -> iv %{{[0-9]+}}.k0 iter
+// IR: %{{[0-9]+}}.acc = for %{{.*}} -> iv %{{[0-9]+}}.k0 iter
 // MM-LABEL: mm_c0_aligned16(
 // MM: pipeline: {{.*}} in 4 shared-memory stages, prefetched 3 iterations ahead
 // MM: rt::cp_async_wait<2>();

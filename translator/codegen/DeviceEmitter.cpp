@@ -726,7 +726,9 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
                    (Add ? "reduce-add" : "store"));
   line(Indent + 1, "const " + stageType(O) + " " + Buf + "{rt::dynamic_smem<" +
                        Elem + ">(" + StoreBufferMark.str() + ")};");
+  // Consumed, so that a block emitted again elsewhere decides afresh.
   if (const Op *Dot = StoreBufferWaited.lookup(&O)) {
+    StoreBufferWaited.erase(&O);
     line(Indent + 1, "// Free: waited for in the dot at line " +
                          std::to_string(Dot->loc().Line) +
                          ", before its barrier.");
@@ -1137,7 +1139,7 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
           : "nullptr"; // b resident and a in registers: nothing is staged
   // A TMA store next takes over the dot's last barrier (rt::then).
   const Op *Store =
-      !Fma && Buf != "nullptr" ? storeAfterStagingDot(O) : nullptr;
+      !Fma && (ABytes || BBytes) ? storeAfterStagingDot(O) : nullptr;
   if (Store)
     StoreBufferWaited[Store] = &O;
   // dot_mma's a_use comes before the consumers' barrier count, and that
