@@ -55,20 +55,22 @@ key_gradients(const tile::tensor<T, BN, D> &k_blk,
     auto qt = tile::load(q + tile::expand_dims<1>(rd) +
                              tile::expand_dims<0>(rows) * D,
                          tile::expand_dims<0>(rows < seq));
+    auto dob = tile::load(d_o + tile::expand_dims<1>(rows) * D +
+                              tile::expand_dims<0>(rd),
+                          tile::expand_dims<1>(rows < seq));
     auto lse_2 = tile::load(lse + rows, rows < seq) * log2e;
-    auto pt = tile::exp2(tile::dot(k_blk, qt) * qk_scale -
-                         tile::expand_dims<0>(lse_2));
+    // Both products that need no other first, then the work on one while
+    // the tensor cores compute the next (dP^T during exp2, dV during dS).
+    auto st = tile::dot(k_blk, qt);
+    auto dpt = tile::dot(v_blk, tile::trans(dob));
+    auto pt = tile::exp2(st * qk_scale - tile::expand_dims<0>(lse_2));
     if (MASK != unmasked) {
       auto keep = tile::broadcast_to<BN, BM>(tile::expand_dims<0>(rows < seq));
       if (MASK == causal_masked)
         keep = keep && tile::expand_dims<0>(rows) >= tile::expand_dims<1>(cols);
       pt = tile::where(keep, pt, 0.0f);
     }
-    auto dob = tile::load(d_o + tile::expand_dims<1>(rows) * D +
-                              tile::expand_dims<0>(rd),
-                          tile::expand_dims<1>(rows < seq));
     dv = tile::dot(tile::cast<T>(pt), dob, dv);
-    auto dpt = tile::dot(v_blk, tile::trans(dob));
     auto dst =
         pt * (dpt - tile::expand_dims<0>(tile::load(delta + rows, rows < seq)));
     dk = tile::dot(tile::cast<T>(dst), tile::trans(qt), dk);

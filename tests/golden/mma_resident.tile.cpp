@@ -74,8 +74,8 @@ tile::grid key_grads_grid(const tile::half *, const tile::half *,
 // CHECK: rt::mma_tiles<[[S:L[0-9]+]], rt::f16>(
 // CHECK-NEXT: [[K]]_resident,
 // CHECK-NEXT: rt::operand<true>(qt_stage{qt_ring + read_stage * qt_stage::elems}),
-// CHECK: rt::mma_tiles<[[AL]], rt::f16>(rt::fragment<[[S]]>(
-// CHECK: rt::mma_tiles<[[S]], rt::f16>(
+// CHECK: rt::mma_issue<[[AL]], rt::f16>(rt::fragment<[[S]]>(
+// CHECK: rt::mma_issue<[[S]], rt::f16>(
 // CHECK-NEXT: [[V]]_resident,
 // CHECK: rt::mma_tiles<[[AL]], rt::f16>(
 // CHECK-NEXT: rt::fragment<[[S]]>(

@@ -109,6 +109,7 @@ public:
                           (!fragmentsOfA(*D) ||
                            llvm::is_contained(P.Resident, D->operand(0)));
                  });
+    P.WaitAtFirstUse = Target.Wgmma && !P.AsyncMma;
     // Staged loads feeding dots, their trans, and slice ops nobody else
     // needs; a thread-staged load needs its pointers only to prefetch.
     for (const Op *L : P.Loads) {

@@ -80,6 +80,13 @@ struct PipelinedLoop {
   /// once every warp has waited for its previous dot, so the prefetch
   /// comes after the body and a barrier.
   bool AsyncMma = false;
+  /// Whether the body's dots, where not AsyncMma, may leave their products
+  /// in flight until an op reads them (wgmma, whose groups retire in
+  /// order): the iteration then waits, for the products that op needs,
+  /// only there, and for all of them before it releases its stage. The
+  /// tensor cores multiply while the warps compute what needs no product
+  /// yet (attention's dK/dV step: dS during P^T dO).
+  bool WaitAtFirstUse = false;
 };
 
 /// Registers a thread may give to a pipelined loop's carried tiles and

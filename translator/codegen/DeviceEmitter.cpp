@@ -574,7 +574,7 @@ void KernelEmitter::emitBlock(const Block &B, unsigned Indent) {
       awaitOperand(*O, Indent);
     else if ((!Active || !Active->ProducerOnly.count(O.get())) &&
              !Dropped.count(O.get()))
-      emitOp(*O, Indent);
+      emitOpAfterProducts(*O, Indent);
     for (const Op *L : Producer.OperandLoads)
       if (auto It = OperandBuffers.find(L);
           It != OperandBuffers.end() && It->second.LastUse == O.get())

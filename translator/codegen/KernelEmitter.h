@@ -120,6 +120,10 @@ private:
 
   void emitOp(const ir::Op &O, unsigned Indent);
 
+  /// emitOp, first waiting for the products in flight that O needs
+  /// (awaitProductsFor).
+  void emitOpAfterProducts(const ir::Op &O, unsigned Indent);
+
   /// Elements per access: what the layout gives each thread contiguously,
   /// cut down to what axis info proves about the pointers and the mask, and
   /// to 16 bytes.
@@ -340,6 +344,26 @@ private:
   void emitStagedDot(const ir::Op &O, unsigned Indent, bool Issue = false,
                      bool InPlace = false);
 
+  /// Whether staged dot O leaves its product in flight
+  /// (PipelinedLoop::WaitAtFirstUse): whether another staged dot follows
+  /// it in its block before anything reads it, ends the block or opens
+  /// another. Elsewhere ptxas may serialize the wgmmas around the
+  /// iteration's other instructions, for little to overlap with.
+  bool leavesInFlight(const ir::Op &O) const;
+
+  /// Before O: waits for the products in flight that O reads, and for
+  /// those issued before them (all of them before a for, if or while).
+  void awaitProductsFor(const ir::Op &O, unsigned Indent);
+
+  /// Waits for every product in flight.
+  void awaitAllProducts(unsigned Indent);
+
+  /// Waits for the first Retired products in flight (for Reader, if given),
+  /// leaving the others in flight; a lone product waited for right after
+  /// its issue is the blocking rt::mma_tiles instead.
+  void awaitProducts(unsigned Retired, unsigned Indent,
+                     const ir::Op *Reader = nullptr);
+
   /// The wait for stage Stage of a pipeline's ring (Phase), or its release
   /// by this warp where If holds; Late: the second ring (a rotated loop's
   /// late loads).
@@ -465,6 +489,16 @@ private:
   /// Whether the staged dots being emitted take the consumer warpgroups'
   /// turns (ProducerPlan::MmaTurns).
   bool TakingTurns = false;
+  /// Whether the staged dots being emitted may leave their products in
+  /// flight (PipelinedLoop::WaitAtFirstUse), and those that do, in issue
+  /// order (the order they retire in): each dot's result and where its
+  /// issue starts and ends in Body.
+  bool WaitAtFirstUse = false;
+  struct Product {
+    const ir::Value *Result;
+    size_t IssueBegin, IssueEnd;
+  };
+  llvm::SmallVector<Product, 4> InFlight;
   /// The loop-invariant A operands the loop being emitted reads from shared
   /// memory: their operand views.
   llvm::DenseMap<const ir::Value *, std::string> Residents;

@@ -397,10 +397,13 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   StageExpr = St.Read;
   // Products left in flight are waited for later: taking turns would
   // order only their issue.
-  const bool OuterTurns = TakingTurns;
+  const bool OuterTurns = TakingTurns, OuterWait = WaitAtFirstUse;
   TakingTurns = Specialized && Producer.MmaTurns && !P.AsyncMma;
+  WaitAtFirstUse = P.WaitAtFirstUse && !TakingTurns;
   emitBlock(Body, Indent + 1);
+  awaitAllProducts(Indent + 1);
   TakingTurns = OuterTurns;
+  WaitAtFirstUse = OuterWait;
   Active = Outer;
   // The stage before this one, once the dot reading it has retired.
   const std::string Previous = "(" + St.Read + " == 0 ? " + std::to_string(D) +
@@ -790,14 +793,96 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
   const std::string Elem = deviceType(O.operand(0)->type().Elem);
   const std::string Args =
       "(" + Ops[0] + ", " + Ops[1] + ", " + nameOf(R) + ");";
-  if (Issue)
+  // A product may stay in flight unless rounded into a half accumulator at
+  // once, or read from a buffer released after the dot.
+  const bool MayStay = WaitAtFirstUse && !InPlace &&
+                       R->type().Elem.Kind != ScalarKind::F16 &&
+                       !BufferedFrom.count(O.operand(0));
+  if (Issue) {
     line(Indent, "rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
-  else if (TakingTurns)
+  } else if (TakingTurns) {
     line(Indent, "rt::mma_tiles_in_turn<" + layoutOf(R) + ", " + Elem + ", " +
                      std::to_string(Producer.MmaTurns) + ">" + Args);
-  else
+  } else if (MayStay && (!InFlight.empty() || leavesInFlight(O))) {
+    const size_t Begin = Body.size();
+    line(Indent, "rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
+    InFlight.push_back({R, Begin, Body.size()});
+    if (!leavesInFlight(O))
+      awaitAllProducts(Indent);
+  } else {
     line(Indent, "rt::mma_tiles<" + layoutOf(R) + ", " + Elem +
                      (Active->AsyncMma ? ", 1" : "") + ">" + Args);
+    // It waited for every product; those in flight are fenced now.
+    awaitAllProducts(Indent);
+  }
+}
+
+static bool opensBlock(const Op &O) {
+  return O.kind() == OpKind::For || O.kind() == OpKind::If ||
+         O.kind() == OpKind::While || O.kind() == OpKind::Yield;
+}
+
+bool KernelEmitter::leavesInFlight(const Op &O) const {
+  const auto &Ops = O.parentBlock()->ops();
+  auto It = llvm::find_if(Ops, [&](const auto &P) { return P.get() == &O; });
+  for (++It; It != Ops.end(); ++It) {
+    const Op &Next = **It;
+    if (opensBlock(Next) || llvm::is_contained(Next.operands(), O.result()))
+      return false;
+    if (Active->Dots.count(&Next))
+      return true;
+  }
+  return false;
+}
+
+void KernelEmitter::awaitProductsFor(const Op &O, unsigned Indent) {
+  if (opensBlock(O))
+    return awaitAllProducts(Indent);
+  // The last product O reads: it and those issued before it retire.
+  unsigned Retired = 0;
+  for (unsigned I = 0; I < InFlight.size(); ++I)
+    if (llvm::is_contained(O.operands(), InFlight[I].Result))
+      Retired = I + 1;
+  awaitProducts(Retired, Indent, &O);
+}
+
+void KernelEmitter::emitOpAfterProducts(const Op &O, unsigned Indent) {
+  if (!WaitAtFirstUse)
+    return emitOp(O, Indent);
+  awaitProductsFor(O, Indent);
+  if (!opensBlock(O))
+    return emitOp(O, Indent);
+  // A nested block's dots wait at once: its end would leave them in flight.
+  WaitAtFirstUse = false;
+  emitOp(O, Indent);
+  WaitAtFirstUse = true;
+}
+
+void KernelEmitter::awaitAllProducts(unsigned Indent) {
+  awaitProducts(InFlight.size(), Indent);
+}
+
+void KernelEmitter::awaitProducts(unsigned Retired, unsigned Indent,
+                                  const Op *Reader) {
+  if (!Retired)
+    return;
+  if (InFlight.size() == 1 && Body.size() == InFlight[0].IssueEnd) {
+    // Nothing ran while it was in flight.
+    const llvm::StringRef Issue = "rt::mma_issue<", Blocking = "rt::mma_tiles<";
+    Body.replace(Body.find(Issue, InFlight[0].IssueBegin), Issue.size(),
+                 Blocking);
+    InFlight.clear();
+    return;
+  }
+  // The wait belongs to the line that needs the products.
+  if (Reader)
+    lineDirective(*Reader);
+  std::string Accs;
+  for (unsigned I = 0; I < Retired; ++I)
+    Accs += (I ? ", " : "") + nameOf(InFlight[I].Result);
+  line(Indent, "rt::mma_wait<" + std::to_string(InFlight.size() - Retired) +
+                   ">(" + Accs + ");");
+  InFlight.erase(InFlight.begin(), InFlight.begin() + Retired);
 }
 
 } // namespace tilecc::codegen
