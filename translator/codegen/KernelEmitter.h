@@ -359,8 +359,7 @@ private:
   void awaitAllProducts(unsigned Indent);
 
   /// Waits for the first Retired products in flight (for Reader, if given),
-  /// leaving the others in flight; a lone product waited for right after
-  /// its issue is the blocking rt::mma_tiles instead.
+  /// leaving the others in flight.
   void awaitProducts(unsigned Retired, unsigned Indent,
                      const ir::Op *Reader = nullptr);
 
@@ -490,15 +489,10 @@ private:
   /// turns (ProducerPlan::MmaTurns).
   bool TakingTurns = false;
   /// Whether the staged dots being emitted may leave their products in
-  /// flight (PipelinedLoop::WaitAtFirstUse), and those that do, in issue
-  /// order (the order they retire in): each dot's result and where its
-  /// issue starts and ends in Body.
+  /// flight (PipelinedLoop::WaitAtFirstUse), and the results of those that
+  /// do, in issue order (the order they retire in).
   bool WaitAtFirstUse = false;
-  struct Product {
-    const ir::Value *Result;
-    size_t IssueBegin, IssueEnd;
-  };
-  llvm::SmallVector<Product, 4> InFlight;
+  llvm::SmallVector<const ir::Value *, 4> InFlight;
   /// The loop-invariant A operands the loop being emitted reads from shared
   /// memory: their operand views.
   llvm::DenseMap<const ir::Value *, std::string> Residents;

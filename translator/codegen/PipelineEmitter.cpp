@@ -803,11 +803,11 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
   } else if (TakingTurns) {
     line(Indent, "rt::mma_tiles_in_turn<" + layoutOf(R) + ", " + Elem + ", " +
                      std::to_string(Producer.MmaTurns) + ">" + Args);
-  } else if (MayStay && (!InFlight.empty() || leavesInFlight(O))) {
-    const size_t Begin = Body.size();
+  } else if (const bool Stays = MayStay && leavesInFlight(O);
+             Stays || (MayStay && !InFlight.empty())) {
     line(Indent, "rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
-    InFlight.push_back({R, Begin, Body.size()});
-    if (!leavesInFlight(O))
+    InFlight.push_back(R);
+    if (!Stays)
       awaitAllProducts(Indent);
   } else {
     line(Indent, "rt::mma_tiles<" + layoutOf(R) + ", " + Elem +
@@ -817,7 +817,7 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
   }
 }
 
-static bool opensBlock(const Op &O) {
+static bool endsOrOpensBlock(const Op &O) {
   return O.kind() == OpKind::For || O.kind() == OpKind::If ||
          O.kind() == OpKind::While || O.kind() == OpKind::Yield;
 }
@@ -827,7 +827,8 @@ bool KernelEmitter::leavesInFlight(const Op &O) const {
   auto It = llvm::find_if(Ops, [&](const auto &P) { return P.get() == &O; });
   for (++It; It != Ops.end(); ++It) {
     const Op &Next = **It;
-    if (opensBlock(Next) || llvm::is_contained(Next.operands(), O.result()))
+    if (endsOrOpensBlock(Next) ||
+        llvm::is_contained(Next.operands(), O.result()))
       return false;
     if (Active->Dots.count(&Next))
       return true;
@@ -836,12 +837,12 @@ bool KernelEmitter::leavesInFlight(const Op &O) const {
 }
 
 void KernelEmitter::awaitProductsFor(const Op &O, unsigned Indent) {
-  if (opensBlock(O))
+  if (endsOrOpensBlock(O))
     return awaitAllProducts(Indent);
   // The last product O reads: it and those issued before it retire.
   unsigned Retired = 0;
   for (unsigned I = 0; I < InFlight.size(); ++I)
-    if (llvm::is_contained(O.operands(), InFlight[I].Result))
+    if (llvm::is_contained(O.operands(), InFlight[I]))
       Retired = I + 1;
   awaitProducts(Retired, Indent, &O);
 }
@@ -850,7 +851,7 @@ void KernelEmitter::emitOpAfterProducts(const Op &O, unsigned Indent) {
   if (!WaitAtFirstUse)
     return emitOp(O, Indent);
   awaitProductsFor(O, Indent);
-  if (!opensBlock(O))
+  if (!endsOrOpensBlock(O))
     return emitOp(O, Indent);
   // A nested block's dots wait at once: its end would leave them in flight.
   WaitAtFirstUse = false;
@@ -866,20 +867,12 @@ void KernelEmitter::awaitProducts(unsigned Retired, unsigned Indent,
                                   const Op *Reader) {
   if (!Retired)
     return;
-  if (InFlight.size() == 1 && Body.size() == InFlight[0].IssueEnd) {
-    // Nothing ran while it was in flight.
-    const llvm::StringRef Issue = "rt::mma_issue<", Blocking = "rt::mma_tiles<";
-    Body.replace(Body.find(Issue, InFlight[0].IssueBegin), Issue.size(),
-                 Blocking);
-    InFlight.clear();
-    return;
-  }
   // The wait belongs to the line that needs the products.
   if (Reader)
     lineDirective(*Reader);
   std::string Accs;
   for (unsigned I = 0; I < Retired; ++I)
-    Accs += (I ? ", " : "") + nameOf(InFlight[I].Result);
+    Accs += (I ? ", " : "") + nameOf(InFlight[I]);
   line(Indent, "rt::mma_wait<" + std::to_string(InFlight.size() - Retired) +
                    ">(" + Accs + ");");
   InFlight.erase(InFlight.begin(), InFlight.begin() + Retired);
