@@ -327,9 +327,10 @@ TILE_CONFIGS(attention_bwd_dq_f16,
 
 // The fused kernel at head_dim 128, causal or not, and at 64 without a mask
 // (BENCHMARKS.md: the whole pass 1.03-1.09x faster than with the two
-// kernels from seq 4096 at head_dim 128, 1.01-1.03x at 64, where 64 x 64
-// blocks win at seq 4096 and 64 x 128 at 8192; slower at seq 1024, and at
-// head_dim 64 causal). The benchmark keeps the faster pass.
+// kernels from seq 4096 at head_dim 128, 1.03-1.06x at 64, where 64 x 128
+// blocks win from seq 4096 and 64 x 64 at 1024; slower at seq 1024 but at
+// head_dim 128 without a mask, and at head_dim 64 causal). The benchmark
+// keeps the faster pass.
 TILE_CONFIGS(
     attention_bwd_fused_f16,
     tile::config{.meta = {64, 128, 128, 0}, .num_warps = 8, .num_stages = 2},

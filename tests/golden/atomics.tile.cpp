@@ -130,7 +130,8 @@ tile::grid split_k_grid(const tile::half *, const tile::half *, float *,
 
 // Each step of a pipelined loop adds its product to memory: one TMA
 // reduce-add a step, its buffer rewritten once the previous add has read
-// it, the last waited for before the kernel ends.
+// it, the last waited for before the kernel ends. The add's barriers come
+// after the step's dot, so they free its stage for the next prefetch.
 TILE_KERNEL void step_adds(const tile::half *a, const tile::half *b, float *c,
                            int k) {
   auto rm = tile::arange<64>();
@@ -159,6 +160,8 @@ tile::grid step_adds_grid(const tile::half *, const tile::half *, float *,
 
 // STEP-LABEL: step_adds_c0_aligned16_tma(
 // STEP: for (int k0 = 0; k0 < k; k0 += 32) {
+// STEP-NEXT: rt::mbarrier_wait(full + read_stage, phase);
+// STEP-NEXT: const int k0_ahead = k0 + 2 * 32;
 // STEP: rt::mma_tiles<
 // STEP: { // add [[V:t[0-9]+]] through shared memory: one TMA reduce-add
 // STEP-NEXT: const rt::smem_tile<float, 64, 64> [[OUT:t[0-9]+_out]]{

@@ -17,6 +17,9 @@
 // after its tile is written, frees the scratch. With a producer warpgroup
 // the consumers' barrier count comes first. A transpose between the two
 // writes the scratch itself: both keep their barriers (transposed_add).
+// The store's barrier, after every dot reading the iteration's stage, also
+// tells the next iteration's prefetch that the stage is free: the loop
+// starts without a barrier of its own.
 #include <tile/tile.hpp>
 
 /// For each block of Q's rows: P = K Q^T, then out += trans(P) K (or its
@@ -80,13 +83,15 @@ tile::grid
 // clang-format off
 // CHECK-LABEL: add_step_c0_aligned16_tma(
 // CHECK: for (int m0 = 0; m0 < m; m0 += 64) {
+// CHECK-NEXT: rt::mbarrier_wait(full + read_stage, phase);
+// CHECK-NEXT: const int m0_ahead = m0 + 1 * 64;
 // CHECK: rt::dot_mma_trans_a<[[PL:L[0-9]+]], [[BL:L[0-9]+]], [[PL]], 0, rt::then::tma_store>(
 // CHECK-NEXT: p, k_blk_resident, {{t[0-9]+}}, product, scratch);
 // CHECK-NOT: __syncthreads
 // CHECK: { // add product through shared memory: one TMA reduce-add
 // CHECK-NEXT: const rt::smem_tile<float, 64, 64> product_out{
 // CHECK-NEXT: rt::dynamic_smem<float>({{[0-9]+}})};
-// CHECK-NEXT: // Free: waited for in the dot at line 36, before its barrier.
+// CHECK-NEXT: // Free: waited for in the dot at line 39, before its barrier.
 // CHECK-NEXT: product_out.template store<[[PL]]>(product);
 // CHECK-NEXT: rt::fence_proxy_async();
 // CHECK-NEXT: __syncthreads();
@@ -100,7 +105,7 @@ tile::grid
 // WS-LABEL: add_step_c1_aligned16_tma(
 // WS: rt::dot_mma_trans_a<{{L[0-9]+}}, {{L[0-9]+}}, {{L[0-9]+}}, 128, rt::then::tma_store>(
 // WS-NOT: sync_threads
-// WS: // Free: waited for in the dot at line 36, before its barrier.
+// WS: // Free: waited for in the dot at line 39, before its barrier.
 // WS-NEXT: product_out.template store<
 // WS-NEXT: rt::fence_proxy_async();
 // WS-NEXT: rt::sync_threads<128>();

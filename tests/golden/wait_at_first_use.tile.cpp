@@ -14,14 +14,18 @@
 // out back to back, exp2 waits for S^T alone (dP^T still computing), dS
 // waits for dP^T while P^T dO computes, and both accumulators are waited
 // for at the end of the iteration (the next one's barrier then frees the
-// stage for the prefetch). A product read at once (row_max's scores) is
-// the blocking rt::mma_tiles, as is every product on sm_80 (mma.sync).
+// stage for the prefetch). A dot that stages its own operand (the fused
+// step's dS^T K, DQ = 1) also follows them into the tensor cores: dK and dV
+// stay in flight while dS^T is written to shared memory, and that dot's own
+// wait retires them. A product read at once (row_max's scores) is the
+// blocking rt::mma_tiles, as is every product on sm_80 (mma.sync).
 #include <tile/tile.hpp>
 
-template <int BM, int BN, int D>
+template <int BM, int BN, int D, int DQ>
 TILE_KERNEL void key_step(const tile::half *q, const tile::half *k,
                           const tile::half *v, const tile::half *d_o,
-                          const float *delta, float *dk, float *dv, int n) {
+                          const float *delta, float *dk, float *dv, float *dq,
+                          int n) {
   auto cols = tile::program_id(0) * BN + tile::arange<BN>();
   auto rd = tile::arange<D>();
   auto at = tile::expand_dims<1>(cols) * D + tile::expand_dims<0>(rd);
@@ -41,18 +45,23 @@ TILE_KERNEL void key_step(const tile::half *q, const tile::half *k,
     dv_acc = tile::dot(tile::cast<tile::half>(pt), dob, dv_acc);
     auto dst = pt * (dpt - tile::expand_dims<0>(tile::load(delta + rows)));
     dk_acc = tile::dot(tile::cast<tile::half>(dst), tile::trans(qt), dk_acc);
+    if (DQ)
+      tile::atomic_add(dq + tile::expand_dims<1>(rows) * D +
+                           tile::expand_dims<0>(rd),
+                       tile::dot(tile::trans(tile::cast<tile::half>(dst)), kb));
   }
   tile::store(dk + at, dk_acc);
   tile::store(dv + at, dv_acc);
 }
-TILE_CONFIGS(key_step, tile::config{.meta = {64, 64, 64},
-                                    .num_warps = 4,
-                                    .num_stages = 2});
-template <int BM, int BN, int D>
+TILE_CONFIGS(
+    key_step,
+    tile::config{.meta = {64, 64, 64, 0}, .num_warps = 4, .num_stages = 2},
+    tile::config{.meta = {64, 64, 64, 1}, .num_warps = 4, .num_stages = 2});
+template <int BM, int BN, int D, int DQ>
 TILE_GRID(key_step)
-tile::grid
-    key_step_grid(const tile::half *, const tile::half *, const tile::half *,
-                  const tile::half *, const float *, float *, float *, int n) {
+tile::grid key_step_grid(const tile::half *, const tile::half *,
+                         const tile::half *, const tile::half *, const float *,
+                         float *, float *, float *, int n) {
   return {n / BN};
 }
 
@@ -89,7 +98,7 @@ tile::grid
 // CHECK: [[ST:st]]);
 // CHECK: rt::mma_issue<[[L]], rt::f16>(
 // CHECK: [[DPT:dpt]]);
-// CHECK-NEXT: #line 40
+// CHECK-NEXT: #line 44
 // CHECK-NEXT: rt::mma_wait<1>([[ST]]);
 // CHECK-NEXT: float pt[32];
 // CHECK: rt::mma_issue<[[L]], rt::f16>(rt::fragment<[[L]]>(
@@ -102,6 +111,18 @@ tile::grid
 // CHECK-NOT: rt::mma_wait
 // CHECK: }
 // CHECK-LABEL: key_step_c0_generic(
+// CHECK-LABEL: key_step_c1_aligned16(
+// CHECK: for (int m0 = 0; m0 < n; m0 += 64) {
+// CHECK: rt::mma_issue<[[L]], rt::f16>(
+// CHECK: [[DK1:dk_acc_[0-9]+]]);
+// CHECK-NOT: rt::mma_wait
+// CHECK: rt::dot_mma_trans_a<
+// CHECK-NOT: rt::mma_wait
+// CHECK: rt::atomic_add(
+// CHECK: rt::mma_wait<0>([[DV1:dv_acc_[0-9]+]], [[DK1]]);
+// CHECK-NOT: rt::mma_wait
+// CHECK: }
+// CHECK-LABEL: key_step_c1_generic(
 
 // ROWS-LABEL: row_max_c0_aligned16(
 // ROWS: for (int n0 = 0; n0 < n; n0 += 64) {

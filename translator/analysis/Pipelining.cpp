@@ -7,11 +7,11 @@ using namespace tilecc::ir;
 
 namespace tilecc::analysis {
 
-namespace {
-
 bool isTensorCoreDot(const Op &O, const LayoutMap &LM) {
   return O.kind() == OpKind::Dot && LM.get(O.result()).isMmaAccumulator();
 }
+
+namespace {
 
 /// Ops a prefetch may re-run: pure index and mask arithmetic (a trans is
 /// a staged operand's, never an address's).

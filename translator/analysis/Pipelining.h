@@ -113,6 +113,9 @@ planPipelines(const ir::Function &F, const LayoutMap &LM, unsigned NumStages,
 /// and TMA write for masked-off elements).
 bool isZeroConstant(const ir::Value *V);
 
+/// Whether O is a dot on tensor cores (its accumulator an mma layout).
+bool isTensorCoreDot(const ir::Op &O, const LayoutMap &LM);
+
 /// 32-bit registers a thread's share of tile V takes, spread over Threads.
 unsigned tileRegisters(const ir::Value &V, unsigned Threads);
 

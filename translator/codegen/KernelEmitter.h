@@ -345,14 +345,23 @@ private:
                      bool InPlace = false);
 
   /// Whether staged dot O leaves its product in flight
-  /// (PipelinedLoop::WaitAtFirstUse): whether another staged dot follows
-  /// it in its block before anything reads it, ends the block or opens
-  /// another. Elsewhere ptxas may serialize the wgmmas around the
+  /// (PipelinedLoop::WaitAtFirstUse): whether another tensor-core dot
+  /// follows it in its block before anything reads it, ends the block or
+  /// opens another. Elsewhere ptxas may serialize the wgmmas around the
   /// iteration's other instructions, for little to overlap with.
   bool leavesInFlight(const ir::Op &O) const;
 
+  /// The TMA store or add of Body, a TMA-fed pipelined loop's, that comes
+  /// after every dot reading P's stages, if any: its block barrier, reached
+  /// once those products are waited for, tells the next iteration's
+  /// prefetch that every warp is done with the stage it refills, so the
+  /// loop needs no barrier of its own.
+  const ir::Op *stageFreeingStore(const ir::Block &Body,
+                                  const analysis::PipelinedLoop &P) const;
+
   /// Before O: waits for the products in flight that O reads, and for
-  /// those issued before them (all of them before a for, if or while).
+  /// those issued before them (all of them before a for, if or while, or
+  /// StageFreeingStore).
   void awaitProductsFor(const ir::Op &O, unsigned Indent);
 
   /// Waits for every product in flight.
@@ -493,6 +502,9 @@ private:
   /// do, in issue order (the order they retire in).
   bool WaitAtFirstUse = false;
   llvm::SmallVector<const ir::Value *, 4> InFlight;
+  /// The store whose barrier frees the stages of the loop being emitted
+  /// (stageFreeingStore), if any.
+  const ir::Op *StageFreeingStore = nullptr;
   /// The loop-invariant A operands the loop being emitted reads from shared
   /// memory: their operand views.
   llvm::DenseMap<const ir::Value *, std::string> Residents;

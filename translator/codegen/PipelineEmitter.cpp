@@ -367,10 +367,15 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   std::string N = nameOf(IV), Step = scalar(O.operand(2));
   stageResidents(O, P, Indent);
   line(Indent, forHeader(O));
+  const Op *OuterFreeing = StageFreeingStore;
+  StageFreeingStore = nullptr;
   if (ByTma) {
     waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 1);
-    // Every warp is done with the stage the prefetch refills.
-    if (!P.AsyncMma && !Specialized)
+    // Every warp is done with the stage the prefetch refills: the previous
+    // iteration's store met after its last dot, or a barrier here.
+    if (!P.AsyncMma && !Specialized && !Flat)
+      StageFreeingStore = stageFreeingStore(Body, P);
+    if (!P.AsyncMma && !Specialized && !StageFreeingStore)
       line(Indent + 1, "__syncthreads();");
   } else {
     line(Indent + 1, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
@@ -404,6 +409,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   awaitAllProducts(Indent + 1);
   TakingTurns = OuterTurns;
   WaitAtFirstUse = OuterWait;
+  StageFreeingStore = OuterFreeing;
   Active = Outer;
   // The stage before this one, once the dot reading it has retired.
   const std::string Previous = "(" + St.Read + " == 0 ? " + std::to_string(D) +
@@ -830,14 +836,28 @@ bool KernelEmitter::leavesInFlight(const Op &O) const {
     if (endsOrOpensBlock(Next) ||
         llvm::is_contained(Next.operands(), O.result()))
       return false;
-    if (Active->Dots.count(&Next))
+    // The next product, staged or not, queues behind this one; a dot that
+    // stages its own operands waits for every group before its result.
+    if (Active->Dots.count(&Next) || isTensorCoreDot(Next, LM))
       return true;
   }
   return false;
 }
 
+const Op *KernelEmitter::stageFreeingStore(const Block &Body,
+                                           const PipelinedLoop &P) const {
+  size_t DotsLeft = P.Dots.size();
+  for (const auto &O : Body.ops()) {
+    if (P.Dots.count(O.get()))
+      --DotsLeft;
+    else if (!DotsLeft && writesBox(*O) && Tma.count(O.get()))
+      return O.get();
+  }
+  return nullptr;
+}
+
 void KernelEmitter::awaitProductsFor(const Op &O, unsigned Indent) {
-  if (endsOrOpensBlock(O))
+  if (endsOrOpensBlock(O) || &O == StageFreeingStore)
     return awaitAllProducts(Indent);
   // The last product O reads: it and those issued before it retire.
   unsigned Retired = 0;
