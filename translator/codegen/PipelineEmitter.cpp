@@ -838,7 +838,7 @@ bool KernelEmitter::leavesInFlight(const Op &O) const {
       return false;
     // The next product, staged or not, queues behind this one; a dot that
     // stages its own operands waits for every group before its result.
-    if (Active->Dots.count(&Next) || isTensorCoreDot(Next, LM))
+    if (isTensorCoreDot(Next, LM))
       return true;
   }
   return false;
