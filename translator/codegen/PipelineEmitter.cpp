@@ -373,10 +373,11 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 1);
     // Every warp is done with the stage the prefetch refills: the previous
     // iteration's store met after its last dot, or a barrier here.
-    if (!P.AsyncMma && !Specialized && !Flat)
-      StageFreeingStore = stageFreeingStore(Body, P);
-    if (!P.AsyncMma && !Specialized && !StageFreeingStore)
-      line(Indent + 1, "__syncthreads();");
+    if (!P.AsyncMma && !Specialized) {
+      StageFreeingStore = Flat ? nullptr : stageFreeingStore(Body, P);
+      if (!StageFreeingStore)
+        line(Indent + 1, "__syncthreads();");
+    }
   } else {
     line(Indent + 1, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
     // Stages that threads fill for themselves need no barrier.
