@@ -569,6 +569,9 @@ void KernelEmitter::assignValue(const Value *To, const std::string &ToName,
 }
 
 void KernelEmitter::emitBlock(const Block &B, unsigned Indent) {
+  // What an earlier emission of B left in shared memory is no longer there.
+  llvm::erase_if(StagedResidents,
+                 [&](const StagedResident &S) { return S.Block == &B; });
   for (const auto &O : B.ops()) {
     if (OperandBuffers.count(O.get()))
       awaitOperand(*O, Indent);

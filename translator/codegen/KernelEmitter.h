@@ -508,6 +508,21 @@ private:
   /// The loop-invariant A operands the loop being emitted reads from shared
   /// memory: their operand views.
   llvm::DenseMap<const ir::Value *, std::string> Residents;
+  /// Resident operands written to dynamic shared memory so far, and which
+  /// loop (its line) of which block wrote them. A later loop of that block
+  /// whose resident goes to the same bytes reads it there instead of
+  /// writing it again, so that its registers are free after the first
+  /// loop. Rings allocated over an entry's bytes remove it, and so does a
+  /// new emission of its block.
+  struct StagedResident {
+    const ir::Value *V;
+    const ir::Block *Block;
+    unsigned Begin, End, Line;
+    bool IsB;
+  };
+  llvm::SmallVector<StagedResident, 4> StagedResidents;
+  /// Forgets the staged residents with bytes in [Begin, End).
+  void overwriteResidents(unsigned Begin, unsigned End);
   /// The buffers the producer copies an A operand into, taken in turn: their
   /// tile type and pointer, their barriers, the consumers' buffer and phase
   /// and the producer's (one buffer: no buffer index), and the statement

@@ -539,6 +539,7 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
     PipelineLoc = O.loc();
     PipelineStages = S;
   }
+  overwriteResidents(0, Offset);
   St.End = (Offset + 1023) / 1024 * 1024;
   St.Read = fresh("read_stage");
   line(Indent, "int " + St.Read + " = 0;");
@@ -707,6 +708,12 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
   line(Indent + 1, "}");
 }
 
+void KernelEmitter::overwriteResidents(unsigned Begin, unsigned End) {
+  llvm::erase_if(StagedResidents, [&](const StagedResident &S) {
+    return S.Begin < End && Begin < S.End;
+  });
+}
+
 void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
                                    unsigned Indent) {
   // Those the producer copies are in shared memory already.
@@ -717,17 +724,36 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
   if (Resident.empty() && P.ResidentB.empty())
     return;
   unsigned Offset = States[&O].End;
-  // Call writes V to shared memory at At and gives its operand view.
-  using StageCall = std::string(const Value *V, const std::string &At);
-  auto Stage = [&](const Value *V, llvm::function_ref<StageCall> Call) {
+  bool Wrote = false;
+  // Write gives V's operand view after writing it to shared memory at At,
+  // View the view alone, for a V an earlier loop left there.
+  using ViewCall = std::string(const Value *V, const std::string &At);
+  auto Stage = [&](const Value *V, bool IsB, llvm::function_ref<ViewCall> Write,
+                   llvm::function_ref<ViewCall> View) {
     const Type &T = V->type();
+    const unsigned End =
+        Offset + (T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024;
+    const auto *Left = llvm::find_if(StagedResidents, [&](const auto &S) {
+      return S.V == V && S.Block == O.parentBlock() && S.Begin == Offset &&
+             S.IsB == IsB;
+    });
+    const std::string At = "rt::dynamic_smem<" + deviceType(T.Elem) + ">(" +
+                           std::to_string(Offset) + ")";
     std::string Name = fresh(nameOf(V) + "_resident");
-    line(Indent, "const auto " + Name + " = " +
-                     Call(V, "rt::dynamic_smem<" + deviceType(T.Elem) + ">(" +
-                                 std::to_string(Offset) + ")") +
-                     ";");
+    if (Left != StagedResidents.end()) {
+      line(Indent, "// Still in shared memory: written before the earlier loop "
+                   "at line " +
+                       std::to_string(Left->Line) + ".");
+      line(Indent, "const auto " + Name + " = " + View(V, At) + ";");
+    } else {
+      overwriteResidents(Offset, End);
+      StagedResidents.push_back(
+          {V, O.parentBlock(), Offset, End, O.loc().Line, IsB});
+      line(Indent, "const auto " + Name + " = " + Write(V, At) + ";");
+      Wrote = true;
+    }
     Residents[V] = Name;
-    Offset += (T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024;
+    Offset = End;
   };
   if (!Resident.empty())
     line(Indent, P.ResidentForWgmma
@@ -737,23 +763,37 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
                      : "// Loop-invariant A operands, read from shared "
                        "memory: registers hold the accumulators.");
   for (const Value *A : Resident)
-    Stage(A, [&](const Value *V, const std::string &At) {
-      return "rt::stage_operand<" + layoutOf(V) + ", false, true>(" +
-             smemTileType(V->type()) + "{" + At + "}, " + nameOf(V) + ")";
-    });
+    Stage(
+        A, /*IsB=*/false,
+        [&](const Value *V, const std::string &At) {
+          return "rt::stage_operand<" + layoutOf(V) + ", false, true>(" +
+                 smemTileType(V->type()) + "{" + At + "}, " + nameOf(V) + ")";
+        },
+        [&](const Value *V, const std::string &At) {
+          return "rt::operand<true>(" + smemTileType(V->type()) + "{" + At +
+                 "})";
+        });
   if (!P.ResidentB.empty())
     line(Indent, "// Loop-invariant B operands, written to shared memory "
                  "once rather than by each iteration's dot.");
   for (const Value *B : P.ResidentB)
-    Stage(B, [&](const Value *V, const std::string &At) {
-      return "rt::stage_b<" + layoutOf(V) + ">(" + At + ", " + nameOf(V) + ")";
-    });
+    Stage(
+        B, /*IsB=*/true,
+        [&](const Value *V, const std::string &At) {
+          return "rt::stage_b<" + layoutOf(V) + ">(" + At + ", " + nameOf(V) +
+                 ")";
+        },
+        [&](const Value *V, const std::string &At) {
+          return "rt::b_operand<" + layoutOf(V) + ">(" + At + ")";
+        });
   PipelineBytes = std::max(PipelineBytes, Offset);
   if (Offset + 1024 > DynamicSharedBytes) {
     DynamicSharedBytes = Offset + 1024;
     PipelineLoc = O.loc();
     PipelineStages = P.NumStages;
   }
+  if (!Wrote)
+    return;
   line(Indent, "rt::fence_proxy_async();");
   line(Indent, barrier());
 }

@@ -225,15 +225,22 @@ __host__ __device__ constexpr int dot_mma_a_offset(int k, int n) {
   return (k * n * int(sizeof(T)) + 1023) / 1024 * 1024;
 }
 
+/// The operand view of b (K x N, layout LB) at `at` as stage_b writes it,
+/// for a b that an earlier loop left there.
+template <class LB, class T> __device__ auto b_operand(T *at) {
+  constexpr int K = LB::shape(0), N = LB::shape(1);
+  constexpr bool KMajor = sizeof(T) != 2;
+  using TB = smem_tile<T, KMajor ? N : K, KMajor ? K : N>;
+  return smem_operand<TB, KMajor>{TB{at}};
+}
+
 /// b (K x N, layout LB) written to swizzled shared memory at `at` (1024-byte
 /// aligned) as tensor-core dots read it: K-major unless its elements are
 /// 16-bit, as wgmma needs. A loop stages a loop-invariant b once this way.
 template <class LB, class T, int NB>
 __device__ auto stage_b(T *at, const T (&b)[NB]) {
-  constexpr int K = LB::shape(0), N = LB::shape(1);
-  constexpr bool KMajor = sizeof(T) != 2;
-  using TB = smem_tile<T, KMajor ? N : K, KMajor ? K : N>;
-  return stage_operand<LB, true, KMajor>(TB{at}, b);
+  using OB = decltype(b_operand<LB>(at));
+  return stage_operand<LB, true, OB::k_major>(typename OB::tile{at}, b);
 }
 
 /// What follows a dot that stages operands in scratch. any_op: the threads
