@@ -158,6 +158,7 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // CHECK-NEXT: if (threadIdx.x % 32 == 0)
 // CHECK-NEXT: rt::mbarrier_arrive(empty + read_stage);
 // CHECK: rt::reduce<1, [[S]], {{L[0-9]+}}, 256>(s,
+// CHECK: rt::reduce_in_thread<1, [[S]], {{L[0-9]+}}>(p,
 // CHECK: [[P]][e] = rt::convert<rt::f16>(p[e]);
 // CHECK-NEXT: rt::mma_wait<0>(acc_1);
 // CHECK-NEXT: if (threadIdx.x % 32 == 0)
@@ -176,6 +177,7 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // CHECK-NEXT: rt::mbarrier_arrive(empty_late + late_stage);
 // CHECK-NEXT: }
 // CHECK-NEXT: }
+// CHECK-NEXT: rt::combine_lanes<1, [[S]]>(l_i_1, rt::op_sum{});
 // CHECK-LABEL: // softmax_rows_c0_aligned16:
 // CHECK-NOT: ; rotated
 // CHECK-NOT: mma_issue

@@ -172,6 +172,36 @@ TILE_KERNEL void reductions(const float *x, const int *k, float *out,
   tile::store(total + pid, tile::sum(row_sums));
 }
 
+// Row sums a loop carries (l = l * a + sum(x), t = sum(x * x) + t, then
+// t on through a second loop), which tilecc keeps per lane through the
+// loops and combines after them: the starting values must count once,
+// with no steps too.
+template <int ROWS, int COLS>
+TILE_KERNEL void running_sums(const float *x, const float *decay,
+                              const float *start, float *out, int n_rows,
+                              int steps) {
+  auto r = tile::program_id(0) * ROWS + tile::arange<ROWS>();
+  auto c = tile::arange<COLS>();
+  auto in_rows = r < n_rows;
+  auto l = tile::load(start + r, in_rows, 0.0f);
+  auto t = tile::full<ROWS>(1.0f);
+  for (int s = 0; s < steps; ++s) {
+    auto v = tile::load(x + tile::expand_dims<1>(r) * (steps * COLS) +
+                            s * COLS + tile::expand_dims<0>(c),
+                        tile::expand_dims<1>(in_rows), 0.0f);
+    l = l * tile::load(decay + s * n_rows + r, in_rows, 1.0f) + tile::sum<1>(v);
+    t = tile::sum<1>(v * v) + t;
+  }
+  // t's partial sums carry on into a second loop.
+  for (int s = 0; s < steps; s += 2)
+    t = t +
+        tile::sum<1>(tile::load(x + tile::expand_dims<1>(r) * (steps * COLS) +
+                                    s * COLS + tile::expand_dims<0>(c),
+                                tile::expand_dims<1>(in_rows), 0.0f));
+  tile::store(out + r, l, in_rows);
+  tile::store(out + n_rows + r, t, in_rows);
+}
+
 // Reductions and scans with combines: a lambda, a (value, index) pair,
 // Welford's (mean, m2, count), cumsum and cumprod, a reverse scan, and a
 // non-commutative scan over pairs (the linear recurrence h = m * h + c),
@@ -593,6 +623,10 @@ TILE_CONFIGS(
     invariant_b_acc,
     tile::config{.meta = {64, 64, 64}, .num_warps = 4, .num_stages = 2},
     tile::config{.meta = {128, 64, 64}, .num_warps = 8, .num_stages = 2});
+TILE_CONFIGS(running_sums, tile::config{.meta = {64, 32}, .num_warps = 4},
+             tile::config{.meta = {16, 128}, .num_warps = 4},
+             tile::config{.meta = {4, 256}, .num_warps = 4},
+             tile::config{.meta = {8, 8}, .num_warps = 4});
 TILE_CONFIGS(reductions, tile::config{.meta = {4, 64}, .num_warps = 4},
              tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {2, 16}, .num_warps = 4});
@@ -651,6 +685,12 @@ template <int ROWS, int COLS>
 TILE_GRID(reductions)
 tile::grid reductions_grid(const float *, const int *, float *, float *,
                            float *, int *, int *, float *, int n_rows, int) {
+  return {tile::cdiv(n_rows, ROWS)};
+}
+template <int ROWS, int COLS>
+TILE_GRID(running_sums)
+tile::grid running_sums_grid(const float *, const float *, const float *,
+                             float *, int n_rows, int) {
   return {tile::cdiv(n_rows, ROWS)};
 }
 template <int ROWS, int COLS>

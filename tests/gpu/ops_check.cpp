@@ -566,10 +566,36 @@ void checkHalfSums() {
   compare("half_sums bfloat16", DB.download(), B, 0);
 }
 
+template <int Rows, int Cols> void checkRunningSumsWith(int Config, int Steps) {
+  const int NRows = 150;
+  auto X = randomFloats(size_t(NRows) * Steps * Cols, -1, 1);
+  auto Decay = randomFloats(size_t(NRows) * Steps, 0, 1);
+  auto Start = randomFloats(NRows, -4, 4);
+  std::vector<float> Want(2 * size_t(NRows));
+  tile::emulate::launch(tile::grid{tile::cdiv(NRows, Rows)},
+                        running_sums<Rows, Cols>, X.data(), Decay.data(),
+                        Start.data(), Want.data(), NRows, Steps);
+  sample::DeviceArray<float> DX(X, 0), DDecay(Decay, 0), DStart(Start, 0),
+      DOut(Want.size(), 0);
+  poison(DOut);
+  CUDA_CHECK(tilecc::running_sums(DX.get(), DDecay.get(), DStart.get(),
+                                  DOut.get(), NRows, Steps, nullptr, Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare("running_sums " + std::to_string(Rows) + "x" + std::to_string(Cols) +
+              ", " + std::to_string(Steps) + " steps",
+          DOut.download(), Want, 1e-5);
+}
+
 void checkReductions() {
   checkReductionsWith<4, 64>(0);
   checkReductionsWith<16, 256>(1);
   checkReductionsWith<2, 16>(2);
+  for (int Steps : {0, 1, 9}) {
+    checkRunningSumsWith<64, 32>(0, Steps);
+    checkRunningSumsWith<16, 128>(1, Steps);
+    checkRunningSumsWith<4, 256>(2, Steps); // warps share rows: not deferred
+    checkRunningSumsWith<8, 8>(3, Steps);   // fewer elements than threads
+  }
 }
 
 } // namespace

@@ -75,6 +75,7 @@ EmittedKernel KernelEmitter::run() {
   planTmaPipelines();
   dropTmaAddressing();
   foldTransposes();
+  LaneSums = deferredLaneSums(F, LM);
   countUses(F.body());
   // A rotated loop's chain rewrites the accumulator's registers in place:
   // its values are that array, never recomputed where used.
@@ -608,7 +609,9 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
     return emitAtomic(O, Indent);
   case OpKind::For:
     lineDirective(O);
-    return emitFor(O, Indent);
+    emitFor(O, Indent);
+    return onLaneSums(O, &DeferredLaneSums::PartialSum::Combine,
+                      "rt::combine_lanes", "rt::op_sum{}", Indent);
   case OpKind::If:
     lineDirective(O);
     return emitIf(O, Indent);
@@ -875,6 +878,20 @@ void KernelEmitter::declareCarried(const Op &O, unsigned Indent) {
     declareResult(O.result(I), Indent, O.operand(3 + I));
     Names[O.region(0)->argument(I + 1)] = nameOf(O.result(I));
   }
+  onLaneSums(O, &DeferredLaneSums::PartialSum::Split, "rt::keep_first_lane",
+             "0.0f", Indent);
+}
+
+void KernelEmitter::onLaneSums(const Op &O,
+                               bool DeferredLaneSums::PartialSum::*Where,
+                               const std::string &Fn, const std::string &Arg,
+                               unsigned Indent) {
+  if (auto It = LaneSums.Carried.find(&O); It != LaneSums.Carried.end())
+    for (const DeferredLaneSums::PartialSum &S : It->second)
+      if (S.*Where)
+        line(Indent, Fn + "<" + std::to_string(S.Sum->intAttr()) + ", " +
+                         layoutOf(S.Sum->operand(0)) + ">(" +
+                         nameOf(O.result(S.Index)) + ", " + Arg + ");");
 }
 
 void KernelEmitter::emitFor(const Op &O, unsigned Indent) {
@@ -1043,6 +1060,13 @@ void KernelEmitter::emitReduce(const Op &O, unsigned Indent) {
     return;
   }
   std::string Out = combinedOutput(O, Indent);
+  // A loop-carried sum's lanes combine after the loop (LaneSums).
+  if (LaneSums.Reduces.count(&O)) {
+    line(Indent, "rt::reduce_in_thread<" + std::to_string(O.intAttr()) + ", " +
+                     layoutOf(X) + ", " + layoutOf(R) + ">(" + In + ", " + Out +
+                     ", " + Combine + ");");
+    return unpackResults(O, Out, Indent);
+  }
   const std::string Instance = Fn + "<" + std::to_string(O.intAttr()) + ", " +
                                layoutOf(X) + ", " + layoutOf(R) + syncArg() +
                                ">";

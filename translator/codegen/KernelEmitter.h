@@ -12,6 +12,7 @@
 #ifndef TILECC_CODEGEN_KERNELEMITTER_H
 #define TILECC_CODEGEN_KERNELEMITTER_H
 
+#include "analysis/DeferredLaneSums.h"
 #include "codegen/DeviceEmitter.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -160,6 +161,15 @@ private:
   /// Declares loop O's carried values (its results' storage, which the
   /// body's arguments name), initialized.
   void declareCarried(const ir::Op &O, unsigned Indent);
+
+  /// Fn<dim, layout>(sum, Arg) for each carried value of loop O held as
+  /// partial sums (LaneSums) whose flag Where is set: split among the
+  /// lanes before the loop (rt::keep_first_lane), combined after it
+  /// (rt::combine_lanes).
+  void onLaneSums(const ir::Op &O,
+                  bool analysis::DeferredLaneSums::PartialSum::*Where,
+                  const std::string &Fn, const std::string &Arg,
+                  unsigned Indent);
 
   /// `for (int i = lo; i < hi; i += step) {` for `for` op O, or from From
   /// instead of lo.
@@ -486,6 +496,8 @@ private:
   llvm::DenseSet<const ir::Op *> Dropped;
   /// Transposes folded into the dots reading them (foldTransposes).
   llvm::DenseSet<const ir::Op *> FoldedTransposes;
+  /// Loop-carried sums whose lanes combine after their loop.
+  analysis::DeferredLaneSums LaneSums;
   /// Per TMA load: its tensor map parameter.
   llvm::DenseMap<const ir::Op *, std::string> MapNames;
   /// TMA pipelines flattened into the loop around them, and those loops.

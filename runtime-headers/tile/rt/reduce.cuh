@@ -87,16 +87,13 @@ __device__ V warp_combine(V v, int d, Op op) {
 
 } // namespace detail
 
-/// out = reduction of in along dimension Dim; in has layout L (blocked), out
-/// has layout R = sliced<Dim, ...> of the same parameters. The warps' partial
-/// results meet at sync_threads<Sync> (every thread, or the first Sync).
-template <int Dim, class L, class R, int Sync = 0, class V, int N, int M,
-          class Op>
-__device__ void reduce(const V (&in)[N], V (&out)[M], Op op) {
+/// Step 1 of reduce alone: out[r] combines the elements of in that this
+/// thread holds along Dim, in element order, so that the first of each
+/// initializes it. The lanes' partial results stay apart.
+template <int Dim, class L, class R, class V, int N, int M, class Op>
+__device__ void reduce_in_thread(const V (&in)[N], V (&out)[M], Op op) {
   static_assert(N == L::elems() && M == R::elems(), "tile sizes");
   constexpr int Size = L::shape(Dim);
-  // 1. Within the thread, in element order, so that the first element of
-  // each output initializes it.
 #pragma unroll
   for (int e = 0; e < N; ++e) {
     digits g = L::decompose(e);
@@ -105,13 +102,44 @@ __device__ void reduce(const V (&in)[N], V (&out)[M], Op op) {
     int r = L::compose(g, Dim);
     out[r] = g.s[Dim] == 0 && g.r[Dim] == 0 ? in[e] : op(out[r], in[e]);
   }
-  // 2. Across the lanes of a warp.
-  constexpr int Lanes = detail::distinct_lanes<L>(Dim, Size);
+}
+
+/// Step 2 of reduce alone: combines the partial results of the lanes of a
+/// warp that differ along Dim of L (reduce_in_thread's, or sums of them a
+/// loop scaled alike in every lane).
+template <int Dim, class L, class V, int M, class Op>
+__device__ void combine_lanes(V (&out)[M], Op op) {
+  constexpr int Lanes = detail::distinct_lanes<L>(Dim, L::shape(Dim));
 #pragma unroll
   for (int r = 0; r < M; ++r)
     out[r] = detail::warp_combine<L, Lanes>(out[r], Dim, op);
+}
+
+/// The inverse of combine_lanes for a value the lanes along Dim of L hold
+/// alike: the first lane of each group combine_lanes adds up keeps it, the
+/// others take the combine's identity, so that adding partial results to
+/// it and combining the lanes once counts it once.
+template <int Dim, class L, class V, int M>
+__device__ void keep_first_lane(V (&v)[M], V identity) {
+  constexpr int Lanes = detail::distinct_lanes<L>(Dim, L::shape(Dim));
+  if (L::lane_pos(Dim) % Lanes != 0) {
+#pragma unroll
+    for (int r = 0; r < M; ++r)
+      v[r] = identity;
+  }
+}
+
+/// out = reduction of in along dimension Dim; in has layout L (blocked), out
+/// has layout R = sliced<Dim, ...> of the same parameters. The warps' partial
+/// results meet at sync_threads<Sync> (every thread, or the first Sync).
+template <int Dim, class L, class R, int Sync = 0, class V, int N, int M,
+          class Op>
+__device__ void reduce(const V (&in)[N], V (&out)[M], Op op) {
+  // 1. Within the thread. 2. Across the lanes of a warp.
+  reduce_in_thread<Dim, L, R>(in, out, op);
+  combine_lanes<Dim, L>(out, op);
   // 3. Across warps, through shared memory.
-  constexpr int W = detail::distinct_warps<L>(Dim, Size);
+  constexpr int W = detail::distinct_warps<L>(Dim, L::shape(Dim));
   if constexpr (W > 1) {
     __shared__ V partial[W][R::numel()];
     if (L::lane_pos(Dim) == 0 && L::warp_pos(Dim) < W &&
