@@ -12,6 +12,7 @@
 // blocks of keys); the last two are independent of each other. P is
 // recomputed in each from lse with exp2, the scale folded into log2(e), as
 // in the forward pass. With CAUSAL, row i attends to keys 0..i.
+#include <algorithm>
 #include <tile/tile.hpp>
 #include <tuple>
 
@@ -241,16 +242,27 @@ TILE_KERNEL void attention_bwd_dkdv_f16(
 // zeroed before; one TMA reduce-add of the block on sm_90a), so P and dP
 // are computed once for all three gradients, not again by a dQ kernel.
 // attention_bwd_dq_cast_f16 then rounds dq_acc to fp16.
-template <int BM, int BN, int D, int CAUSAL>
+// PERSISTENT: as many programs as the GPU holds at once, each walking
+// (head, key block) tiles a grid's width apart.
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_KERNEL void attention_bwd_fused_f16(
     const tile::half *q, const tile::half *k, const tile::half *v,
     const tile::half *d_o, const float *lse, const float *delta, tile::half *dk,
     tile::half *dv, float *dq_acc, float sm_scale, int seq,
     [[maybe_unused]] int heads, [[maybe_unused]] int head_dim,
     [[maybe_unused]] int causal) {
-  key_block<tile::half, BM, BN, D, CAUSAL, 1>(
-      q, k, v, d_o, lse, delta, dk, dv, dq_acc, sm_scale, seq,
-      tile::program_id(0), tile::program_id(1));
+  if (PERSISTENT) {
+    const int blocks = tile::cdiv(seq, BN);
+    for (int t = tile::program_id(0); t < blocks * heads;
+         t += tile::num_programs(0))
+      key_block<tile::half, BM, BN, D, CAUSAL, 1>(q, k, v, d_o, lse, delta, dk,
+                                                  dv, dq_acc, sm_scale, seq,
+                                                  t % blocks, t / blocks);
+  } else {
+    key_block<tile::half, BM, BN, D, CAUSAL, 1>(
+        q, k, v, d_o, lse, delta, dk, dv, dq_acc, sm_scale, seq,
+        tile::program_id(0), tile::program_id(1));
+  }
 }
 
 /// dq = dq_acc rounded to fp16, BM rows of one head at a time.
@@ -330,13 +342,17 @@ TILE_CONFIGS(attention_bwd_dq_f16,
 // kernels from seq 4096 at head_dim 128, 1.03-1.06x at 64, where 64 x 128
 // blocks win from seq 4096 and 64 x 64 at 1024; slower at seq 1024 but at
 // head_dim 128 without a mask, and at head_dim 64 causal). The benchmark
-// keeps the faster pass.
+// keeps the faster pass. Persistent 64 x 128 programs at head_dim 64: the
+// fused pass 1.02x at seq 8192, about even at 4096, 0.99x at 1024 (at
+// head_dim 128 the kernel 1.00-1.01x without a mask, 0.81x causal: not
+// kept).
 TILE_CONFIGS(
     attention_bwd_fused_f16,
-    tile::config{.meta = {64, 128, 128, 0}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {64, 128, 128, 1}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {64, 128, 64, 0}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {64, 64, 64, 0}, .num_warps = 4, .num_stages = 2});
+    tile::config{.meta = {64, 128, 128, 0, 0}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 128, 128, 1, 0}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 128, 64, 0, 0}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 64, 64, 0, 0}, .num_warps = 4, .num_stages = 2},
+    tile::config{.meta = {64, 128, 64, 0, 1}, .num_warps = 8, .num_stages = 2});
 TILE_CONFIGS(attention_bwd_dq_cast_f16,
              tile::config{.meta = {64, 128}, .num_warps = 4},
              tile::config{.meta = {64, 64}, .num_warps = 4});
@@ -390,7 +406,7 @@ tile::grid attention_bwd_dq_f16_grid(const tile::half *, const tile::half *,
   return {tile::cdiv(seq, BM), heads};
 }
 
-template <int BM, int BN, int D, int CAUSAL>
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_SELECT(attention_bwd_fused_f16)
 bool attention_bwd_fused_f16_fits(const tile::half *, const tile::half *,
                                   const tile::half *, const tile::half *,
@@ -399,14 +415,17 @@ bool attention_bwd_fused_f16_fits(const tile::half *, const tile::half *,
                                   int head_dim, int causal) {
   return head_dim == D && causal == CAUSAL;
 }
-template <int BM, int BN, int D, int CAUSAL>
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_GRID(attention_bwd_fused_f16)
 tile::grid attention_bwd_fused_f16_grid(const tile::half *, const tile::half *,
                                         const tile::half *, const tile::half *,
                                         const float *, const float *,
                                         tile::half *, tile::half *, float *,
                                         float, int seq, int heads, int, int) {
-  return {tile::cdiv(seq, BN), heads};
+  if (!PERSISTENT)
+    return {tile::cdiv(seq, BN), heads};
+  return {std::min(tile::cdiv(seq, BN) * heads,
+                   tile::num_sms() * tile::programs_per_sm())};
 }
 
 template <int BM, int D>

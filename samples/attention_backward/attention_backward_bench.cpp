@@ -24,6 +24,8 @@ namespace {
 
 constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
                                                              "CAUSAL"};
+constexpr std::initializer_list<const char *> fused_names = {
+    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
 
 using T = tile::half;
 
@@ -246,7 +248,7 @@ bool bench() {
         for (auto [c, ms] : fused)
           line("attention_bwd_fused_f16",
                sample::describe(attention_bwd_fused_f16_tile_configs[c],
-                                block_names),
+                                fused_names),
                ms, c == best_fused, fused_right, true);
         // The whole pass both ways; the faster is the pass's result.
         const double separate_ms = sample::median_ms(separate, 10, 50);
@@ -266,7 +268,7 @@ bool bench() {
           line("attention_bwd_f16",
                "fused " + sample::describe(
                               attention_bwd_fused_f16_tile_configs[best_fused],
-                              block_names),
+                              fused_names),
                fused_ms, fused_faster, fused_right, false);
       }
     }

@@ -18,6 +18,8 @@ namespace {
 constexpr std::initializer_list<const char *> delta_names = {"BM", "D"};
 constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
                                                              "CAUSAL"};
+constexpr std::initializer_list<const char *> fused_names = {
+    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
 
 template <class T> bool check(const char *name) {
   constexpr int heads = 2, seq = 70;
@@ -101,25 +103,25 @@ template <class T> bool check(const char *name) {
             constexpr tile::config c =
                 attention_bwd_fused_f16_tile_configs[decltype(i)::value];
             constexpr int bm = c.meta[0], bn = c.meta[1], cd = c.meta[2],
-                          cc = c.meta[3];
+                          cc = c.meta[3], cp = c.meta[4];
             if (cd == d && cc == causal) {
               const tile::grid grid =
-                  attention_bwd_fused_f16_grid<bm, bn, cd, cc>(
+                  attention_bwd_fused_f16_grid<bm, bn, cd, cc, cp>(
                       nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
                       nullptr, nullptr, nullptr, scale, seq, heads, d, causal);
               std::vector<T> dk(n), dv(n), dq(n);
               std::vector<float> dq_acc(n, 0.0f);
               tile::emulate::launch(
-                  grid, attention_bwd_fused_f16<bm, bn, cd, cc>, tc.q.data(),
-                  tc.k.data(), tc.v.data(), tc.d_o.data(), tc.lse.data(),
-                  delta.data(), dk.data(), dv.data(), dq_acc.data(), scale, seq,
-                  heads, d, causal);
+                  grid, attention_bwd_fused_f16<bm, bn, cd, cc, cp>,
+                  tc.q.data(), tc.k.data(), tc.v.data(), tc.d_o.data(),
+                  tc.lse.data(), delta.data(), dk.data(), dv.data(),
+                  dq_acc.data(), scale, seq, heads, d, causal);
               tile::emulate::launch(attention_bwd_dq_cast_f16_grid<64, cd>(
                                         nullptr, nullptr, seq, heads, d),
                                     attention_bwd_dq_cast_f16<64, cd>,
                                     dq_acc.data(), dq.data(), seq, heads, d);
               std::string what = std::string(name) + " fused " +
-                                 sample::describe(c, block_names) + shape;
+                                 sample::describe(c, fused_names) + shape;
               for (auto [got, want, which] :
                    {std::tuple{&dk, &tc.want.dk, " dk"},
                     std::tuple{&dv, &tc.want.dv, " dv"},

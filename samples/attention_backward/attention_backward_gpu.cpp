@@ -20,6 +20,8 @@ namespace {
 constexpr std::initializer_list<const char *> delta_names = {"BM", "D"};
 constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
                                                              "CAUSAL"};
+constexpr std::initializer_list<const char *> fused_names = {
+    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
 
 /// The configurations of a kernel to run for one shape, where any serves
 /// it: -1 (the wrapper's choice) and, with aligned pointers, every explicit
@@ -131,7 +133,7 @@ template <class T> bool check(const char *name) {
             std::string what =
                 std::string(name) + " fused " +
                 sample::describe_config(attention_bwd_fused_f16_tile_configs, c,
-                                        block_names) +
+                                        fused_names) +
                 shape;
             g_dv.poison();
             g_dq_acc.poison();
