@@ -1,6 +1,7 @@
 // clang-format off
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/mm_tma.cu
 // RUN: %FileCheck %s --check-prefix=WRAP < %t/mm_tma.launch.cpp
+// RUN: %FileCheck %s --check-prefix=FEW < %t/mm_tma.cu
 // RUN: %tilecc %s -o %t.80 --target sm_80
 // RUN: %FileCheck %s --check-prefix=SM80 < %t.80/mm_tma.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm_tma.cu -o %t/sm90a.o %}
@@ -16,6 +17,10 @@
 // rows k apart), as in C = A B^T. The variant is tried first where the pointers are aligned
 // and the bounds positive; where the kernel was built without sm_90 code it
 // declines and the cp.async variant runs. sm_80 has no TMA variant.
+// A block of 32 rows, too few for a warpgroup's 64 (wgmma), runs on
+// mma.sync from the same TMA-staged tiles: its accumulator gets sm_80's
+// warp split (4 warps along N), which rt::mma_tiles takes for mma.sync,
+// rather than CUDA cores (rt::dot_fma).
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int BK>
@@ -39,9 +44,10 @@ TILE_KERNEL void mm_tma(const tile::half *a, const tile::half *b, float *c,
               tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n));
 }
 
-TILE_CONFIGS(mm_tma, tile::config{.meta = {128, 128, 64},
-                                  .num_warps = 4,
-                                  .num_stages = 3});
+TILE_CONFIGS(
+    mm_tma,
+    tile::config{.meta = {128, 128, 64}, .num_warps = 4, .num_stages = 3},
+    tile::config{.meta = {32, 64, 32}, .num_warps = 4, .num_stages = 2});
 template <int BM, int BN, int BK>
 TILE_GRID(mm_tma)
 tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
@@ -125,4 +131,14 @@ tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
 // WRAP-NEXT: if (tilecc_aligned16)
 // SM80-NOT: _tma(
 // SM80-NOT: mbarrier
+// FEW: //   [[L:L[0-9]+]] = #blocked<spt=[1, 2], tpw=[8, 4], wpc=[1, 4], order=[1, 0], warp_reps=[2, 2]> over [32, 64]
+// FEW-LABEL: // mm_tma_c1_aligned16_tma: BM=32, BN=64, BK=32 num_warps=4;
+// FEW: //   acc : tensor<f32, [32, 64]> [[L]] (16 per thread)
+// FEW-NOT: dot_fma
+// FEW: rt::mma_tiles<[[L]], rt::f16>(
+// FEW-NEXT: rt::operand<true>(x_stage{x_ring + read_stage * x_stage::elems}),
+// FEW-NOT: dot_fma
+// FEW-LABEL: mm_tma_c1_aligned16(
+// FEW-NOT: dot_fma
+// FEW: rt::mma_tiles<[[L]], rt::f16>(
 // clang-format on

@@ -269,9 +269,10 @@ TILE_KERNEL void combines(const float *x, float *row_stats, int *row_arg,
   tile::store(best + pid * 2 + 1, tile::cast<float>(top_row));
 }
 
-// Matrix multiply on CUDA cores: a K loop of dot over tiles of A and B
-// (half, B given transposed so that trans runs too; and float with ieee
-// precision), with ragged edges masked.
+// Matrix multiply on small blocks: a K loop of dot over tiles of A and B
+// (half, B given transposed so that trans runs too, on tensor cores by
+// mma.sync even on sm_90a, the blocks too small for warpgroups; and float
+// with ieee precision, on CUDA cores), with ragged edges masked.
 template <int BM, int BN, int BK>
 TILE_KERNEL void matmul_fma(const tile::half *a, const tile::half *bt,
                             const float *x, const float *y, float *c, float *z,
@@ -581,7 +582,8 @@ TILE_CONFIGS(matmul_fma, tile::config{.meta = {32, 32, 16}, .num_warps = 4},
   TILE_CONFIGS(                                                                \
       kernel,                                                                  \
       tile::config{.meta = {128, 128, 64}, .num_warps = 4, .num_stages = 3},   \
-      tile::config{.meta = {64, 64, 32}, .num_warps = 4, .num_stages = 2})
+      tile::config{.meta = {64, 64, 32}, .num_warps = 4, .num_stages = 2},     \
+      tile::config{.meta = {32, 64, 32}, .num_warps = 4, .num_stages = 2})
 MATMUL_PTRS_CONFIGS(matmul_ptrs);
 MATMUL_PTRS_CONFIGS(matmul_ptrs_f16acc);
 TILE_CONFIGS(
@@ -615,7 +617,8 @@ TILE_CONFIGS(
     tile::config{.meta = {64, 128, 128, 1},
                  .num_warps = 8,
                  .num_stages = 2,
-                 .warp_specialize = true});
+                 .warp_specialize = true},
+    tile::config{.meta = {32, 64, 64, 1}, .num_warps = 4, .num_stages = 2});
 TILE_CONFIGS(invariant_b_dot,
              tile::config{.meta = {64, 64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128, 64}, .num_warps = 8});

@@ -56,7 +56,12 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
   if (storageBytes(A.Elem.Kind) == 2 && computedOperandA(O))
     if (auto L = mmaAccumulator(C.Shape, NumWarps, NumWarps))
       return L;
-  return mmaAccumulator(C.Shape, NumWarps, Target.MmaVersion >= 3 ? 4 : 1);
+  if (Target.MmaVersion >= 3)
+    if (auto L = mmaAccumulator(C.Shape, NumWarps, 4))
+      return L;
+  // Fewer rows than warpgroups of 64 (a 32-row block on sm_90a): mma.sync,
+  // which tiles by warps, rather than CUDA cores.
+  return mmaAccumulator(C.Shape, NumWarps, 1);
 }
 
 namespace {
