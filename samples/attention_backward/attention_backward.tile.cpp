@@ -294,12 +294,16 @@ TILE_KERNEL void attention_bwd_dq_f16(
 // (BENCHMARKS.md): 64 x 64 blocks of 4 warps but at head_dim 128 for dK and
 // dV (128 keys, 8 warps: the loop keeps K and V in shared memory, its
 // accumulators take the registers) and dQ without a mask (128 queries, 8
-// warps: 2-8 % faster than 64 x 64); a producer warpgroup issuing the copies
-// (sm_90a) for dK and dV at head_dim 64 (3-9 % faster), for both at head_dim
-// 128 without a mask (0-2 % for dK and dV) and for the causal dQ at head_dim
-// 128 (1-15 %; once 2.5 % slower at seq 4096, in four runs); three causal
-// dQ programs an SM at head_dim 64 (168 registers a thread instead of 176:
-// 12-19 % faster). The causal loops need blocks that tile the diagonal
+// warps: 2-8 % faster than 64 x 64); three dK/dV programs an SM at head_dim
+// 64 without a mask (K and V then in shared memory: 1.06-1.24x faster than
+// two warp-specialized programs with K and V in registers); a producer
+// warpgroup issuing the copies (sm_90a) for the causal dK and dV at head_dim
+// 64 (3-9 % faster than without; three programs an SM were 2-3 % faster at
+// seq 1024 and 4096, 8 % slower at 8192), for both at head_dim 128 without
+// a mask (0-2 % for dK and dV) and for the causal dQ at head_dim 128 (1-15
+// %; once 2.5 % slower at seq 4096, in four runs); three causal dQ programs
+// an SM at head_dim 64 (168 registers a thread instead of 176: 12-19 %
+// faster). The causal loops need blocks that tile the diagonal
 // (static_asserts check it): BN a multiple of BM for dK and dV (a block of
 // keys starts its masked queries at its own start), BM a multiple of BN for
 // dQ.
@@ -310,7 +314,7 @@ TILE_CONFIGS(attention_bwd_dkdv_f16,
              tile::config{.meta = {64, 64, 64, 0},
                           .num_warps = 4,
                           .num_stages = 2,
-                          .warp_specialize = true},
+                          .min_programs_per_sm = 3},
              tile::config{.meta = {64, 64, 64, 1},
                           .num_warps = 4,
                           .num_stages = 2,

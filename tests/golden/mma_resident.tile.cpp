@@ -1,6 +1,7 @@
 // clang-format off
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/key_grads.cu
 // RUN: %FileCheck %s --check-prefix=SMALL < %t/key_grads.cu
+// RUN: %FileCheck %s --check-prefix=SHARED < %t/key_grads.cu
 // RUN: %tilecc %s -o %t.80 --target sm_80
 // RUN: %FileCheck %s --check-prefix=SM80 < %t.80/key_grads.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/key_grads.cu -o %t/sm90a.o %}
@@ -10,11 +11,14 @@
 // Attention's dK/dV loop: two accumulators carried, and the A operands of
 // two dots (K and V) loaded before the loop. At head_dim 128 on 4 warps the
 // accumulators take 128 registers a thread and K and V as mma fragments 64
-// more: over the 160 a pipelined loop may give them, so K and V are written
-// to shared memory once, after the stage ring, and the dots read them there
-// (rt::stage_operand, then a fence and a barrier before the loop). The dots
-// whose A is computed in the loop (P^T and dS^T) still read it from
-// registers. At head_dim 64 (96 registers) K and V stay in registers.
+// more: over the 160 a pipelined loop may give them of the 248 one program
+// leaves a thread (88 stay for the iteration's tiles), so K and V are
+// written to shared memory once, after the stage ring, and the dots read
+// them there (rt::stage_operand, then a fence and a barrier before the
+// loop). The dots whose A is computed in the loop (P^T and dS^T) still read
+// it from registers. At head_dim 64 (96 registers) K and V stay in
+// registers (the second configuration), unless three programs an SM leave
+// each thread 168, 80 for them (the third).
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int D>
@@ -46,7 +50,9 @@ TILE_CONFIGS(key_grads,
              tile::config{.meta = {64, 64, 128}, .num_warps = 4,
                           .num_stages = 2},
              tile::config{.meta = {64, 64, 64}, .num_warps = 4,
-                          .num_stages = 2});
+                          .num_stages = 2},
+             tile::config{.meta = {64, 64, 64}, .num_warps = 4,
+                          .num_stages = 2, .min_programs_per_sm = 3});
 
 template <int BM, int BN, int D>
 TILE_GRID(key_grads)
@@ -86,6 +92,13 @@ tile::grid key_grads_grid(const tile::half *, const tile::half *,
 // SMALL-NEXT: rt::fragment<[[S]]>(
 // SMALL-NOT: {{t[0-9]+}}_resident
 // SMALL-LABEL: key_grads_c1_generic(
+
+// SHARED-LABEL: key_grads_c2_aligned16(
+// SHARED: const auto [[K:t[0-9]+]]_resident = rt::stage_operand<
+// SHARED-NEXT: rt::smem_tile<rt::f16, 64, 64>{
+// SHARED: rt::mma_tiles<{{L[0-9]+}}, rt::f16>(
+// SHARED-NEXT: [[K]]_resident,
+// SHARED-LABEL: key_grads_c2_generic(
 
 // SM80-LABEL: key_grads_c0_aligned16(
 // SM80: const auto [[K:t[0-9]+]]_resident = rt::stage_operand<

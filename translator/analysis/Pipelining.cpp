@@ -99,7 +99,7 @@ public:
         P.Slice.push_back(O.get());
     for (const auto &[Arg, Step] : Advances)
       P.Advances.push_back({Arg, Step});
-    chooseResident(P, Target.Wgmma);
+    chooseResident(P, Target);
     chooseResidentB(P);
     // A dot left in flight reads its staged operands, which stay until
     // their stage is refilled; registers would be rewritten sooner.
@@ -148,9 +148,10 @@ private:
 
   /// Moves the loop-invariant A fragments of P's dots to shared memory when
   /// registers would not hold them beside the carried tiles (a dK/dV loop
-  /// carries two accumulators and reads K and V every iteration); with
-  /// wgmma, those ptxas may overwrite go there anyway (LoopInvariantA.h).
-  void chooseResident(PipelinedLoop &P, bool Wgmma) const {
+  /// carries two accumulators and reads K and V every iteration; three
+  /// programs an SM leave it 168 registers); with wgmma, those ptxas may
+  /// overwrite go there anyway (LoopInvariantA.h).
+  void chooseResident(PipelinedLoop &P, PipelineTarget Target) const {
     llvm::SmallVector<const Value *, 2> Invariant, AtRisk;
     unsigned Registers = 0;
     for (const auto &O : Body.ops()) {
@@ -163,13 +164,13 @@ private:
         continue;
       Invariant.push_back(A);
       Registers += tileRegisters(*A, P.Threads);
-      if (Wgmma && invariantInChoosingLoop(*O))
+      if (Target.Wgmma && invariantInChoosingLoop(*O))
         AtRisk.push_back(A);
     }
     for (unsigned I = 0; I < Loop.numResults(); ++I)
       if (!Loop.result(I)->type().isScalar())
         Registers += tileRegisters(*Loop.result(I), P.Threads);
-    if (Registers > ResidentRegisterLimit) {
+    if (Registers + IterationRegisters > Target.Registers) {
       P.Resident = std::move(Invariant);
     } else if (!AtRisk.empty()) {
       P.Resident = std::move(AtRisk);

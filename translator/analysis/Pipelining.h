@@ -62,8 +62,8 @@ struct PipelinedLoop {
   llvm::DenseSet<const ir::Op *> Dots;
   /// Loop-invariant A operands of Dots held as mma fragments that the loop
   /// reads from shared memory instead, written there once before it: where
-  /// they and the loop's carried tiles would take more than
-  /// ResidentRegisterLimit registers a thread, or, with wgmma, those ptxas
+  /// they and the loop's carried tiles would leave a thread fewer than
+  /// IterationRegisters of its registers, or, with wgmma, those ptxas
   /// may overwrite (LoopInvariantA.h); in program order.
   llvm::SmallVector<const ir::Value *, 2> Resident;
   /// Whether Resident is there for wgmma's sake (registers would hold the
@@ -89,11 +89,11 @@ struct PipelinedLoop {
   bool WaitAtFirstUse = false;
 };
 
-/// Registers a thread may give to a pipelined loop's carried tiles and
-/// loop-invariant A fragments; beyond, those fragments go to shared memory
-/// (the iteration's own tiles, scores and probabilities, need the rest of
-/// the 255).
-inline constexpr unsigned ResidentRegisterLimit = 160;
+/// Registers a thread keeps for a pipelined loop's own tiles (scores,
+/// probabilities): its carried tiles and loop-invariant A fragments get
+/// the rest of what the launch bounds leave it; beyond, those fragments go
+/// to shared memory.
+inline constexpr unsigned IterationRegisters = 88;
 /// What the target offers a pipelined loop.
 struct PipelineTarget {
   /// cp.async, for OwnLoads.
@@ -101,6 +101,9 @@ struct PipelineTarget {
   /// wgmma, whose loop-invariant register A operands ptxas may overwrite
   /// (LoopInvariantA.h).
   bool Wgmma = false;
+  /// Registers a thread has (registersAtEntry: the configuration's
+  /// programs an SM share the SM's registers).
+  unsigned Registers = 248;
 };
 
 /// Pipelined loops of F by their For op: NumStages is the configuration's

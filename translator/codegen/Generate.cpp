@@ -404,10 +404,11 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     LayoutMap LM =
         assignLayouts(F, Best, Inst.Cfg.NumWarps,
                       {Opts.Target.WarpSize, Opts.Target.MmaVersion});
-    Pipelines Plans =
-        planPipelines(F, LM, Inst.Cfg.NumStages, Threads,
-                      {.AsyncCopies = Opts.Target.Back == Backend::CUDA,
-                       .Wgmma = Opts.Target.MmaVersion == 3});
+    Pipelines Plans = planPipelines(
+        F, LM, Inst.Cfg.NumStages, Threads,
+        {.AsyncCopies = Opts.Target.Back == Backend::CUDA,
+         .Wgmma = Opts.Target.MmaVersion == 3,
+         .Registers = registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM)});
     const WidestWgmma Wgmma =
         Opts.Target.MmaVersion == 3 ? widestWgmma(F, LM, Plans) : WidestWgmma();
     if (unsigned AtEntry = registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM);
