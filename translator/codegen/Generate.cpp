@@ -404,15 +404,16 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     LayoutMap LM =
         assignLayouts(F, Best, Inst.Cfg.NumWarps,
                       {Opts.Target.WarpSize, Opts.Target.MmaVersion});
-    Pipelines Plans = planPipelines(
-        F, LM, Inst.Cfg.NumStages, Threads,
-        {.AsyncCopies = Opts.Target.Back == Backend::CUDA,
-         .Wgmma = Opts.Target.MmaVersion == 3,
-         .Registers = registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM)});
+    const unsigned AtEntry =
+        registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM);
+    Pipelines Plans =
+        planPipelines(F, LM, Inst.Cfg.NumStages, Threads,
+                      {.AsyncCopies = Opts.Target.Back == Backend::CUDA,
+                       .Wgmma = Opts.Target.MmaVersion == 3,
+                       .Registers = AtEntry});
     const WidestWgmma Wgmma =
         Opts.Target.MmaVersion == 3 ? widestWgmma(F, LM, Plans) : WidestWgmma();
-    if (unsigned AtEntry = registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM);
-        Wgmma.Registers > AtEntry) {
+    if (Wgmma.Registers > AtEntry) {
       Error = {Wgmma.describe() + " needs " + std::to_string(Wgmma.Registers) +
                    " registers a thread at the kernel's entry (ptxas), but " +
                    programsOf(Inst.Cfg.MinProgramsPerSM, Threads) +
@@ -470,12 +471,12 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
           // The A operands the producer copies are read from shared memory.
           const WidestWgmma Fed =
               widestWgmma(F, LM, Plans, Producer.OperandLoads);
-          const unsigned AtEntry =
+          const unsigned FedAtEntry =
               registersAtEntry(WithProducer, Producer.Programs);
-          if (Fed.Registers > AtEntry) {
+          if (Fed.Registers > FedAtEntry) {
             WS.WhyNot = programsOf(Producer.Programs, WithProducer) +
                         " an SM start each thread with " +
-                        std::to_string(AtEntry) + " registers, and " +
+                        std::to_string(FedAtEntry) + " registers, and " +
                         Fed.describe() + " needs " +
                         std::to_string(Fed.Registers) + " (ptxas)";
             Producer = ProducerPlan();
