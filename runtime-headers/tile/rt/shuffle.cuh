@@ -39,4 +39,16 @@ __device__ __forceinline__ pack<T...> shuffle(const pack<T...> &p, int delta) {
   return map(p, [delta](auto v) { return shuffle<K>(v, delta); });
 }
 
+/// x, which every thread of the warp holds alike, as a value ptxas knows
+/// to be warp-uniform: it then keeps it, and what is computed from it, in
+/// uniform registers. A wgmma descriptor built from threadIdx.x is
+/// otherwise moved to a uniform register piece by piece before every
+/// wgmma (1-2 % of attention's time at head_dim 64), and a ring's stage
+/// and phase carried from one tile of a persistent program to the next
+/// across code only one thread runs end up in per-thread registers, and
+/// with them every descriptor built from them (1.07-1.15x slower kernels).
+template <class T> __device__ __forceinline__ T warp_uniform(T x) {
+  return shuffle<shfl::idx>(x, 0);
+}
+
 } // namespace tile::rt

@@ -6,6 +6,8 @@
 // many registers it starts with.
 #pragma once
 
+#include "tile/rt/shuffle.cuh"
+
 namespace tile::rt {
 
 /// Lowers this warpgroup's registers per thread to Regs (24 to 256, a
@@ -69,16 +71,6 @@ __device__ __forceinline__ void end_basic_block() {
   asm volatile("mov.u32 %0, 1;" : "=r"(one));
   if (one != 1)
     __trap();
-}
-
-/// x, which every thread of the warp holds alike, as a value ptxas knows
-/// to be warp-uniform: it then keeps it in a uniform register. A ring's
-/// stage and phase, carried from one tile of a persistent program to the
-/// next across code only one thread runs, otherwise end up in per-thread
-/// registers, and with them every wgmma descriptor built from them (a move
-/// to a uniform register before each wgmma: 1.07-1.15x slower kernels).
-template <class T> __device__ __forceinline__ T warp_uniform(T x) {
-  return __shfl_sync(0xffffffffu, x, 0);
 }
 
 } // namespace tile::rt

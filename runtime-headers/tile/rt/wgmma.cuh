@@ -8,6 +8,7 @@
 
 #include "tile/rt/layout.cuh"
 #include "tile/rt/mma.cuh"
+#include "tile/rt/shuffle.cuh"
 #include "tile/rt/smem.cuh"
 #include "tile/rt/types.cuh"
 
@@ -255,8 +256,12 @@ __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
                      : WN % 32 == 0  ? 32
                      : WN % 16 == 0  ? 16
                                      : 8;
-  [[maybe_unused]] const int m0 = LC::warp_pos(0) / 4 * 64;
-  const int n0 = LC::warp_pos(1) * WN;
+  // Where this warpgroup's part of C starts, warp-uniform so that the
+  // descriptors are built in uniform registers.
+  [[maybe_unused]] const int m0 =
+      LC::warps_per_cta(0) == 4 ? 0 : warp_uniform(LC::warp_pos(0) / 4 * 64);
+  const int n0 =
+      LC::warps_per_cta(1) == 1 ? 0 : warp_uniform(LC::warp_pos(1) * WN);
   [[maybe_unused]] uint64_t da[MB];
   // A's fragments are packed before the first wgmma: registers written
   // between the wgmmas of a group would make ptxas wait for them.
