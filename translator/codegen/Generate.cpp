@@ -51,9 +51,6 @@ std::string launchBounds(unsigned Threads, unsigned MinPrograms,
          std::to_string(WavesPerSimd) + ")))";
 }
 
-/// The first op of F that touches an 8-bit float (pointers to them
-/// included) where Target has no such type: ROCm's gfx90a. (CUDA targets
-/// all have them; sm_80 multiplies them on fp16 tensor cores.)
 /// Threads a CUDA program may have.
 constexpr unsigned MaxThreadsPerProgram = 1024;
 
@@ -100,6 +97,9 @@ ProducerPlan producerPlan(const WarpSpecialization &WS, unsigned ConsumerWarps,
   }
 }
 
+/// An error at the first op of F that touches an 8-bit float (pointers to
+/// them included) where Target has no such type: ROCm's gfx90a. (CUDA
+/// targets all have them; sm_80 multiplies them on fp16 tensor cores.)
 std::optional<GenerateError> unsupportedOnTarget(const Function &F,
                                                  const TargetDesc &Target) {
   std::optional<GenerateError> Error;
