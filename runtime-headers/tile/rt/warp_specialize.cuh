@@ -6,8 +6,6 @@
 // many registers it starts with.
 #pragma once
 
-#include "tile/rt/shuffle.cuh"
-
 namespace tile::rt {
 
 /// Lowers this warpgroup's registers per thread to Regs (24 to 256, a
