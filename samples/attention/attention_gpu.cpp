@@ -9,7 +9,8 @@
 // once: a persistent program takes several), causal and not, head_dim 64
 // and 128, into
 // poisoned outputs with guard zones; once more with misaligned pointers (the
-// generic variant). Exits 77 without a GPU.
+// generic variant). A persistent head_dim-64 configuration must refuse
+// lengths past 1024 (its select rule). Exits 77 without a GPU.
 #include "attention.tile.h"
 #include "configs.hpp"
 
@@ -74,6 +75,14 @@ template <class T> bool check(const char *name) {
                     dq.get(), dk.get(), dv.get(), dout.get(), dlse.get(), scale,
                     seq, heads, d, causal, nullptr, config);
             };
+            if (config >= 0 && configs<T>()[config].meta[4] && d == 64 &&
+                seq > 1024) {
+              if (launch() != cudaErrorInvalidValue) {
+                std::printf("FAIL %s: not refused\n", what.c_str());
+                ok = false;
+              }
+              continue;
+            }
             dlse.poison();
             ok &= sample::check_launch(what + " out", dout, nullptr, launch,
                                        want.out, {reference::out_tolerance, 0});

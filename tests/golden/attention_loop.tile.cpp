@@ -184,7 +184,7 @@ tile::grid softmax_rows_grid(const tile::half *, const tile::half *,
 // PING-LABEL: // softmax_rows_c1_aligned16_tma:
 // PING-SAME: warpgroups 0-1 take turns issuing the loops' tensor-core products
 // PING-NOT: rotated
-// PING: __launch_bounds__(384)
+// PING: __launch_bounds__(384, 1)
 // PING-NOT: full_late
 // PING: rt::setmaxnreg_inc<
 // PING-NEXT: rt::mma_turns<2>::start();

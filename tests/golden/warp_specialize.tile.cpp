@@ -241,7 +241,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 
 // clang-format off
 // CHECK: // mm_ws_c0_aligned16_tma: {{.*}}; staged loads copied by TMA; warp-specialized: warps 8-11 issue the copies of the loop at line 48 (setmaxnreg 40 / 232).
-// CHECK: __global__ void __launch_bounds__(384)
+// CHECK: __global__ void __launch_bounds__(384, 1)
 // CHECK-NEXT: mm_ws_c0_aligned16_tma(
 // CHECK: const __grid_constant__ CUtensorMap {{t[0-9]+}}_map) {
 // CHECK-NEXT: using x_stage = rt::smem_tile<rt::f16, 128, 64>;
@@ -338,7 +338,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // leave the consumers 104 each, under 128, so it keeps 24 and they take
 // 112.
 // CHECK: // mm_ws_c3_aligned16_tma: {{.*}}; warp-specialized: warps 16-19 issue the copies of the loop at line 48 (setmaxnreg 24 / 112).
-// CHECK: __global__ void __launch_bounds__(640)
+// CHECK: __global__ void __launch_bounds__(640, 1)
 // CHECK-NEXT: mm_ws_c3_aligned16_tma(
 // CHECK: rt::setmaxnreg_dec<24>();
 // CHECK: rt::setmaxnreg_inc<112>();

@@ -37,11 +37,14 @@ constexpr unsigned MaxThreadsPerSM = 2048;
 
 /// The kernel's launch bounds: its threads, and the programs an SM must
 /// hold at once when more than one (CUDA's minimum blocks per
-/// multiprocessor; on AMD GPUs, waves per SIMD, four SIMDs to a CU).
+/// multiprocessor; on AMD GPUs, waves per SIMD, four SIMDs to a CU). A
+/// CUDA kernel that moves registers with setmaxnreg states the count even
+/// when it is one: without it ptxas cannot tell the registers a thread
+/// starts with and ignores every setmaxnreg (warning C7508).
 std::string launchBounds(unsigned Threads, unsigned MinPrograms,
-                         const TargetDesc &Target) {
+                         bool SetsRegisters, const TargetDesc &Target) {
   std::string Bounds = "__launch_bounds__(" + std::to_string(Threads);
-  if (MinPrograms <= 1)
+  if (MinPrograms <= 1 && !(SetsRegisters && Target.Back == Backend::CUDA))
     return Bounds + ")";
   if (Target.Back == Backend::CUDA)
     return Bounds + ", " + std::to_string(MinPrograms) + ")";
@@ -650,7 +653,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
             launchBounds(VariantThreads,
                          Producer.active() ? Producer.Programs
                                            : Inst.Cfg.MinProgramsPerSM,
-                         Opts.Target)},
+                         Producer.active(), Opts.Target)},
            {"smem_bytes", E.DynamicSharedBytes},
            {"dynamic_smem", E.DynamicSharedBytes > 0},
            {"specialization", Described},
