@@ -38,13 +38,14 @@ constexpr unsigned MaxThreadsPerSM = 2048;
 /// The kernel's launch bounds: its threads, and the programs an SM must
 /// hold at once when more than one (CUDA's minimum blocks per
 /// multiprocessor; on AMD GPUs, waves per SIMD, four SIMDs to a CU). A
-/// CUDA kernel that moves registers with setmaxnreg states the count even
-/// when it is one: without it ptxas cannot tell the registers a thread
-/// starts with and ignores every setmaxnreg (warning C7508).
+/// kernel that moves registers with setmaxnreg (a producer's, CUDA only)
+/// states the count even when it is one: without it ptxas may not tell
+/// the registers a thread starts with and ignores every setmaxnreg
+/// (warning C7508).
 std::string launchBounds(unsigned Threads, unsigned MinPrograms,
                          bool SetsRegisters, const TargetDesc &Target) {
   std::string Bounds = "__launch_bounds__(" + std::to_string(Threads);
-  if (MinPrograms <= 1 && !(SetsRegisters && Target.Back == Backend::CUDA))
+  if (MinPrograms <= 1 && !SetsRegisters)
     return Bounds + ")";
   if (Target.Back == Backend::CUDA)
     return Bounds + ", " + std::to_string(MinPrograms) + ")";
