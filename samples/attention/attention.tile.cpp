@@ -191,7 +191,13 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // select rule below); without a mask up to seq 1024, the same 128 x 64
 // blocks in a persistent program (two stages, two an SM), whose producer
 // copies the next tile's Q while the consumers finish this one: 1.01x at
-// 1024, 0.95-1.01x at 4096 and 8192, where the rule stops it.
+// 1024, 0.95-1.01x at 4096 and 8192, where the rule stops it. Past seq
+// 4096, 256 x 64 blocks, 16 consumer warps (four warpgroups of 64 rows)
+// and a producer, one program an SM, which shares each block of keys
+// among four warpgroups instead of two: without a mask 1.03x the 128 x 64
+// blocks at 8192 (0.92x at 1024, 0.98-1.05x at 4096); causal, in a
+// persistent program taking its tiles in pairs, 1.02-1.10x at 8192 (one
+// block a program: 0.94-1.04x).
 // With a producer at head_dim 128 the key loop is rotated so that P V runs
 // during the next block's softmax (1.08-1.25x without a mask, 1.04-1.13x
 // causal, over the same blocks unrotated); at head_dim 64, two programs an
@@ -212,10 +218,18 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
                             .num_stages = 2,                                   \
                             .min_programs_per_sm = 2,                          \
                             .warp_specialize = true},                          \
+               tile::config{.meta = {256, 64, 64, 0, 0},                       \
+                            .num_warps = 16,                                   \
+                            .num_stages = 3,                                   \
+                            .warp_specialize = true},                          \
                tile::config{.meta = {128, 64, 64, 0, 0},                       \
                             .num_warps = 8,                                    \
                             .num_stages = 3,                                   \
                             .min_programs_per_sm = 2,                          \
+                            .warp_specialize = true},                          \
+               tile::config{.meta = {256, 64, 64, 1, 1},                       \
+                            .num_warps = 16,                                   \
+                            .num_stages = 3,                                   \
                             .warp_specialize = true},                          \
                tile::config{.meta = {128, 64, 64, 1, 0},                       \
                             .num_warps = 8,                                    \
@@ -245,24 +259,29 @@ ATTENTION_CONFIGS(
                  .warp_specialize = true});
 ATTENTION_CONFIGS(attention_bf16);
 
-// 64-row blocks (causal head_dim 64) only up to seq 4096: beyond, the
-// 128-row ones are faster. Persistent programs at head_dim 64 only up to
-// seq 1024: beyond, one program per block is faster.
+// 64-row blocks (causal head_dim 64) only up to seq 4096, 256-row ones
+// (head_dim 64) only past it: there 128-row ones are faster. A persistent
+// program of 128 rows at head_dim 64 only up to seq 1024: beyond, one
+// program per block is faster.
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_SELECT(attention_f16)
 bool attention_f16_fits(const tile::half *, const tile::half *,
                         const tile::half *, tile::half *, float *, float,
                         int seq, int, int head_dim, int causal) {
-  return head_dim == D && causal == CAUSAL && (BM >= 128 || seq <= 4096) &&
-         (D != 64 || !PERSISTENT || seq <= 1024);
+  return head_dim == D && causal == CAUSAL &&
+         (BM == 64    ? seq <= 4096
+          : BM == 256 ? seq > 4096
+                      : D != 64 || !PERSISTENT || seq <= 1024);
 }
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_SELECT(attention_bf16)
 bool attention_bf16_fits(const tile::bfloat16 *, const tile::bfloat16 *,
                          const tile::bfloat16 *, tile::bfloat16 *, float *,
                          float, int seq, int, int head_dim, int causal) {
-  return head_dim == D && causal == CAUSAL && (BM >= 128 || seq <= 4096) &&
-         (D != 64 || !PERSISTENT || seq <= 1024);
+  return head_dim == D && causal == CAUSAL &&
+         (BM == 64    ? seq <= 4096
+          : BM == 256 ? seq > 4096
+                      : D != 64 || !PERSISTENT || seq <= 1024);
 }
 
 // A row block of a head per program, or, PERSISTENT, as many programs as

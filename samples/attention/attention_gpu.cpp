@@ -9,8 +9,11 @@
 // once: a persistent program takes several), causal and not, head_dim 64
 // and 128, into
 // poisoned outputs with guard zones; once more with misaligned pointers (the
-// generic variant). A persistent head_dim-64 configuration must refuse
-// lengths past 1024 (its select rule). Exits 77 without a GPU.
+// generic variant); and on one head of 4100 rows, past the length where
+// the configurations' select rules change. An explicit configuration whose
+// select rule refuses a length (64-row blocks past 4096, 256-row blocks up
+// to 4096, a persistent head_dim-64 program of 128 rows past 1024) must return
+// cudaErrorInvalidValue. Exits 77 without a GPU.
 #include "attention.tile.h"
 #include "configs.hpp"
 
@@ -30,8 +33,17 @@ constexpr std::initializer_list<const char *> meta_names = {
 struct Shape {
   int heads, seq;
 };
-constexpr Shape shapes[] = {{3, 1},   {3, 64},   {3, 70},   {3, 128}, {3, 200},
-                            {3, 208}, {3, 1000}, {3, 1040}, {70, 270}};
+constexpr Shape shapes[] = {{3, 1},    {3, 64},  {3, 70},   {3, 128},
+                            {3, 200},  {3, 208}, {3, 1000}, {3, 1040},
+                            {70, 270}, {1, 4100}};
+
+/// Whether configuration c's select rule refuses seq (attention.tile.cpp).
+bool refuses(const tile::config &c, int seq) {
+  const int bm = c.meta[0], d = c.meta[2], persistent = c.meta[4];
+  return bm == 64    ? seq > 4096
+         : bm == 256 ? seq <= 4096
+                     : d == 64 && persistent && seq > 1024;
+}
 
 template <class T> bool check(const char *name) {
   sample::Random rng(42);
@@ -75,8 +87,7 @@ template <class T> bool check(const char *name) {
                     dq.get(), dk.get(), dv.get(), dout.get(), dlse.get(), scale,
                     seq, heads, d, causal, nullptr, config);
             };
-            if (config >= 0 && configs<T>()[config].meta[4] && d == 64 &&
-                seq > 1024) {
+            if (config >= 0 && refuses(configs<T>()[config], seq)) {
               if (launch() != cudaErrorInvalidValue) {
                 std::printf("FAIL %s: not refused\n", what.c_str());
                 ok = false;
