@@ -172,6 +172,14 @@ private:
                "min_programs_per_sm must be at least 1, got " +
                    llvm::Twine(C.MinProgramsPerSM));
         Ok = false;
+      } else if (C.WarpSpecialize && C.NumWarps % 4 != 0) {
+        // The producer is the warpgroup after the consumers', and setmaxnreg
+        // moves the registers of whole warpgroups.
+        report(Diags, K.Kernel->getLocation(),
+               "warp_specialize needs whole consumer warpgroups (num_warps a "
+               "multiple of 4), got num_warps = " +
+                   llvm::Twine(C.NumWarps));
+        Ok = false;
       } else if (C.PingPong && (!C.WarpSpecialize || C.NumWarps < 8)) {
         // Turns are taken by consumer warpgroups, beside a producer.
         report(Diags, K.Kernel->getLocation(),
