@@ -194,10 +194,10 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
 // 1024, 0.95-1.01x at 4096 and 8192, where the rule stops it. Past seq
 // 4096, 256 x 64 blocks, 16 consumer warps (four warpgroups of 64 rows)
 // and a producer, one program an SM, which shares each block of keys
-// among four warpgroups instead of two: without a mask 1.03x the 128 x 64
-// blocks at 8192 (0.92x at 1024, 0.98-1.05x at 4096); causal, in a
-// persistent program taking its tiles in pairs, 1.02-1.10x at 8192 (one
-// block a program: 0.94-1.04x).
+// among four warpgroups instead of two: without a mask 1.02-1.05x the
+// 128 x 64 blocks at 8192 (0.92x at 1024, 0.94-1.05x at 4096); causal, in
+// a persistent program taking its tiles in pairs, 1.02-1.10x at 8192 (one
+// block a program: 0.90-1.03x).
 // With a producer at head_dim 128 the key loop is rotated so that P V runs
 // during the next block's softmax (1.08-1.25x without a mask, 1.04-1.13x
 // causal, over the same blocks unrotated); at head_dim 64, two programs an
