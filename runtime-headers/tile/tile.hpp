@@ -68,6 +68,11 @@ struct config {
   /// pipelined loops, so that one's softmax runs while another's products
   /// do (FlashAttention-3's ping-pong schedule).
   bool pingpong = false;
+  /// On sm_90a, a programmatic dependent launch: the program may start
+  /// while the kernel before it in the stream finishes (Triton's
+  /// launch_pdl). It waits for that kernel's results at tile::gdc_wait(),
+  /// or at its entry where it calls none.
+  bool launch_pdl = false;
 };
 
 template <class A, class B>
@@ -1645,6 +1650,17 @@ auto atomic_cas(const P &ptrs, const C &cmp, const V &value,
 /// Barrier among the threads of a program (__syncthreads); programs have no
 /// threads in emulation.
 TILE_OP("debug_barrier") inline void debug_barrier() {}
+
+/// In a kernel launched with `launch_pdl`, waits until the kernel before it
+/// in the stream has finished and its writes are visible; what comes before
+/// must not read them. Programs run one launch after another in emulation.
+TILE_OP("gdc_wait") inline void gdc_wait() {}
+
+/// Lets a kernel launched after this one with `launch_pdl` start its
+/// programs once every program of this one has got here (or ended), rather
+/// than once they have all ended; they still wait for this kernel's results
+/// at their gdc_wait.
+TILE_OP("gdc_launch_dependents") inline void gdc_launch_dependents() {}
 
 //===----------------------------------------------------------------------===//
 // Emulation

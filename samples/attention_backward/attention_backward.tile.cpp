@@ -222,6 +222,9 @@ TILE_KERNEL void attention_bwd_delta_f16(const tile::half *o,
                                          const tile::half *d_o, float *delta,
                                          int seq, [[maybe_unused]] int heads,
                                          [[maybe_unused]] int head_dim) {
+  // The fused kernel after it (launch_pdl) may take the SMs its last
+  // programs leave, and wait there for its deltas.
+  tile::gdc_launch_dependents();
   row_deltas<tile::half, BM, D>(o, d_o, delta, seq, tile::program_id(0),
                                 tile::program_id(1));
 }
@@ -251,6 +254,9 @@ TILE_KERNEL void attention_bwd_fused_f16(
     tile::half *dv, float *dq_acc, float sm_scale, int seq,
     [[maybe_unused]] int heads, [[maybe_unused]] int head_dim,
     [[maybe_unused]] int causal) {
+  // attention_bwd_dq_cast_f16 (launch_pdl) may start on the SMs its last
+  // programs leave.
+  tile::gdc_launch_dependents();
   if (PERSISTENT) {
     const int blocks = tile::cdiv(seq, BN);
     for (int t = tile::program_id(0); t < blocks * heads;
@@ -341,6 +347,12 @@ TILE_CONFIGS(attention_bwd_dq_f16,
                           .num_stages = 2,
                           .warp_specialize = true});
 
+// The fused kernel and its cast are programmatic dependent launches
+// (launch_pdl): their programs start on the SMs the kernel before them
+// leaves (1.02x the fused pass at head_dim 64, seq 1024, 1.005x at 128;
+// even at 4096 and 8192). dK and dV are not: launched early beside a dQ
+// on another stream, which waits for delta as before, they took the SMs
+// first and the pass was 0.97x at head_dim 64, causal, seq 4096.
 // The fused kernel at head_dim 128, causal or not, and at 64 without a mask
 // (BENCHMARKS.md: the whole pass 1.03-1.09x faster than with the two
 // kernels from seq 4096 at head_dim 128, 1.03-1.06x at 64, where 64 x 128
@@ -350,16 +362,31 @@ TILE_CONFIGS(attention_bwd_dq_f16,
 // fused pass 1.02x at seq 8192, about even at 4096, 0.99x at 1024 (at
 // head_dim 128 the kernel 1.00-1.01x without a mask, 0.81x causal: not
 // kept).
+TILE_CONFIGS(attention_bwd_fused_f16,
+             tile::config{.meta = {64, 128, 128, 0, 0},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .launch_pdl = true},
+             tile::config{.meta = {64, 128, 128, 1, 0},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .launch_pdl = true},
+             tile::config{.meta = {64, 128, 64, 0, 0},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .launch_pdl = true},
+             tile::config{.meta = {64, 64, 64, 0, 0},
+                          .num_warps = 4,
+                          .num_stages = 2,
+                          .launch_pdl = true},
+             tile::config{.meta = {64, 128, 64, 0, 1},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .launch_pdl = true});
 TILE_CONFIGS(
-    attention_bwd_fused_f16,
-    tile::config{.meta = {64, 128, 128, 0, 0}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {64, 128, 128, 1, 0}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {64, 128, 64, 0, 0}, .num_warps = 8, .num_stages = 2},
-    tile::config{.meta = {64, 64, 64, 0, 0}, .num_warps = 4, .num_stages = 2},
-    tile::config{.meta = {64, 128, 64, 0, 1}, .num_warps = 8, .num_stages = 2});
-TILE_CONFIGS(attention_bwd_dq_cast_f16,
-             tile::config{.meta = {64, 128}, .num_warps = 4},
-             tile::config{.meta = {64, 64}, .num_warps = 4});
+    attention_bwd_dq_cast_f16,
+    tile::config{.meta = {64, 128}, .num_warps = 4, .launch_pdl = true},
+    tile::config{.meta = {64, 64}, .num_warps = 4, .launch_pdl = true});
 
 template <int BM, int D>
 TILE_SELECT(attention_bwd_delta_f16)

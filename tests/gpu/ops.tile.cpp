@@ -756,3 +756,58 @@ TILE_GRID(histogram)
 tile::grid histogram_grid(const int *, int *, float *, int *, int n, int) {
   return {tile::cdiv(n, BLOCK)};
 }
+
+// Programmatic dependent launch: chain_next (launch_pdl) reads what
+// chain_first writes, its bias before its wait; chain_next_at_entry waits
+// before everything (tilecc puts the wait there). chain_first lets them
+// start as soon as all its programs have begun, and takes a while (steps).
+template <int BLOCK>
+TILE_KERNEL void chain_first(const float *x, float *y, int n, int steps) {
+  tile::gdc_launch_dependents();
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto v = tile::load(x + offs, mask, 0.0f);
+  for (int s = 0; s < steps; ++s)
+    v = v * 0.5f + 1.0f;
+  tile::store(y + offs, v, mask);
+}
+template <int BLOCK>
+TILE_KERNEL void chain_next(const float *bias, const float *y, float *z,
+                            int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto b = tile::load(bias + offs, mask, 0.0f);
+  tile::gdc_wait();
+  tile::store(z + offs, tile::load(y + offs, mask, 0.0f) + b, mask);
+}
+template <int BLOCK>
+TILE_KERNEL void chain_next_at_entry(const float *bias, const float *y,
+                                     float *z, int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  tile::store(z + offs,
+              tile::load(y + offs, mask, 0.0f) +
+                  tile::load(bias + offs, mask, 0.0f),
+              mask);
+}
+TILE_CONFIGS(chain_first, tile::config{.meta = {1024}, .num_warps = 4});
+TILE_CONFIGS(chain_next,
+             tile::config{.meta = {1024}, .num_warps = 4, .launch_pdl = true});
+TILE_CONFIGS(chain_next_at_entry,
+             tile::config{.meta = {512}, .num_warps = 4, .launch_pdl = true});
+template <int BLOCK>
+TILE_GRID(chain_first)
+tile::grid chain_first_grid(const float *, float *, int n, int) {
+  return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK>
+TILE_GRID(chain_next)
+tile::grid chain_next_grid(const float *, const float *, float *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK>
+TILE_GRID(chain_next_at_entry)
+tile::grid
+    chain_next_at_entry_grid(const float *, const float *, float *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}

@@ -591,6 +591,41 @@ template <int Rows, int Cols> void checkRunningSumsWith(int Config, int Steps) {
           DOut.download(), Want, 1e-5);
 }
 
+/// chain_first then a kernel launched early that reads its output, in one
+/// stream, again and again on fresh inputs: each output must be the one
+/// chain_first has just written, never a stale or poisoned one.
+template <class Next> void checkChainWith(const std::string &What, Next next) {
+  const int N = (1 << 22) + 5, Steps = 64;
+  sample::DeviceArray<float> DX(size_t(N), 0), DBias(size_t(N), 0),
+      DY(size_t(N), 0), DZ(size_t(N), 0);
+  for (int Round = 0; Round < 4; ++Round) {
+    auto X = randomFloats(N, -4, 4), Bias = randomFloats(N, -1, 1);
+    std::vector<float> Y(N), Want(N);
+    tile::emulate::launch(tile::grid{tile::cdiv(N, 1024)}, chain_first<1024>,
+                          X.data(), Y.data(), N, Steps);
+    for (int I = 0; I < N; ++I)
+      Want[I] = Y[I] + Bias[I];
+    DX.upload(X);
+    DBias.upload(Bias);
+    poison(DY, DZ);
+    CUDA_CHECK(tilecc::chain_first(DX.get(), DY.get(), N, Steps));
+    CUDA_CHECK(next(DBias.get(), DY.get(), DZ.get(), N));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    compare(What + ", round " + std::to_string(Round), DZ.download(), Want, 0);
+  }
+}
+
+void checkChains() {
+  checkChainWith("chain_next (launch_pdl, gdc_wait)",
+                 [](const float *B, const float *Y, float *Z, int N) {
+                   return tilecc::chain_next(B, Y, Z, N);
+                 });
+  checkChainWith("chain_next_at_entry (launch_pdl)",
+                 [](const float *B, const float *Y, float *Z, int N) {
+                   return tilecc::chain_next_at_entry(B, Y, Z, N);
+                 });
+}
+
 void checkReductions() {
   checkReductionsWith<4, 64>(0);
   checkReductionsWith<16, 256>(1);
@@ -656,6 +691,7 @@ int main() {
   checkHistogramWith<256>(0);
   checkHistogramWith<16>(1);
   checkHalfSums();
+  checkChains();
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_CHECK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=

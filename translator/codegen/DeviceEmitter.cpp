@@ -644,6 +644,12 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
   case OpKind::DebugBarrier:
     lineDirective(O);
     return line(Indent, barrier());
+  case OpKind::GdcWait:
+    lineDirective(O);
+    return line(Indent, "rt::griddepcontrol_wait();");
+  case OpKind::GdcLaunchDependents:
+    lineDirective(O);
+    return line(Indent, "rt::griddepcontrol_launch_dependents();");
   default:
     if (categoryOf(O.kind()) == OpCategory::Reduce) {
       lineDirective(O);

@@ -7,6 +7,7 @@
 #include "codegen/Renderer.h"
 #include "codegen/Templates.h"
 #include "ir/Printer.h"
+#include "transforms/PriorGridWait.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -391,6 +392,12 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     frontend::KernelInstance &Inst = K.Instances[C];
     Function &F = *Inst.Fn;
     unsigned Threads = Inst.Cfg.NumWarps * Opts.Target.WarpSize;
+    // Launches overlap from sm_90 on; elsewhere launch_pdl changes nothing.
+    const bool DependentLaunch = Inst.Cfg.LaunchPdl &&
+                                 Opts.Target.Back == Backend::CUDA &&
+                                 Opts.Target.MmaVersion == 3;
+    if (DependentLaunch)
+      transforms::waitForPriorGridAtEntry(F);
     if (Inst.Cfg.MinProgramsPerSM * Threads > MaxThreadsPerSM) {
       Error = {
           "min_programs_per_sm = " + std::to_string(Inst.Cfg.MinProgramsPerSM) +
@@ -451,6 +458,8 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       // Only variants with TMA copies can have a producer warpgroup.
       ProducerPlan Producer;
       std::string Described = VP.Description;
+      if (DependentLaunch)
+        Described += "; launched early (programmatic dependent launch)";
       size_t OperandsDescribed = 0;
       if (Inst.Cfg.WarpSpecialize && !VP.Tma.empty()) {
         WarpSpecialization WS =
@@ -665,7 +674,11 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
            {"device_params", E.Params},
            {"body", E.Body},
            {"host_params", hostParams(F, true)},
-           {"launch_args", launchArgs(F) + MapArgs}});
+           {"dependent_launch", DependentLaunch},
+           {"launch_args", launchArgs(F) + MapArgs},
+           {"kernel_and_args", Name + (F.Params.empty() && MapArgs.empty()
+                                           ? ""
+                                           : ", " + launchArgs(F) + MapArgs)}});
       ConfigVariants.push_back({{"name", Name},
                                 {"threads", VariantThreads},
                                 {"smem_bytes", E.DynamicSharedBytes},

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/KernelEmitter.h"
+#include "transforms/PriorGridWait.h"
 
 using namespace tilecc::ir;
 using namespace tilecc::analysis;
@@ -235,6 +236,10 @@ void KernelEmitter::emitSplit(unsigned Indent) {
   line(Indent + 1,
        "rt::setmaxnreg_dec<" + std::to_string(Producer.ProducerRegs) + ">();");
   line(Indent + 1, "if (threadIdx.x == " + Consumers + ") {");
+  // Its copies may read what the prior grid writes: it waits before the
+  // first, wherever the consumers wait.
+  if (transforms::waitsForPriorGrid(F))
+    line(Indent + 2, "rt::griddepcontrol_wait();");
   const std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
   line(Indent + 2, "int " + Stage + " = 0;");
   line(Indent + 2, "unsigned " + Phase + " = 0;");

@@ -223,6 +223,8 @@ private:
         C.WarpSpecialize = S.getStructField(4).getInt().getBoolValue();
       if (S.getStructNumFields() > 5)
         C.PingPong = S.getStructField(5).getInt().getBoolValue();
+      if (S.getStructNumFields() > 6)
+        C.LaunchPdl = S.getStructField(6).getInt().getBoolValue();
       SourceLocation At = Elements && I < Elements->getNumInits()
                               ? Elements->getInit(I)->getBeginLoc()
                               : VD->getLocation();

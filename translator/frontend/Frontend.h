@@ -25,6 +25,7 @@ struct Config {
   int MinProgramsPerSM = 1;
   bool WarpSpecialize = false;
   bool PingPong = false;
+  bool LaunchPdl = false;
   /// Where TILE_CONFIGS writes it (a line of the kernel's file), for the
   /// notes of errors its instantiation raises.
   unsigned Line = 0;

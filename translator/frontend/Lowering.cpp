@@ -1375,7 +1375,9 @@ private:
       lowerStore(Args, L);
       return nullptr;
     case OpKind::DebugBarrier:
-      B.createVoid(OpKind::DebugBarrier, {});
+    case OpKind::GdcWait:
+    case OpKind::GdcLaunchDependents:
+      B.createVoid(*K, {});
       return nullptr;
     default:
       if (IsAtomic) {

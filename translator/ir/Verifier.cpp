@@ -128,7 +128,8 @@ private:
   }
 
   void checkControl(const Op &O) {
-    if (O.kind() == OpKind::Yield || O.kind() == OpKind::DebugBarrier)
+    if (O.kind() == OpKind::Yield || O.kind() == OpKind::DebugBarrier ||
+        O.kind() == OpKind::GdcWait || O.kind() == OpKind::GdcLaunchDependents)
       return;
     if (O.kind() == OpKind::While) {
       const Op *T = O.region(0)->terminator();
