@@ -23,10 +23,13 @@ constexpr int unmasked = 0, seq_masked = 1, causal_masked = 2;
 
 constexpr float log2e = 1.44269504f;
 
-/// delta = rowsum(dO * O) for BM rows of one head.
-template <class T, int BM, int D>
-void row_deltas(const T *o, const T *d_o, float *delta, int seq, int pid_m,
-                int head) {
+/// delta = rowsum(dO * O) for BM rows of one head; with ZERO_DQ, also
+/// zeroes those rows of dq_acc, where the fused kernel then adds up dQ (as
+/// FlashAttention-3's preprocessing does: one pass over memory fewer than
+/// a memset of its own).
+template <class T, int BM, int D, int ZERO_DQ>
+void row_deltas(const T *o, const T *d_o, float *delta, float *dq_acc, int seq,
+                int pid_m, int head) {
   const long offset = static_cast<long>(head) * seq * D;
   auto rows = pid_m * BM + tile::arange<BM>();
   auto in_seq = tile::expand_dims<1>(rows < seq);
@@ -36,6 +39,8 @@ void row_deltas(const T *o, const T *d_o, float *delta, int seq, int pid_m,
   auto dob = tile::cast<float>(tile::load(d_o + at, in_seq));
   tile::store(delta + static_cast<long>(head) * seq + rows,
               tile::sum<1>(ob * dob), rows < seq);
+  if (ZERO_DQ)
+    tile::store(dq_acc + at, tile::zeros<float, BM, D>(), in_seq);
 }
 
 /// Accumulates into dk and dv the contributions of the queries [lo, hi) to
@@ -217,16 +222,19 @@ void query_block(const T *q, const T *k, const T *v, const T *d_o,
 // The kernels, fp16 as in tutorial 06 (the helpers above take any element
 // type): heads is Z * H, for the grid; head_dim and causal pick the
 // configuration (TILE_SELECT below).
-template <int BM, int D>
+// dq_acc: null for the two-kernel pass; the fused kernel's fp32 sum of dQ,
+// to zero, before it (ZERO_DQ picks the configuration).
+template <int BM, int D, int ZERO_DQ>
 TILE_KERNEL void attention_bwd_delta_f16(const tile::half *o,
                                          const tile::half *d_o, float *delta,
+                                         [[maybe_unused]] float *dq_acc,
                                          int seq, [[maybe_unused]] int heads,
                                          [[maybe_unused]] int head_dim) {
   // The fused kernel after it (launch_pdl) may take the SMs its last
-  // programs leave, and wait there for its deltas.
+  // programs leave, and wait there for its deltas and zeroed dq_acc.
   tile::gdc_launch_dependents();
-  row_deltas<tile::half, BM, D>(o, d_o, delta, seq, tile::program_id(0),
-                                tile::program_id(1));
+  row_deltas<tile::half, BM, D, ZERO_DQ>(
+      o, d_o, delta, dq_acc, seq, tile::program_id(0), tile::program_id(1));
 }
 
 template <int BM, int BN, int D, int CAUSAL>
@@ -242,9 +250,9 @@ TILE_KERNEL void attention_bwd_dkdv_f16(
 
 // dK and dV as attention_bwd_dkdv_f16, and dQ in the same loop (as
 // FlashAttention-2 and 3 do): each step adds its dS K to dq_acc (fp32,
-// zeroed before; one TMA reduce-add of the block on sm_90a), so P and dP
-// are computed once for all three gradients, not again by a dQ kernel.
-// attention_bwd_dq_cast_f16 then rounds dq_acc to fp16.
+// zeroed by attention_bwd_delta_f16; one TMA reduce-add of the block on
+// sm_90a), so P and dP are computed once for all three gradients, not again by
+// a dQ kernel. attention_bwd_dq_cast_f16 then rounds dq_acc to fp16.
 // PERSISTENT: as many programs as the GPU holds at once, each walking
 // (head, key block) tiles a grid's width apart.
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
@@ -314,8 +322,10 @@ TILE_KERNEL void attention_bwd_dq_f16(
 // keys starts its masked queries at its own start), BM a multiple of BN for
 // dQ.
 TILE_CONFIGS(attention_bwd_delta_f16,
-             tile::config{.meta = {64, 64}, .num_warps = 4},
-             tile::config{.meta = {64, 128}, .num_warps = 4});
+             tile::config{.meta = {64, 64, 0}, .num_warps = 4},
+             tile::config{.meta = {64, 128, 0}, .num_warps = 4},
+             tile::config{.meta = {64, 64, 1}, .num_warps = 4},
+             tile::config{.meta = {64, 128, 1}, .num_warps = 4});
 TILE_CONFIGS(attention_bwd_dkdv_f16,
              tile::config{.meta = {64, 64, 64, 0},
                           .num_warps = 4,
@@ -388,16 +398,18 @@ TILE_CONFIGS(
     tile::config{.meta = {64, 128}, .num_warps = 4, .launch_pdl = true},
     tile::config{.meta = {64, 64}, .num_warps = 4, .launch_pdl = true});
 
-template <int BM, int D>
+template <int BM, int D, int ZERO_DQ>
 TILE_SELECT(attention_bwd_delta_f16)
 bool attention_bwd_delta_f16_fits(const tile::half *, const tile::half *,
-                                  float *, int, int, int head_dim) {
-  return head_dim == D;
+                                  float *, float *dq_acc, int, int,
+                                  int head_dim) {
+  return head_dim == D && ZERO_DQ == (dq_acc != nullptr);
 }
-template <int BM, int D>
+template <int BM, int D, int ZERO_DQ>
 TILE_GRID(attention_bwd_delta_f16)
-tile::grid attention_bwd_delta_f16_grid(const tile::half *, const tile::half *,
-                                        float *, int seq, int heads, int) {
+tile::grid
+    attention_bwd_delta_f16_grid(const tile::half *, const tile::half *,
+                                 float *, float *, int seq, int heads, int) {
   return {tile::cdiv(seq, BM), heads};
 }
 

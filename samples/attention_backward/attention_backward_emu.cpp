@@ -15,7 +15,8 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> delta_names = {"BM", "D"};
+constexpr std::initializer_list<const char *> delta_names = {"BM", "D",
+                                                             "ZERO_DQ"};
 constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
                                                              "CAUSAL"};
 constexpr std::initializer_list<const char *> fused_names = {
@@ -37,19 +38,24 @@ template <class T> bool check(const char *name) {
           [&](auto i) {
             constexpr tile::config c =
                 attention_bwd_delta_f16_tile_configs[decltype(i)::value];
-            constexpr int bm = c.meta[0], cd = c.meta[1];
+            constexpr int bm = c.meta[0], cd = c.meta[1], zero = c.meta[2];
             if (cd != d)
               return;
-            const tile::grid grid = attention_bwd_delta_f16_grid<bm, cd>(
-                nullptr, nullptr, nullptr, seq, heads, d);
+            const tile::grid grid = attention_bwd_delta_f16_grid<bm, cd, zero>(
+                nullptr, nullptr, nullptr, nullptr, seq, heads, d);
             std::fill(delta.begin(), delta.end(), sample::poison());
-            tile::emulate::launch(grid, attention_bwd_delta_f16<bm, cd>,
-                                  tc.o.data(), tc.d_o.data(), delta.data(), seq,
-                                  heads, d);
-            ok &= sample::compare(std::string(name) + " delta " +
-                                      sample::describe(c, delta_names) + shape,
-                                  delta, tc.delta,
+            std::vector<float> dq_acc(zero ? n : 0, sample::poison());
+            tile::emulate::launch(grid, attention_bwd_delta_f16<bm, cd, zero>,
+                                  tc.o.data(), tc.d_o.data(), delta.data(),
+                                  zero ? dq_acc.data() : nullptr, seq, heads,
+                                  d);
+            const std::string what = std::string(name) + " delta " +
+                                     sample::describe(c, delta_names) + shape;
+            ok &= sample::compare(what, delta, tc.delta,
                                   {reference::delta_tolerance, 0});
+            if (zero)
+              ok &= sample::compare(what + " dq_acc", dq_acc,
+                                    std::vector<float>(n, 0.0f), {0, 0});
           });
       const sample::Tolerance tol{reference::gradient_abs_tolerance,
                                   reference::gradient_rel_tolerance};
@@ -110,7 +116,13 @@ template <class T> bool check(const char *name) {
                       nullptr, nullptr, nullptr, nullptr, nullptr, nullptr,
                       nullptr, nullptr, nullptr, scale, seq, heads, d, causal);
               std::vector<T> dk(n), dv(n), dq(n);
-              std::vector<float> dq_acc(n, 0.0f);
+              // dq_acc zeroed by delta's zeroing configuration, as on the GPU.
+              std::vector<float> dq_acc(n, sample::poison());
+              tile::emulate::launch(
+                  attention_bwd_delta_f16_grid<64, cd, 1>(
+                      nullptr, nullptr, nullptr, nullptr, seq, heads, d),
+                  attention_bwd_delta_f16<64, cd, 1>, tc.o.data(),
+                  tc.d_o.data(), delta.data(), dq_acc.data(), seq, heads, d);
               tile::emulate::launch(
                   grid, attention_bwd_fused_f16<bm, bn, cd, cc, cp>,
                   tc.q.data(), tc.k.data(), tc.v.data(), tc.d_o.data(),

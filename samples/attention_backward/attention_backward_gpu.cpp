@@ -17,7 +17,8 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> delta_names = {"BM", "D"};
+constexpr std::initializer_list<const char *> delta_names = {"BM", "D",
+                                                             "ZERO_DQ"};
 constexpr std::initializer_list<const char *> block_names = {"BM", "BN", "D",
                                                              "CAUSAL"};
 constexpr std::initializer_list<const char *> fused_names = {
@@ -59,7 +60,7 @@ template <class T> bool check(const char *name) {
               g_v(tc.v, shift), g_o(tc.o, shift), g_do(tc.d_o, shift),
               g_dq(n, shift), g_dk(n, shift), g_dv(n, shift);
           sample::DeviceArray<float> g_lse(tc.lse, shift),
-              g_delta(tc.rows(), shift);
+              g_delta(tc.rows(), shift), g_dq_acc(n, shift);
           const std::string shape = " seq=" + std::to_string(seq) +
                                     " d=" + std::to_string(d) +
                                     " causal=" + std::to_string(causal) +
@@ -72,14 +73,25 @@ template <class T> bool check(const char *name) {
                 sample::describe_config(attention_bwd_delta_f16_tile_configs, c,
                                         delta_names) +
                 shape;
+            // A zeroing configuration (ZERO_DQ) must zero every element of
+            // dq_acc, poisoned here; the wrapper's choice (-1) takes none.
+            const bool zeroes =
+                c >= 0 && attention_bwd_delta_f16_tile_configs[c].meta[2];
+            g_dq_acc.poison();
             ok &=
                 sample::check_launch(what, g_delta, nullptr,
                                      [&] {
                                        return tilecc::attention_bwd_delta_f16(
                                            g_o.get(), g_do.get(), g_delta.get(),
+                                           zeroes ? g_dq_acc.get() : nullptr,
                                            seq, heads, d, nullptr, c);
                                      },
                                      tc.delta, {reference::delta_tolerance, 0});
+            if (zeroes)
+              ok &=
+                  g_dq_acc.guards_intact(what + " dq_acc") &&
+                  sample::compare(what + " dq_acc", g_dq_acc.download_floats(),
+                                  std::vector<float>(n, 0.0f), {0, 0});
             ++runs;
           }
           auto serves = [&](const tile::config &cfg) {
@@ -125,9 +137,8 @@ template <class T> bool check(const char *name) {
                 tc.want.dq, tol);
             ++runs;
           }
-          // The fused pass: dQ added up in fp32 (zeroed first) beside dK
-          // and dV, then rounded.
-          sample::DeviceArray<float> g_dq_acc(n, shift);
+          // The fused pass: delta, which zeroes dq_acc (poisoned here), then
+          // dQ added up there in fp32 beside dK and dV, then rounded.
           for (int c : configs_to_run(attention_bwd_fused_f16_tile_configs,
                                       shift, serves)) {
             std::string what =
@@ -140,8 +151,9 @@ template <class T> bool check(const char *name) {
             ok &= sample::check_launch(
                 what + " dk", g_dk, nullptr,
                 [&] {
-                  cudaError_t err =
-                      cudaMemset(g_dq_acc.get(), 0, n * sizeof(float));
+                  cudaError_t err = tilecc::attention_bwd_delta_f16(
+                      g_o.get(), g_do.get(), g_delta.get(), g_dq_acc.get(), seq,
+                      heads, d);
                   if (err != cudaSuccess)
                     return err;
                   return tilecc::attention_bwd_fused_f16(

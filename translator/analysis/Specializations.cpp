@@ -1,6 +1,8 @@
 //===- Specializations.cpp ------------------------------------------------===//
 #include "analysis/Specializations.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallVector.h"
+#include <cassert>
 
 using namespace tilecc::ir;
 
@@ -71,22 +73,42 @@ llvm::DenseSet<const Value *> strideLike(const Function &F) {
 
 } // namespace
 
-std::vector<Specialization> specializations(const Function &F) {
-  llvm::DenseSet<const Value *> Strides = strideLike(F);
-  UserMap Users = users(F.body());
+std::vector<Specialization>
+specializations(llvm::ArrayRef<const Function *> Instances) {
+  // One launch wrapper checks the arguments for every configuration. A
+  // pointer is specialized when any configuration reads it: aligned
+  // allocations are the rule, and a configuration that leaves it unread
+  // (an output only some configurations write) must not cost the others
+  // their vector accesses. An integer is specialized only when every
+  // configuration reads it: divisibility depends on the problem, and a
+  // configuration should not lose its fast variants over a size it never
+  // reads.
+  const unsigned NumParams = Instances.front()->Params.size();
+  llvm::SmallVector<unsigned> Readers(NumParams), StrideReaders(NumParams);
+  for (const Function *F : Instances) {
+    assert(F->Params.size() == NumParams && "configurations of one kernel");
+    llvm::DenseSet<const Value *> Strides = strideLike(*F);
+    UserMap Users = users(F->body());
+    for (unsigned I = 0; I < NumParams; ++I) {
+      const Value *Arg = F->Params[I].Arg;
+      if (Users.lookup(Arg).empty())
+        continue;
+      ++Readers[I];
+      StrideReaders[I] += Strides.count(Arg);
+    }
+  }
   std::vector<ParamSpec> Unit, Aligned;
   bool AnyAligned = false, AnyUnit = false;
-  for (const Param &P : F.Params) {
-    // A parameter the body never reads (one a selection or grid rule
-    // reads) tells the variants nothing, so no value of it may keep the
-    // wrapper from the fast ones.
-    bool Used = !Users.lookup(P.Arg).empty();
-    bool Pointer = Used && P.Arg->type().Elem.isPointer();
-    bool Integer = Used && isIntegerParam(P);
+  for (unsigned I = 0; I < NumParams; ++I) {
+    const Param &P = Instances.front()->Params[I];
+    // A parameter no body reads (one a selection or grid rule reads)
+    // tells the variants nothing.
+    bool Pointer = Readers[I] > 0 && P.Arg->type().Elem.isPointer();
+    bool Integer = Readers[I] == Instances.size() && isIntegerParam(P);
     ParamSpec A = Pointer || Integer ? ParamSpec::Aligned16 : ParamSpec::None;
     Aligned.push_back(A);
     AnyAligned |= A != ParamSpec::None;
-    bool Stride = Integer && Strides.count(P.Arg);
+    bool Stride = Integer && StrideReaders[I] == Instances.size();
     Unit.push_back(Stride ? ParamSpec::EqualsOne : A);
     AnyUnit |= Stride;
   }
@@ -100,8 +122,8 @@ std::vector<Specialization> specializations(const Function &F) {
     Out.push_back({"aligned16",
                    "pointers 16-byte aligned, integers divisible by 16",
                    Aligned});
-  Out.push_back({"generic", "none",
-                 std::vector<ParamSpec>(F.Params.size(), ParamSpec::None)});
+  Out.push_back(
+      {"generic", "none", std::vector<ParamSpec>(NumParams, ParamSpec::None)});
   return Out;
 }
 

@@ -9,12 +9,15 @@
 //              only for kernels that have stride-like integers;
 //   aligned16  pointers aligned, integers divisible by 16;
 //   generic    nothing assumed (always present).
+// One set for all of a kernel's configurations: its launch wrapper checks
+// the arguments once, whichever configuration runs.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_SPECIALIZATIONS_H
 #define TILECC_ANALYSIS_SPECIALIZATIONS_H
 
 #include "ir/IR.h"
+#include "llvm/ADT/ArrayRef.h"
 #include <string>
 #include <vector>
 
@@ -27,7 +30,10 @@ struct Specialization {
   bool isGeneric() const { return Suffix == "generic"; }
 };
 
-std::vector<Specialization> specializations(const ir::Function &F);
+/// The variants of a kernel whose configurations are Instances (one
+/// parameter list).
+std::vector<Specialization>
+specializations(llvm::ArrayRef<const ir::Function *> Instances);
 
 } // namespace tilecc::analysis
 

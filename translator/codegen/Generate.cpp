@@ -288,6 +288,14 @@ private:
   std::vector<json> Entries;
 };
 
+/// The variants of K, one set for all its configurations.
+std::vector<Specialization> kernelSpecializations(const frontend::Kernel &K) {
+  std::vector<const Function *> Fns;
+  for (const frontend::KernelInstance &Inst : K.Instances)
+    Fns.push_back(Inst.Fn.get());
+  return specializations(Fns);
+}
+
 std::string metaText(const frontend::Kernel &K, const frontend::Config &C) {
   std::string S;
   for (unsigned I = 0; I < K.MetaNames.size() && I < C.Meta.size(); ++I)
@@ -383,7 +391,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     Error = *Unsupported;
     return std::nullopt;
   }
-  std::vector<Specialization> Specs = specializations(F0);
+  std::vector<Specialization> Specs = kernelSpecializations(K);
 
   LayoutTable Layouts;
   json Variants = json::array(), Configs = json::array(),
@@ -793,9 +801,9 @@ std::string dumpIR(const frontend::Kernel &K) {
 std::string dumpLayouts(frontend::Kernel &K, const TargetDesc &Target) {
   std::string S;
   llvm::raw_string_ostream OS(S);
+  const std::vector<Specialization> Specs = kernelSpecializations(K);
   for (unsigned C = 0; C < K.Instances.size(); ++C) {
     Function &F = *K.Instances[C].Fn;
-    const std::vector<Specialization> Specs = specializations(F);
     LayoutMap LM = assignLayouts(F, AxisInfoAnalysis(F, Specs.front().Specs),
                                  K.Instances[C].Cfg.NumWarps,
                                  {Target.WarpSize, Target.MmaVersion});
