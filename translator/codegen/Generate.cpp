@@ -662,6 +662,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                         {"adds", M.Adds}});
         MapArgs += ", " + M.Name;
       }
+      const std::string LaunchArgs = launchArgs(F) + MapArgs;
       Variants.push_back(
           {{"name", Name},
            {"meta", metaText(K, Inst.Cfg)},
@@ -683,10 +684,9 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
            {"body", E.Body},
            {"host_params", hostParams(F, true)},
            {"dependent_launch", DependentLaunch},
-           {"launch_args", launchArgs(F) + MapArgs},
-           {"kernel_and_args", Name + (F.Params.empty() && MapArgs.empty()
-                                           ? ""
-                                           : ", " + launchArgs(F) + MapArgs)}});
+           {"launch_args", LaunchArgs},
+           {"kernel_and_args",
+            Name + (LaunchArgs.empty() ? "" : ", " + LaunchArgs)}});
       ConfigVariants.push_back({{"name", Name},
                                 {"threads", VariantThreads},
                                 {"smem_bytes", E.DynamicSharedBytes},
