@@ -260,9 +260,8 @@ std::optional<TensorMapAccess> matchTensorMap(const Op &Load) {
 bool storableByTma(const Op &O, const UserMap &Users) {
   if (O.kind() == OpKind::Store)
     return true;
-  constexpr int64_t Relaxed = 0, SystemScope = 2;
-  if (O.kind() != OpKind::AtomicAdd || (O.intAttr() & 15) != Relaxed ||
-      (O.intAttr() >> 4) == SystemScope || !Users.lookup(O.result()).empty())
+  if (O.kind() != OpKind::AtomicAdd || O.memOrder() != MemOrder::Relaxed ||
+      O.memScope() == MemScope::Sys || !Users.lookup(O.result()).empty())
     return false;
   ScalarKind K = O.operand(1)->type().Elem.Kind;
   return K == ScalarKind::F32 || K == ScalarKind::I32 || K == ScalarKind::U32;

@@ -786,8 +786,8 @@ void KernelEmitter::emitAtomic(const Op &O, unsigned Indent) {
     return emitTmaStore(O, Indent);
   const Value *R = O.result();
   std::string Fn = "rt::" + spell(O.kind()).str();
-  std::string Order = std::to_string(O.intAttr() & 15),
-              Scope = std::to_string(O.intAttr() >> 4);
+  std::string Order = std::to_string(unsigned(O.memOrder())),
+              Scope = std::to_string(unsigned(O.memScope()));
   auto Call = [&](const std::string &Idx, const std::string &Pred) {
     std::string S = Fn + "(";
     for (unsigned I = 0; I < O.numOperands(); ++I) {
@@ -804,13 +804,25 @@ void KernelEmitter::emitAtomic(const Op &O, unsigned Indent) {
   };
   // Old values nobody reads are not kept (nvcc warns about them).
   bool Used = Uses.lookup(R) > 0;
+  // A release publishes the program's earlier writes, but its fence does not
+  // order TMA stores and adds (another proxy's, still in flight): thread 0,
+  // which issued them, first waits until they have completed.
+  const bool AfterTmaWrites =
+      O.releases() &&
+      llvm::any_of(Tma, [](const auto &E) { return writesBox(*E.first); });
   if (R->type().isScalar()) {
     // One thread runs the atomic and its fences.
-    line(Indent, (Used ? constDecl(R) + " = " : "") +
-                     "rt::in_one_thread([&] { return rt::fenced<" + Order +
-                     ", " + Scope + ">([&] { return " +
-                     Call("0", O.mask() ? "" : "true") + "; }); });");
+    line(Indent,
+         (Used ? constDecl(R) + " = " : "") + "rt::in_one_thread([&] { " +
+             (AfterTmaWrites ? "rt::tma_store_wait<false>(); " : "") +
+             "return rt::fenced<" + Order + ", " + Scope + ">([&] { return " +
+             Call("0", O.mask() ? "" : "true") + "; }); });");
     return;
+  }
+  if (AfterTmaWrites) {
+    line(Indent, "if (threadIdx.x == 0)");
+    line(Indent + 1, "rt::tma_store_wait<false>();");
+    line(Indent, barrier());
   }
   line(Indent, "rt::atomic_fence_before<" + Order + ", " + Scope + ">();");
   if (Used)

@@ -1698,13 +1698,13 @@ private:
     auto Scope = constantArg(CE->getArg(4), "the memory scope");
     if (!Order || !Scope)
       return nullptr;
-    if (*Scope == 2) { // tile::mem_scope::sys
+    if (MemScope(*Scope) == MemScope::Sys) {
       error(CE->getArg(4)->getExprLoc(),
             "system-scope atomics are not supported yet");
       return nullptr;
     }
     Value *R = B.create(K, RT, Ops);
-    R->definingOp()->setIntAttr(*Order | *Scope << 4);
+    R->definingOp()->setMemory(MemOrder(*Order), MemScope(*Scope));
     return R;
   }
 

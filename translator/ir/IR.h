@@ -46,6 +46,11 @@ bool isComparison(OpKind K);
 bool isAtomicRMW(OpKind K);
 bool isElementwise(OpKind K);
 
+/// An atomic's memory order and scope, in tile::mem_order's and
+/// tile::mem_scope's order.
+enum class MemOrder : uint8_t { Relaxed, Acquire, Release, AcqRel };
+enum class MemScope : uint8_t { Gpu, Cta, Sys };
+
 /// A position in the user's .tile.cpp (1-based; 0 means unknown).
 struct SourceLoc {
   unsigned Line = 0;
@@ -142,6 +147,17 @@ public:
   bool scanReverse() const { return IntAttr >> 8; }
   void setScan(unsigned Axis, bool Reverse) {
     IntAttr = Axis | unsigned(Reverse) << 8;
+  }
+
+  // Atomics: the memory order and scope, packed into IntAttr.
+  MemOrder memOrder() const { return MemOrder(IntAttr & 15); }
+  MemScope memScope() const { return MemScope(IntAttr >> 4); }
+  void setMemory(MemOrder Order, MemScope Scope) {
+    IntAttr = unsigned(Order) | unsigned(Scope) << 4;
+  }
+  /// Whether an atomic publishes the program's earlier writes.
+  bool releases() const {
+    return memOrder() == MemOrder::Release || memOrder() == MemOrder::AcqRel;
   }
 
   // For: the loop's num_stages hint (tile::range's), 0 when it has none.
