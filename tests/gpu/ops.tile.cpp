@@ -401,11 +401,15 @@ TILE_KERNEL void two_dots_branch(const tile::half *q, const tile::half *k,
 // the product and its column sums to fp32 c and col_sums. Their old values
 // unread, the atomics update memory from the dot's accumulator layout and
 // from the reduction's, whose copies of a sum must not add twice; on
-// sm_90a the product is one TMA reduce-add.
+// sm_90a the product is one TMA reduce-add. The block's last split to
+// count itself in (arrivals, zeroed before) rounds the block's sum into
+// c_rounded: its count is an acquire, the others' a release, which must
+// wait for their TMA adds to land.
 template <int BM, int BN, int BK, int SPLITS>
 TILE_KERNEL void matmul_split_k(const tile::half *a, const tile::half *b,
-                                float *c, float *col_sums, int m, int n,
-                                int k) {
+                                float *c, float *col_sums,
+                                tile::half *c_rounded, int *arrivals, int m,
+                                int n, int k) {
   auto rm = tile::program_id(0) * BM + tile::arange<BM>();
   auto rn = tile::program_id(1) * BN + tile::arange<BN>();
   const int slice = tile::cdiv(k, SPLITS * BK) * BK;
@@ -422,12 +426,16 @@ TILE_KERNEL void matmul_split_k(const tile::half *a, const tile::half *b,
         tile::expand_dims<1>(kk < k) && tile::expand_dims<0>(rn < n));
     acc = tile::dot(x, y, acc);
   }
-  tile::atomic_add(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
-                   acc,
-                   tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n),
-                   tile::mem_order::relaxed);
+  auto at = tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn);
+  auto in = tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n);
+  tile::atomic_add(c + at, acc, in, tile::mem_order::relaxed);
   tile::atomic_add(col_sums + rn, tile::sum<0>(acc), rn < n,
                    tile::mem_order::relaxed);
+  int *block_arrivals = arrivals + tile::program_id(0) * tile::num_programs(1) +
+                        tile::program_id(1);
+  if (tile::atomic_add(block_arrivals, 1) == SPLITS - 1)
+    tile::store(c_rounded + at, tile::cast<tile::half>(tile::load(c + at, in)),
+                in);
 }
 
 // Each step of a pipelined loop adds its own product to fp32 c, which an
@@ -711,8 +719,9 @@ tile::grid
 }
 template <int BM, int BN, int BK, int SPLITS>
 TILE_GRID(matmul_split_k)
-tile::grid matmul_split_k_grid(const tile::half *, const tile::half *, float *,
-                               float *, int m, int n, int) {
+tile::grid
+    matmul_split_k_grid(const tile::half *, const tile::half *, float *,
+                        float *, tile::half *, int *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN), SPLITS};
 }
 template <int BM, int BN, int BK>

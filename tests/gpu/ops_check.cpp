@@ -427,27 +427,39 @@ template <int Choice> void checkTwoDotsBranch(int Config) {
 
 /// matmul_split_k on ragged sizes (the generic variant) and multiples of
 /// 16 (the TMA one), against the emulation (fp32 sums in another order: a
-/// relative tolerance).
+/// relative tolerance); its rounded sums must be the device's own final
+/// sums rounded, bit for bit (a split's add not yet landed when the last
+/// one read them would show).
 template <int BM, int BN, int BK, int Splits>
 void checkSplitKWith(int Config, int M, int N, int K) {
   auto A = randomHalves(size_t(M) * K, -1, 1);
   auto B = randomHalves(size_t(K) * N, -1, 1);
   std::vector<float> C(size_t(M) * N, 0.0f), Sums(N, 0.0f);
-  tile::emulate::launch(
-      tile::grid{tile::cdiv(M, BM), tile::cdiv(N, BN), Splits},
-      matmul_split_k<BM, BN, BK, Splits>, A.data(), B.data(), C.data(),
-      Sums.data(), M, N, K);
-  sample::DeviceArray<tile::half> DA(A, 0), DB(B, 0);
+  std::vector<tile::half> Rounded(C.size());
+  const tile::grid Grid{tile::cdiv(M, BM), tile::cdiv(N, BN), Splits};
+  std::vector<int> Arrivals(size_t(Grid.x) * Grid.y, 0);
+  tile::emulate::launch(Grid, matmul_split_k<BM, BN, BK, Splits>, A.data(),
+                        B.data(), C.data(), Sums.data(), Rounded.data(),
+                        Arrivals.data(), M, N, K);
+  sample::DeviceArray<tile::half> DA(A, 0), DB(B, 0), DRounded(C.size(), 0);
   sample::DeviceArray<float> DC(std::vector<float>(C.size(), 0.0f), 0),
       DSums(std::vector<float>(N, 0.0f), 0);
+  sample::DeviceArray<int> DArrivals(std::vector<int>(Arrivals.size(), 0), 0);
   CUDA_CHECK(tilecc::matmul_split_k(DA.get(), DB.get(), DC.get(), DSums.get(),
-                                    M, N, K, nullptr, Config));
+                                    DRounded.get(), DArrivals.get(), M, N, K,
+                                    nullptr, Config));
   CUDA_CHECK(cudaDeviceSynchronize());
   std::string L = "matmul_split_k config " + std::to_string(Config) + " " +
                   std::to_string(M) + "x" + std::to_string(N) + "x" +
                   std::to_string(K);
-  compare(L + " c", DC.download(), C, 1e-4);
+  const std::vector<float> Final = DC.download();
+  compare(L + " c", Final, C, 1e-4);
   compare(L + " column sums", DSums.download(), Sums, 1e-4);
+  std::vector<float> FinalRounded;
+  for (float V : Final)
+    FinalRounded.push_back(float(tile::half(V)));
+  compare(L + " rounded by the last split", DRounded.download_floats(),
+          FinalRounded, 0);
 }
 
 /// matmul_step_adds, ragged (generic variant) and aligned (TMA variant).
