@@ -69,6 +69,11 @@ bool isNarrowInt(ScalarKind K) {
          K == ScalarKind::U16;
 }
 
+/// Whether any of the kernel's TMA accesses writes memory (a store or an add).
+bool writesByTma(const TensorMapOps &Tma) {
+  return llvm::any_of(Tma, [](const auto &E) { return writesBox(*E.first); });
+}
+
 } // namespace
 
 EmittedKernel KernelEmitter::run() {
@@ -143,7 +148,7 @@ EmittedKernel KernelEmitter::run() {
                                ") __shared__ unsigned char " + Scratch + "[" +
                                std::to_string(ScratchBytes) + "];\n");
   }
-  if (llvm::any_of(Tma, [](const auto &E) { return writesBox(*E.first); })) {
+  if (writesByTma(Tma)) {
     // Shared memory must outlive the TMA stores reading it.
     line(1, "if (threadIdx.x == 0)");
     line(2, "rt::tma_store_wait<false>();");
@@ -807,9 +812,7 @@ void KernelEmitter::emitAtomic(const Op &O, unsigned Indent) {
   // A release publishes the program's earlier writes, but its fence does not
   // order TMA stores and adds (another proxy's, still in flight): thread 0,
   // which issued them, first waits until they have completed.
-  const bool AfterTmaWrites =
-      O.releases() &&
-      llvm::any_of(Tma, [](const auto &E) { return writesBox(*E.first); });
+  const bool AfterTmaWrites = O.releases() && writesByTma(Tma);
   if (R->type().isScalar()) {
     // One thread runs the atomic and its fences.
     line(Indent,
