@@ -2,7 +2,15 @@
 #   SOURCES <file.tile.cpp>...
 #   [BACKEND CUDA|HIP]          default CUDA
 #   [ARCHS <arch>...]           CUDA: 90a 80 ... (default 90a); HIP: gfx90a ...
-#   [TILECC_ARGS <arg>...])     passed to tilecc (e.g. --kernel name)
+#   [SHARDS <n>]                translation units per source (default 4)
+#   [TILECC_ARGS <arg>...])     passed to tilecc (e.g. --kernel name,
+#                               --assume=aligned16)
+#
+# Each source's kernels are compiled as SHARDS translation units
+# (name.tile.shardI.cu, tilecc --shards), so that the build compiles them
+# in parallel and a compiler cache keeps them apart; tilecc fills as many
+# as the code needs (a small file is one, the others empty). SHARDS 1
+# compiles name.tile.cu, which holds every kernel.
 #
 # Creates a static library <target> holding the generated kernels and launch
 # wrappers. For each source file `name.tile.cpp`, `#include "name.tile.h"`
@@ -39,7 +47,7 @@ macro(add_tile_kernel target)
 endmacro()
 
 function(_tilecc_add_tile_kernel target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BACKEND" "SOURCES;ARCHS;TILECC_ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BACKEND;SHARDS" "SOURCES;ARCHS;TILECC_ARGS")
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "add_tile_kernel(${target}): no SOURCES")
   endif()
@@ -48,6 +56,12 @@ function(_tilecc_add_tile_kernel target)
   endif()
   if(NOT ARG_BACKEND MATCHES "^(CUDA|HIP)$")
     message(FATAL_ERROR "add_tile_kernel(${target}): BACKEND must be CUDA or HIP")
+  endif()
+  if(NOT DEFINED ARG_SHARDS)
+    set(ARG_SHARDS 4)
+  endif()
+  if(NOT ARG_SHARDS MATCHES "^[1-9][0-9]*$" OR ARG_SHARDS GREATER 256)
+    message(FATAL_ERROR "add_tile_kernel(${target}): SHARDS must be 1 to 256, got '${ARG_SHARDS}'")
   endif()
   if(NOT ARG_ARCHS)
     if(ARG_BACKEND STREQUAL "CUDA")
@@ -75,23 +89,39 @@ function(_tilecc_add_tile_kernel target)
     string(REGEX REPLACE "\\..*$" "" stem ${name})
     if(TILECC_PREGENERATED_DIR)
       set(outdir ${TILECC_PREGENERATED_DIR}/${target}/${stem})
-      if(NOT EXISTS ${outdir}/${stem}.tile.${kernel_ext})
-        message(FATAL_ERROR "add_tile_kernel(${target}): TILECC_PREGENERATED_DIR "
-                "has no ${outdir}/${stem}.tile.${kernel_ext}")
-      endif()
     else()
       set(outdir ${CMAKE_CURRENT_BINARY_DIR}/${target}.tile/${stem})
+    endif()
+    set(pieces)
+    set(shard_args)
+    if(ARG_SHARDS EQUAL 1)
+      set(pieces ${outdir}/${stem}.tile.${kernel_ext})
+    else()
+      math(EXPR last "${ARG_SHARDS} - 1")
+      foreach(i RANGE ${last})
+        list(APPEND pieces ${outdir}/${stem}.tile.shard${i}.${kernel_ext})
+      endforeach()
+      set(shard_args --shards ${ARG_SHARDS})
+    endif()
+    if(TILECC_PREGENERATED_DIR)
+      foreach(piece IN LISTS pieces)
+        if(NOT EXISTS ${piece})
+          message(FATAL_ERROR "add_tile_kernel(${target}): TILECC_PREGENERATED_DIR "
+                  "has no ${piece} (generated with SHARDS ${ARG_SHARDS}?)")
+        endif()
+      endforeach()
+    else()
       add_custom_command(
         OUTPUT ${outdir}/${stem}.tile.h ${outdir}/${stem}.tile.${kernel_ext}
-               ${outdir}/${stem}.tile.launch.cpp
+               ${outdir}/${stem}.tile.launch.cpp ${pieces}
         COMMAND tilecc::tilecc ${src_abs} -o ${outdir} --target ${tilecc_target}
-                --depfile ${outdir}/${stem}.d ${ARG_TILECC_ARGS}
+                --depfile ${outdir}/${stem}.d ${shard_args} ${ARG_TILECC_ARGS}
         DEPENDS ${src_abs} tilecc::tilecc
         DEPFILE ${outdir}/${stem}.d
         COMMENT "tilecc ${name}"
         VERBATIM)
     endif()
-    list(APPEND kernel_sources ${outdir}/${stem}.tile.${kernel_ext})
+    list(APPEND kernel_sources ${pieces})
     list(APPEND launch_sources ${outdir}/${stem}.tile.launch.cpp)
     list(APPEND include_dirs ${outdir})
   endforeach()

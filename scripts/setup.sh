@@ -2,8 +2,9 @@
 # Installs what building and testing tilecc needs on Debian 12 (bookworm),
 # run as root: LLVM/Clang 19 (the translator's front end), FileCheck and lit
 # (golden tests), nlohmann-json and doctest, hipcc with ROCm's device
-# libraries (HIP compile checks), CMake and Ninja. CUDA is not installed
-# here: nvcc is expected at /usr/local/cuda/bin (the machine image's).
+# libraries (HIP compile checks), CMake, Ninja and ccache (its test). CUDA
+# is not installed here: nvcc is expected at /usr/local/cuda/bin (the
+# machine image's).
 #
 # Idempotent: apt is not touched when every package is already installed.
 set -euo pipefail
@@ -12,7 +13,7 @@ packages=(
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
   nlohmann-json3-dev doctest-dev
   hipcc libamdhip64-dev rocm-device-libs
-  cmake ninja-build python3
+  cmake ninja-build python3 ccache
 )
 
 missing=()

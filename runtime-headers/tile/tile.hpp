@@ -53,6 +53,16 @@ struct grid {
 
 /// One launch configuration: the kernel's template arguments in order, then
 /// the launch resources.
+/// What every launch of a configuration passes, so that fewer variants of
+/// it are built (tilecc --assume sets the same for all configurations):
+///   none         nothing: a variant for any arguments is built too;
+///   aligned16    pointers 16-byte aligned and integers divisible by 16;
+///   unit_stride  that, and inner strides (integers multiplying an index
+///                along a tile's last dimension) equal to 1.
+/// A launch whose arguments break the assumption returns
+/// cudaErrorInvalidValue (hipErrorInvalidValue) and runs nothing.
+enum class assumption { none, aligned16, unit_stride };
+
 struct config {
   long long meta[8] = {};
   int num_warps = 4;
@@ -73,14 +83,13 @@ struct config {
   /// launch_pdl). It waits for that kernel's results at tile::gdc_wait(),
   /// or at its entry where it calls none.
   bool launch_pdl = false;
+  /// What its launches' arguments satisfy (see assumption above).
+  assumption assume = assumption::none;
 };
 
 template <class A, class B>
-  requires std::is_integral_v<A> && std::is_integral_v<B>
-TILE_OP("cdiv")
-constexpr std::common_type_t<A, B> cdiv(A a, B b) {
-  return (a + b - 1) / b;
-}
+requires std::is_integral_v<A> && std::is_integral_v<B> TILE_OP("cdiv")
+constexpr std::common_type_t<A, B> cdiv(A a, B b) { return (a + b - 1) / b; }
 
 /// Streaming multiprocessors (compute units) of the current device, for the
 /// grid rules of persistent kernels. The launch wrapper includes the CUDA or
@@ -150,13 +159,13 @@ public:
                 "tiles hold at most 1048576 elements (Triton's limit)");
 
   template <class... I>
-    requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...))
-  T &operator()(I... index) {
+  requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...)) T &
+  operator()(I... index) {
     return values[flat_index(index...)];
   }
   template <class... I>
-    requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...))
-  const T &operator()(I... index) const {
+  requires(sizeof...(I) == rank && (std::is_integral_v<I> && ...)) const T &
+  operator()(I... index) const {
     return values[flat_index(index...)];
   }
 
@@ -166,29 +175,17 @@ public:
   // Compound assignment is the binary operator followed by assignment, so the
   // result must keep this tile's type and shape.
   template <class R>
-    requires(!std::is_pointer_v<T>)
-  TILE_OP("add")
-  tensor &operator+=(const R &rhs) {
-    return assign(*this + rhs);
-  }
+  requires(!std::is_pointer_v<T>) TILE_OP("add")
+  tensor &operator+=(const R &rhs) { return assign(*this + rhs); }
   template <class R>
-    requires std::is_pointer_v<T>
-  TILE_OP("addptr")
-  tensor &operator+=(const R &offsets) {
-    return assign(*this + offsets);
-  }
+  requires std::is_pointer_v<T> TILE_OP("addptr")
+  tensor &operator+=(const R &offsets) { return assign(*this + offsets); }
   template <class R>
-    requires(!std::is_pointer_v<T>)
-  TILE_OP("sub")
-  tensor &operator-=(const R &rhs) {
-    return assign(*this - rhs);
-  }
+  requires(!std::is_pointer_v<T>) TILE_OP("sub")
+  tensor &operator-=(const R &rhs) { return assign(*this - rhs); }
   template <class R>
-    requires std::is_pointer_v<T>
-  TILE_OP("subptr")
-  tensor &operator-=(const R &offsets) {
-    return assign(*this - offsets);
-  }
+  requires std::is_pointer_v<T> TILE_OP("subptr")
+  tensor &operator-=(const R &offsets) { return assign(*this - offsets); }
   template <class R> TILE_OP("mul") tensor &operator*=(const R &rhs) {
     return assign(*this * rhs);
   }
@@ -261,8 +258,8 @@ concept numeric_operand = is_element_v<element_t<X>>;
 
 /// Operands of an overloaded operator: at least one tile, all numeric.
 template <class A, class B>
-concept numeric_operands = (is_tensor_v<A> || is_tensor_v<B>) &&
-                           numeric_operand<A> && numeric_operand<B>;
+concept numeric_operands =
+    (is_tensor_v<A> || is_tensor_v<B>)&&numeric_operand<A> &&numeric_operand<B>;
 
 /// An operand that may offset a pointer tile. Floating offsets are accepted
 /// here so that the operator can reject them with a clear message.
@@ -740,8 +737,7 @@ void store(const tensor<T *, D...> &ptrs, const V &value) {
 }
 
 template <class T, class V>
-  requires(!detail::is_tensor_v<V>)
-TILE_OP("store")
+requires(!detail::is_tensor_v<V>) TILE_OP("store")
 void store(T *p, const V &value, bool mask) {
   static_assert(!std::is_const_v<T>, "cannot store through a pointer to const");
   if constexpr (!std::is_const_v<T>) {
@@ -751,33 +747,27 @@ void store(T *p, const V &value, bool mask) {
 }
 
 template <class T, class V>
-  requires(!detail::is_tensor_v<V>)
-TILE_OP("store")
-void store(T *p, const V &value) {
-  store(p, value, true);
-}
+requires(!detail::is_tensor_v<V>) TILE_OP("store")
+void store(T *p, const V &value) { store(p, value, true); }
 
 //===----------------------------------------------------------------------===//
 // Elementwise operators
 //===----------------------------------------------------------------------===//
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("add")
+requires detail::numeric_operands<A, B> TILE_OP("add")
 auto operator+(const A &a, const B &b) {
   return detail::binary<detail::binop::add>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("sub")
+requires detail::numeric_operands<A, B> TILE_OP("sub")
 auto operator-(const A &a, const B &b) {
   return detail::binary<detail::binop::sub>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("mul")
+requires detail::numeric_operands<A, B> TILE_OP("mul")
 auto operator*(const A &a, const B &b) {
   return detail::binary<detail::binop::mul>(a, b);
 }
@@ -785,16 +775,14 @@ auto operator*(const A &a, const B &b) {
 /// True division: integers divide in fp32 and 16-bit floats in fp32
 /// (tile::div_result_t).
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("div")
+requires detail::numeric_operands<A, B> TILE_OP("div")
 auto operator/(const A &a, const B &b) {
   return detail::binary<detail::binop::div>(a, b);
 }
 
 /// Remainder with the sign of the dividend (C's % and fmod).
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("rem")
+requires detail::numeric_operands<A, B> TILE_OP("rem")
 auto operator%(const A &a, const B &b) {
   return detail::binary<detail::binop::rem>(a, b);
 }
@@ -803,110 +791,96 @@ auto operator%(const A &a, const B &b) {
 /// name. Takes scalars too, since `/` on integers divides in fp32. Division by
 /// zero is undefined, as in Triton.
 template <class A, class B>
-  requires detail::numeric_operand<A> && detail::numeric_operand<B>
-TILE_OP("floordiv")
+requires detail::numeric_operand<A> && detail::numeric_operand<B>
+    TILE_OP("floordiv")
 auto floordiv(const A &a, const B &b) {
   return detail::binary<detail::binop::floordiv>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("and")
+requires detail::numeric_operands<A, B> TILE_OP("and")
 auto operator&(const A &a, const B &b) {
   return detail::binary<detail::binop::bit_and>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("or")
+requires detail::numeric_operands<A, B> TILE_OP("or")
 auto operator|(const A &a, const B &b) {
   return detail::binary<detail::binop::bit_or>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("xor")
+requires detail::numeric_operands<A, B> TILE_OP("xor")
 auto operator^(const A &a, const B &b) {
   return detail::binary<detail::binop::bit_xor>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("shl")
+requires detail::numeric_operands<A, B> TILE_OP("shl")
 auto operator<<(const A &a, const B &b) {
   return detail::binary<detail::binop::shl>(a, b);
 }
 
 /// Arithmetic for signed, logical for unsigned element types.
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("shr")
+requires detail::numeric_operands<A, B> TILE_OP("shr")
 auto operator>>(const A &a, const B &b) {
   return detail::binary<detail::binop::shr>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("eq")
+requires detail::numeric_operands<A, B> TILE_OP("eq")
 auto operator==(const A &a, const B &b) {
   return detail::binary<detail::binop::eq>(a, b);
 }
 
 /// Unordered: NaN != NaN is true.
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("ne")
+requires detail::numeric_operands<A, B> TILE_OP("ne")
 auto operator!=(const A &a, const B &b) {
   return detail::binary<detail::binop::ne>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("lt")
+requires detail::numeric_operands<A, B> TILE_OP("lt")
 auto operator<(const A &a, const B &b) {
   return detail::binary<detail::binop::lt>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("le")
+requires detail::numeric_operands<A, B> TILE_OP("le")
 auto operator<=(const A &a, const B &b) {
   return detail::binary<detail::binop::le>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("gt")
+requires detail::numeric_operands<A, B> TILE_OP("gt")
 auto operator>(const A &a, const B &b) {
   return detail::binary<detail::binop::gt>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("ge")
+requires detail::numeric_operands<A, B> TILE_OP("ge")
 auto operator>=(const A &a, const B &b) {
   return detail::binary<detail::binop::ge>(a, b);
 }
 
 /// Elementwise and evaluates both operands: there is no short circuit.
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("logical_and")
+requires detail::numeric_operands<A, B> TILE_OP("logical_and")
 auto operator&&(const A &a, const B &b) {
   return detail::binary<detail::binop::logical_and>(a, b);
 }
 
 template <class A, class B>
-  requires detail::numeric_operands<A, B>
-TILE_OP("logical_or")
+requires detail::numeric_operands<A, B> TILE_OP("logical_or")
 auto operator||(const A &a, const B &b) {
   return detail::binary<detail::binop::logical_or>(a, b);
 }
 
 /// Integer negation wraps; 16-bit floats flip the sign bit.
 template <class T, int... D>
-  requires detail::is_element_v<T>
-TILE_OP("neg")
+requires detail::is_element_v<T> TILE_OP("neg")
 tensor<T, D...> operator-(const tensor<T, D...> &x) {
   return detail::elementwise<T>(
       [](T v) {
@@ -920,8 +894,7 @@ tensor<T, D...> operator-(const tensor<T, D...> &x) {
 }
 
 template <class T, int... D>
-  requires detail::is_element_v<T>
-TILE_OP("not")
+requires detail::is_element_v<T> TILE_OP("not")
 tensor<T, D...> operator~(const tensor<T, D...> &x) {
   static_assert(std::is_integral_v<T>, "bitwise operators need integer tiles");
   if constexpr (std::is_integral_v<T>) {
@@ -935,8 +908,7 @@ tensor<T, D...> operator~(const tensor<T, D...> &x) {
 }
 
 template <class T, int... D>
-  requires detail::is_element_v<T>
-TILE_OP("logical_not")
+requires detail::is_element_v<T> TILE_OP("logical_not")
 tensor<bool, D...> operator!(const tensor<T, D...> &x) {
   static_assert(std::is_same_v<T, bool>, "logical operators need bool tiles");
   return detail::elementwise<bool>([](T v) { return !v; }, x);
@@ -980,8 +952,8 @@ template <bool Max, class R> R min_max(R x, R y) {
 } // namespace detail
 
 template <class A, class B>
-  requires detail::numeric_operand<A> && detail::numeric_operand<B>
-TILE_OP("maximum")
+requires detail::numeric_operand<A> && detail::numeric_operand<B>
+    TILE_OP("maximum")
 auto maximum(const A &a, const B &b) {
   using R = detail::common_element_t<A, B>;
   return detail::elementwise<R>(
@@ -993,8 +965,8 @@ auto maximum(const A &a, const B &b) {
 }
 
 template <class A, class B>
-  requires detail::numeric_operand<A> && detail::numeric_operand<B>
-TILE_OP("minimum")
+requires detail::numeric_operand<A> && detail::numeric_operand<B>
+    TILE_OP("minimum")
 auto minimum(const A &a, const B &b) {
   using R = detail::common_element_t<A, B>;
   return detail::elementwise<R>(
@@ -1023,9 +995,9 @@ inline std::tuple<int, int> swizzle2d(int i, int j, int size_i, int size_j,
 
 /// minimum(maximum(x, lo), hi): a NaN x gives lo.
 template <class X, class L, class H>
-  requires detail::numeric_operand<X> && detail::numeric_operand<L> &&
-           detail::numeric_operand<H>
-TILE_OP("clamp")
+requires detail::numeric_operand<X> && detail::numeric_operand<L> &&
+    detail::numeric_operand<H>
+        TILE_OP("clamp")
 auto clamp(const X &x, const L &lo, const H &hi) {
   using R = detail::common_element3_t<X, L, H>;
   static_assert(detail::is_floating_v<R>, "clamp takes floating-point tiles");
@@ -1052,8 +1024,7 @@ auto clamp(const X &x, const L &lo, const H &hi) {
     return detail::elementwise<T>([](T v) { return T(EXPR); }, x);             \
   }                                                                            \
   template <class T>                                                           \
-    requires detail::is_element_v<T>                                           \
-  TILE_OP(#NAME)                                                               \
+  requires detail::is_element_v<T> TILE_OP(#NAME)                              \
   T NAME(T v) {                                                                \
     detail::check_math<T>();                                                   \
     return T(EXPR);                                                            \
@@ -1091,23 +1062,19 @@ template <class T> T abs_value(T v) {
 } // namespace detail
 
 template <class T, int... D>
-  requires detail::is_element_v<T>
-TILE_OP("abs")
+requires detail::is_element_v<T> TILE_OP("abs")
 tensor<T, D...> abs(const tensor<T, D...> &x) {
   return detail::elementwise<T>([](T v) { return detail::abs_value(v); }, x);
 }
 
 template <class T>
-  requires detail::is_element_v<T>
-TILE_OP("abs")
-T abs(T v) {
-  return detail::abs_value(v);
-}
+requires detail::is_element_v<T> TILE_OP("abs")
+T abs(T v) { return detail::abs_value(v); }
 
 template <class A, class B, class C>
-  requires detail::numeric_operand<A> && detail::numeric_operand<B> &&
-           detail::numeric_operand<C>
-TILE_OP("fma")
+requires detail::numeric_operand<A> && detail::numeric_operand<B> &&
+    detail::numeric_operand<C>
+        TILE_OP("fma")
 auto fma(const A &a, const B &b, const C &c) {
   using R = detail::common_element3_t<A, B, C>;
   detail::check_math<R>();
@@ -1132,11 +1099,8 @@ tensor<U, D...> cast(const tensor<T, D...> &x) {
 }
 
 template <class U, class T>
-  requires(!detail::is_tensor_v<T>)
-TILE_OP("cast")
-U cast(T v) {
-  return detail::convert<U>(v);
-}
+requires(!detail::is_tensor_v<T>) TILE_OP("cast")
+U cast(T v) { return detail::convert<U>(v); }
 
 /// Inserts a dimension of size 1 before Axis; Axis counts from the end when
 /// negative, as in Python (-1 appends).
@@ -1157,8 +1121,7 @@ auto expand_dims(const tensor<T, D...> &x) {
 }
 
 template <int Axis, class T>
-  requires(!detail::is_tensor_v<T>)
-TILE_OP("expand_dims")
+requires(!detail::is_tensor_v<T>) TILE_OP("expand_dims")
 tensor<T, 1> expand_dims(T v) {
   static_assert(Axis == 0 || Axis == -1, "invalid axis");
   return full<1>(v);
@@ -1178,11 +1141,8 @@ tensor<T, NewDims...> broadcast_to(const tensor<T, D...> &x) {
 }
 
 template <int... NewDims, class T>
-  requires(!detail::is_tensor_v<T>)
-TILE_OP("broadcast_to")
-tensor<T, NewDims...> broadcast_to(T v) {
-  return full<NewDims...>(v);
-}
+requires(!detail::is_tensor_v<T>) TILE_OP("broadcast_to")
+tensor<T, NewDims...> broadcast_to(T v) { return full<NewDims...>(v); }
 
 //===----------------------------------------------------------------------===//
 // Reductions and scans
@@ -1301,8 +1261,7 @@ auto reduce(const tensor<T, D...> &x, Combine combine) {
 /// the next element and returns a std::tuple of one value per tile. Returns a
 /// std::tuple of result tiles (of values for a fully reduced 1-D tile).
 template <int Axis, bool KeepDims = false, class Combine, class... X>
-  requires(sizeof...(X) >= 1 && (detail::is_tensor_v<X> && ...))
-TILE_OP("reduce")
+requires(sizeof...(X) >= 1 && (detail::is_tensor_v<X> && ...)) TILE_OP("reduce")
 auto reduce(const std::tuple<X...> &xs, Combine combine) {
   return detail::tuple_operation(xs, combine, [](auto load, auto on_tuples) {
     return detail::fold_axis<Axis, KeepDims, detail::first_shape<X...>>(
@@ -1348,8 +1307,8 @@ auto associative_scan(const tensor<T, D...> &x, Combine combine) {
 /// Scans several tiles of one shape together; combine as for the tuple form
 /// of tile::reduce. Returns a std::tuple of tiles.
 template <int Axis, bool Reverse = false, class Combine, class... X>
-  requires(sizeof...(X) >= 1 && (detail::is_tensor_v<X> && ...))
-TILE_OP("associative_scan")
+requires(sizeof...(X) >= 1 && (detail::is_tensor_v<X> && ...))
+    TILE_OP("associative_scan")
 auto associative_scan(const std::tuple<X...> &xs, Combine combine) {
   return detail::tuple_operation(xs, combine, [](auto load, auto on_tuples) {
     return detail::scan_axis<Axis, Reverse, detail::first_shape<X...>>(
@@ -1370,30 +1329,14 @@ namespace detail {
 
 /// The accumulator type of dot for operands of type T (inventory 1.13):
 /// 8-bit integers accumulate in int32, floating types in float.
-template <class T> struct dot_accumulator {
-  using type = void;
-};
-template <> struct dot_accumulator<std::int8_t> {
-  using type = std::int32_t;
-};
-template <> struct dot_accumulator<std::uint8_t> {
-  using type = std::int32_t;
-};
-template <> struct dot_accumulator<half> {
-  using type = float;
-};
-template <> struct dot_accumulator<bfloat16> {
-  using type = float;
-};
-template <> struct dot_accumulator<float> {
-  using type = float;
-};
-template <> struct dot_accumulator<float8_e4m3> {
-  using type = float;
-};
-template <> struct dot_accumulator<float8_e5m2> {
-  using type = float;
-};
+template <class T> struct dot_accumulator { using type = void; };
+template <> struct dot_accumulator<std::int8_t> { using type = std::int32_t; };
+template <> struct dot_accumulator<std::uint8_t> { using type = std::int32_t; };
+template <> struct dot_accumulator<half> { using type = float; };
+template <> struct dot_accumulator<bfloat16> { using type = float; };
+template <> struct dot_accumulator<float> { using type = float; };
+template <> struct dot_accumulator<float8_e4m3> { using type = float; };
+template <> struct dot_accumulator<float8_e5m2> { using type = float; };
 template <class T> using dot_accumulator_t = typename dot_accumulator<T>::type;
 
 /// Whether dot of T operands may produce R: the accumulator type, or half
@@ -1592,8 +1535,7 @@ auto atomic_rmw(const P &ptrs, const M &mask, Update update,
 
 #define TILE_DETAIL_ATOMIC(NAME, OP)                                           \
   template <class P, class V, class M = bool>                                  \
-    requires detail::pointer_operand<P>                                        \
-  TILE_OP(#NAME)                                                               \
+  requires detail::pointer_operand<P> TILE_OP(#NAME)                           \
   auto NAME(const P &ptrs, const V &value, const M &mask = true,               \
             [[maybe_unused]] mem_order order = mem_order::acq_rel,             \
             [[maybe_unused]] mem_scope scope = mem_scope::gpu) {               \
@@ -1624,8 +1566,7 @@ TILE_DETAIL_ATOMIC(atomic_xchg, xchg)
 /// 16-, 32- or 64-bit element type. Values compare bit for bit, as the
 /// hardware does: -0.0 differs from 0.0 and a NaN can match itself.
 template <class P, class C, class V>
-  requires detail::pointer_operand<P>
-TILE_OP("atomic_cas")
+requires detail::pointer_operand<P> TILE_OP("atomic_cas")
 auto atomic_cas(const P &ptrs, const C &cmp, const V &value,
                 [[maybe_unused]] mem_order order = mem_order::acq_rel,
                 [[maybe_unused]] mem_scope scope = mem_scope::gpu) {

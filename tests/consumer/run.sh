@@ -55,6 +55,38 @@ expect_tilecc_reruns() {
     fail "touching $2 did not re-run tilecc: $(cat "$work/rebuild.log")"
 }
 
+# ccache as the CUDA compiler launcher, behind tilecc's own (which adds
+# ptxas's report to the metadata): a build in a fresh folder of the same
+# tree is served from the cache, and its metadata still gets the report.
+check_ccache() {
+  if ! command -v ccache >/dev/null; then
+    echo "consumer: ccache skipped (not installed)"
+    return
+  fi
+  export CCACHE_DIR=$work/ccache
+  local i
+  for i in 1 2; do
+    local c=$work/ccache-build-$i
+    quiet "$work/ccache-configure-$i.log" cmake -S "$src" -B "$c" -G Ninja \
+      -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$nvcc" \
+      -DCMAKE_CUDA_COMPILER_LAUNCHER=ccache
+    if ((i == 2)); then
+      quiet "$work/ccache-zero.log" ccache --zero-stats
+    fi
+    quiet "$work/ccache-build-$i.log" cmake --build "$c" --target saxpy_kernels
+  done
+  local stats hits misses
+  stats=$(ccache --print-stats)
+  hits=$(awk '$1 == "direct_cache_hit" || $1 == "preprocessed_cache_hit" {n += $2} END {print n + 0}' <<<"$stats")
+  misses=$(awk '$1 == "cache_miss" {print $2}' <<<"$stats")
+  ((hits > 0 && misses == 0)) ||
+    fail "the second build was not served from ccache ($hits hits, $misses misses)"
+  grep -q '"registers"' "$c"/saxpy_kernels.tile/saxpy/*.json ||
+    fail "a build served from ccache left ptxas's report out of the metadata"
+  echo "consumer: ccache OK (a second build: $hits hits, no misses; metadata annotated)"
+  unset CCACHE_DIR
+}
+
 quiet "$work/install.log" cmake --install "$build_dir" --prefix "$prefix"
 echo "consumer: installed $build_dir into a temporary prefix"
 
@@ -79,6 +111,7 @@ if [[ -x "$nvcc" ]]; then
   expect_tilecc_reruns "$b" "tile/tile.hpp"
   expect_no_work "$b" "CUDA, after the rebuilds"
   echo "consumer: CUDA depfile OK (no-op rebuild idle; kernel and header edits re-run tilecc)"
+  check_ccache
   ran=1
 else
   echo "consumer: CUDA skipped (no $nvcc)"

@@ -14,7 +14,9 @@
 // and the loop is pipelined, each prefetch reading the carried tiles
 // advanced as many steps as it runs ahead. `%` by a size divisible by 16
 // keeps 16-element runs contiguous. stride_ak is only an inner stride
-// (`BK * stride_ak` is a step), so it is 1 in the unit variant.
+// (`BK * stride_ak` is a step), so it is 1 in the unit variant. Without
+// unit strides, alignment widens no copy: the aligned variant is the
+// generic one's code, which its launches run.
 // clang-format off
 // CHECK-LABEL: // matmul_ptrs_c0_unit:
 // CHECK-SAME: strides == 1
@@ -40,7 +42,8 @@
 // CHECK: rt::cp_async_v<8>(
 // CHECK: a_ptrs_1[e] = a_ptrs_1_next[e];
 // CHECK: read_stage = read_stage + 1 == 3 ? 0 : read_stage + 1;
-// CHECK-LABEL: // matmul_ptrs_c0_aligned16:
+// CHECK-LABEL: // matmul_ptrs_c0_generic:
+// CHECK-SAME: also the kernel of aligned16 launches (the same code)
 // CHECK-NOT: _smem[
 // CHECK: { // pipeline: x, y in 3 shared-memory stages
 // CHECK: rt::copy_v<1>(x_dst.template at<L{{[0-9]+}}, false>(e), a_ptrs_1_ahead[e],

@@ -107,6 +107,7 @@ tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK-NEXT: rt::tma_store_commit();
 // CHECK: if (threadIdx.x == 0)
 // CHECK-NEXT: rt::tma_store_wait<false>();
+// CHECK-NEXT: #endif
 // CHECK-NEXT: }
 // CHECK-LABEL: launch_mm_tma_c0_aligned16_tma(
 // CHECK: static const bool runs_tma = rt::runs_tma(mm_tma_c0_aligned16_tma);

@@ -240,10 +240,11 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 }
 
 // clang-format off
-// CHECK: // mm_ws_c0_aligned16_tma: {{.*}}; staged loads copied by TMA; warp-specialized: warps 8-11 issue the copies of the loop at line 48 (setmaxnreg 40 / 232).
+// CHECK: // mm_ws_c0_aligned16_tma: {{.*}}; staged loads copied by TMA (built for sm_90 on; runs where bounds and row strides are positive); warp-specialized: warps 8-11 issue the copies of the loop at line 48 (setmaxnreg 40 / 232).
 // CHECK: __global__ void __launch_bounds__(384, 1)
 // CHECK-NEXT: mm_ws_c0_aligned16_tma(
 // CHECK: const __grid_constant__ CUtensorMap {{t[0-9]+}}_map) {
+// CHECK-NEXT: #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 // TMA
 // CHECK-NEXT: using x_stage = rt::smem_tile<rt::f16, 128, 64>;
 // CHECK-NEXT: rt::f16 *const x_ring = rt::dynamic_smem<rt::f16>(0);
 // CHECK-NEXT: using y_stage = rt::smem_tile<rt::f16, 64, 256>;
@@ -311,7 +312,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: rt::tma_store_tile(&{{t[0-9]+}}_map, {{t[0-9]+}}_out, [[COL]], [[ROW]]);
 // CHECK-LABEL: launch_mm_ws_c0_aligned16_tma(
 // CHECK: mm_ws_c0_aligned16_tma<<<grid, 384, 215040, stream>>>(
-// CHECK: // mm_ws_c0_aligned16: {{.*}}; specialization: pointers 16-byte aligned, integers divisible by 16.
+// CHECK: // mm_ws_c0_aligned16: {{.*}}; specialization: pointers 16-byte aligned, integers divisible by 16; built below sm_90 only
 // CHECK-NEXT: // Tiles:
 // CHECK-NOT: setmaxnreg
 // CHECK: mm_ws_c0_aligned16<<<grid, 256, 148480, stream>>>(
@@ -347,7 +348,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // fewer than the 90 ptxas needs to compile a 64 x 128 wgmma (it counts
 // them at entry, setmaxnreg or not: docs/decisions.md), so 128 columns a
 // warp get no producer and the launch bound of 8 warps; 64 columns need 58.
-// CHECK: // mm_ws_c4_aligned16_tma: {{.*}}; staged loads copied by TMA; not warp-specialized: 2 programs of 384 threads an SM start each thread with 80 registers, and the 64 x 128 wgmma of the dot at line 56 needs 90 (ptxas).
+// CHECK: // mm_ws_c4_aligned16_tma: {{.*}}; staged loads copied by TMA (built for sm_90 on; runs where bounds and row strides are positive); not warp-specialized: 2 programs of 384 threads an SM start each thread with 80 registers, and the 64 x 128 wgmma of the dot at line 56 needs 90 (ptxas).
 // CHECK: __global__ void __launch_bounds__(256, 2)
 // CHECK-NEXT: mm_ws_c4_aligned16_tma(
 // CHECK-NOT: setmaxnreg

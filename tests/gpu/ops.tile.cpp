@@ -820,3 +820,20 @@ tile::grid
     chain_next_at_entry_grid(const float *, const float *, float *, int n) {
   return {tile::cdiv(n, BLOCK)};
 }
+
+// Declared for aligned arguments only: it has no generic variant, and its
+// wrapper refuses other arguments.
+template <int BLOCK>
+TILE_KERNEL void aligned_scale(const float *x, float *out, int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  tile::store(out + offs, tile::load(x + offs, mask, 0.0f) * 2.0f, mask);
+}
+TILE_CONFIGS(aligned_scale,
+             tile::config{.meta = {1024},
+                          .assume = tile::assumption::aligned16});
+template <int BLOCK>
+TILE_GRID(aligned_scale)
+tile::grid aligned_scale_grid(const float *, float *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}

@@ -117,13 +117,14 @@ specializations(llvm::ArrayRef<const Function *> Instances) {
     Out.push_back({"unit",
                    "pointers 16-byte aligned, strides == 1, other integers "
                    "divisible by 16",
-                   Unit});
+                   Unit, Assumption::UnitStride});
   if (AnyAligned)
     Out.push_back({"aligned16",
                    "pointers 16-byte aligned, integers divisible by 16",
-                   Aligned});
-  Out.push_back(
-      {"generic", "none", std::vector<ParamSpec>(NumParams, ParamSpec::None)});
+                   Aligned, Assumption::Aligned16});
+  Out.push_back({"generic", "none (any arguments)",
+                 std::vector<ParamSpec>(NumParams, ParamSpec::None),
+                 Assumption::None});
   return Out;
 }
 

@@ -27,7 +27,9 @@ struct Specialization {
   std::string Suffix;               // of the variant's name
   std::string Description;          // for comments
   std::vector<ir::ParamSpec> Specs; // one per parameter
-  bool isGeneric() const { return Suffix == "generic"; }
+  /// The tile::assumption its launches satisfy.
+  ir::Assumption Assumes = ir::Assumption::None;
+  bool isGeneric() const { return Assumes == ir::Assumption::None; }
 };
 
 /// The variants of a kernel whose configurations are Instances (one

@@ -154,6 +154,7 @@ EmittedKernel KernelEmitter::run() {
     line(2, "rt::tma_store_wait<false>();");
   }
   K.Body = std::move(Body);
+  K.UnrolledSteps = UnrolledSteps;
   K.TileComments = std::move(TileComments);
   K.Accesses = std::move(Accesses);
   K.DynamicSharedBytes = DynamicSharedBytes;
@@ -538,6 +539,7 @@ void KernelEmitter::lineDirective(const Op &O) {
 }
 
 std::string KernelEmitter::loopHeader(unsigned N, unsigned Step) {
+  UnrolledSteps += N / Step;
   return "for (int e = 0; e < " + std::to_string(N) + "; " +
          (Step == 1 ? "++e" : "e += " + std::to_string(Step)) + ")";
 }

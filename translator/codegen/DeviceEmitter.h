@@ -32,6 +32,9 @@ using LayoutNamer = std::function<std::string(const analysis::Layout &,
 struct EmittedKernel {
   std::string Params; // device parameter list
   std::string Body;   // statements, indented two spaces
+  /// Iterations of its element loops (each unrolled): a measure of what
+  /// nvcc's optimizer works through.
+  uint64_t UnrolledSteps = 0;
   /// One line per tile value: "offs : tensor<i32, [1024]> L0", for the
   /// layout comment block.
   std::vector<std::string> TileComments;

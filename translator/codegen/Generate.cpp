@@ -157,6 +157,10 @@ struct VariantPlan {
   std::string Suffix, Description;
   std::string Guard; // the wrapper's test; empty: always
   TensorMapOps Tma;
+  /// The variant without TMA of the TMA variant's specialization: compiled
+  /// only below sm_90, where the TMA variant is not (one CUDA translation
+  /// serves every arch a build names).
+  bool Twin = false;
 };
 
 /// The staged loads of F's pipelines, and its stores of boxes, as TMA
@@ -230,6 +234,80 @@ std::string tmaGuard(const Function &F, const Specialization &S,
     G += (G.empty() ? "" : " && ") + F.Params[I].Name + " > 0";
   return G;
 }
+
+/// The variants of one configuration, most specialized first: a TMA
+/// variant, where the staged loads of F can be copied by TMA, then one per
+/// specialization that Assume leaves (the configuration's assumption, or
+/// the most specialized there is when it assumes more). The TMA variant
+/// takes the facts of the most specialized variant they suffice for (a
+/// unit stride may be a row stride too); the variant of the same facts
+/// without TMA is its twin.
+std::vector<VariantPlan> planVariants(const Function &F, const LayoutMap &LM,
+                                      const Pipelines &Plans,
+                                      llvm::ArrayRef<Specialization> Specs,
+                                      Assumption Assume,
+                                      const TargetDesc &Target) {
+  const Assumption Floor = std::min(Assume, Specs.front().Assumes);
+  std::vector<VariantPlan> Out;
+  for (const Specialization &S : Specs)
+    if (S.Assumes < Floor)
+      continue;
+    else if (TensorMapOps Maps = tmaAccesses(F, LM, Plans, S, Target);
+             !Maps.empty()) {
+      std::string Guard = tmaGuard(F, S, Maps);
+      Out.push_back({&S, S.Suffix + "_tma",
+                     S.Description +
+                         "; staged loads copied by TMA (built for sm_90 on; "
+                         "runs where bounds and row strides are positive)",
+                     Guard, std::move(Maps)});
+      break;
+    }
+  for (const Specialization &S : Specs) {
+    if (S.Assumes < Floor)
+      continue;
+    VariantPlan VP{&S, S.Suffix, S.Description, flagName(S), {}};
+    VP.Twin =
+        !Out.empty() && !Out.front().Tma.empty() && Out.front().Spec == &S;
+    if (VP.Twin)
+      VP.Description += "; built below sm_90 only (from sm_90 on, the TMA "
+                        "variant runs, or where it cannot, the next one)";
+    Out.push_back(std::move(VP));
+  }
+  return Out;
+}
+
+/// Variants compiled in one shard, and their code for archs with TMA and
+/// without.
+struct ShardGroup {
+  llvm::SmallVector<std::string, 2> Names;
+  uint64_t WithTma, WithoutTma;
+};
+
+/// A variant emitted: its plan, kernel and what the files say of it.
+struct BuiltVariant {
+  const VariantPlan *Plan;
+  std::string Name;
+  EmittedKernel E;
+  std::string Described;
+  unsigned Threads;
+  std::string LaunchBounds;
+  bool WarpSpecialized, PingPong;
+  /// The variant whose kernel this one's launches run, where they are the
+  /// same code; empty when this one is emitted.
+  std::string SameAs;
+
+  const std::string &launched() const { return SameAs.empty() ? Name : SameAs; }
+  /// What compiling it costs (ShardPlanner's units).
+  uint64_t cost() const { return ShardPlanner::compileCost(E.UnrolledSteps); }
+  /// Whether the two are one kernel but for their names (a TMA variant
+  /// never is: it also takes tensor maps).
+  bool sameKernel(const BuiltVariant &O) const {
+    return Plan->Tma.empty() && O.Plan->Tma.empty() && E.Body == O.E.Body &&
+           E.Params == O.E.Params && LaunchBounds == O.LaunchBounds &&
+           Threads == O.Threads &&
+           E.DynamicSharedBytes == O.E.DynamicSharedBytes;
+  }
+};
 
 std::string dimsList(llvm::ArrayRef<unsigned> V) {
   std::string S = "rt::dims{";
@@ -396,6 +474,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
   LayoutTable Layouts;
   json Variants = json::array(), Configs = json::array(),
        Metadata = json::array();
+  std::vector<ShardGroup> Groups;
   for (unsigned C = 0; C < K.Instances.size(); ++C) {
     frontend::KernelInstance &Inst = K.Instances[C];
     Function &F = *Inst.Fn;
@@ -445,21 +524,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                Wgmma.Dot->loc(), true};
       return std::nullopt;
     }
-    // The TMA variant, tried first, takes the facts of the most specialized
-    // variant they suffice for (a unit stride may be a row stride too).
-    std::vector<VariantPlan> VariantPlans;
-    for (const Specialization &S : Specs)
-      if (TensorMapOps Maps = tmaAccesses(F, LM, Plans, S, Opts.Target);
-          !Maps.empty()) {
-        std::string Guard = tmaGuard(F, S, Maps);
-        VariantPlans.push_back({&S, S.Suffix + "_tma",
-                                S.Description + "; staged loads copied by TMA",
-                                Guard, std::move(Maps)});
-        break;
-      }
-    for (const Specialization &S : Specs)
-      VariantPlans.push_back({&S, S.Suffix, S.Description, flagName(S), {}});
-    json ConfigVariants = json::array();
+    std::vector<VariantPlan> VariantPlans =
+        planVariants(F, LM, Plans, Specs,
+                     std::max(Inst.Cfg.Assume, Opts.Assume), Opts.Target);
+    std::vector<BuiltVariant> Built;
     for (VariantPlan &VP : VariantPlans) {
       const Specialization &S = *VP.Spec;
       AxisInfoAnalysis AI(F, S.Specs);
@@ -643,7 +711,62 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                  E.PartialsLoc, true};
         return std::nullopt;
       }
-      std::string Name = K.Name + "_c" + std::to_string(C) + "_" + VP.Suffix;
+      const unsigned Programs =
+          Producer.active() ? Producer.Programs : Inst.Cfg.MinProgramsPerSM;
+      Built.push_back({&VP, K.Name + "_c" + std::to_string(C) + "_" + VP.Suffix,
+                       std::move(E), std::move(Described), VariantThreads,
+                       launchBounds(VariantThreads, Programs, Producer.active(),
+                                    Opts.Target),
+                       Producer.active(), Producer.MmaTurns > 0});
+    }
+    // A variant whose kernel is the same as a less specialized one's is
+    // not emitted: its launches run that one (correct for its arguments
+    // too, being the same code).
+    for (unsigned I = 0; I < Built.size(); ++I)
+      for (unsigned J = I + 1; J < Built.size() && Built[I].SameAs.empty(); ++J)
+        if (Built[J].SameAs.empty() && Built[I].sameKernel(Built[J]))
+          Built[I].SameAs = Built[J].Name;
+    // Where the fast variant is a TMA one, the grid rule's occupancy is its
+    // own on sm_90 on, and elsewhere that of the variant its twin runs.
+    std::vector<std::string> Occupancy = {Built[0].Name};
+    const auto Twin = llvm::find_if(
+        Built, [](const BuiltVariant &B) { return B.Plan->Twin; });
+    if (Twin != Built.end())
+      Occupancy.push_back(Twin->launched());
+    // What each shard compiles: a TMA variant with its twin (one of the two
+    // for each arch), every other variant alone.
+    for (const BuiltVariant &B : Built) {
+      if (!B.SameAs.empty() || B.Plan->Twin)
+        continue;
+      ShardGroup G{{B.Name}, B.cost(), B.Plan->Tma.empty() ? B.cost() : 0};
+      if (!B.Plan->Tma.empty() && Twin != Built.end() && Twin->SameAs.empty()) {
+        G.Names.push_back(Twin->Name);
+        G.WithoutTma = Twin->cost();
+      }
+      Groups.push_back(std::move(G));
+    }
+    json OccupancyNames = json::array();
+    for (const std::string &Name : Occupancy)
+      OccupancyNames.push_back({{"name", Name}});
+    json ConfigVariants = json::array();
+    for (unsigned I = 0; I < Built.size(); ++I) {
+      const BuiltVariant &B = Built[I];
+      const VariantPlan &VP = *B.Plan;
+      const Specialization &S = *VP.Spec;
+      const bool Declines = !VP.Tma.empty() || (VP.Twin && B.SameAs.empty());
+      // An entry is left out where the next one launches the same kernel
+      // for any arguments.
+      const bool Redundant = !B.SameAs.empty() && I + 1 < Built.size() &&
+                             Built[I + 1].launched() == B.SameAs &&
+                             Built[I + 1].Plan->Guard.empty();
+      if (!Redundant)
+        ConfigVariants.push_back({{"name", B.launched()},
+                                  {"guard", VP.Guard},
+                                  {"declines", Declines},
+                                  {"call_args", argNames(F, true)}});
+      if (!B.SameAs.empty())
+        continue;
+      const EmittedKernel &E = B.E;
       json Tiles = json::array(), Accesses = json::array();
       for (const std::string &T : E.TileComments)
         Tiles.push_back({{"line", T}});
@@ -663,21 +786,25 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
         MapArgs += ", " + M.Name;
       }
       const std::string LaunchArgs = launchArgs(F) + MapArgs;
+      std::string Described = B.Described;
+      for (const BuiltVariant &Other : Built)
+        if (Other.SameAs == B.Name)
+          Described += "; also the kernel of " + Other.Plan->Suffix +
+                       " launches (the same code)";
       Variants.push_back(
-          {{"name", Name},
+          {{"name", B.Name},
            {"meta", metaText(K, Inst.Cfg)},
            {"num_warps", Inst.Cfg.NumWarps},
-           {"threads", VariantThreads},
-           {"launch_bounds",
-            launchBounds(VariantThreads,
-                         Producer.active() ? Producer.Programs
-                                           : Inst.Cfg.MinProgramsPerSM,
-                         Producer.active(), Opts.Target)},
+           {"threads", B.Threads},
+           {"launch_bounds", B.LaunchBounds},
            {"smem_bytes", E.DynamicSharedBytes},
            {"dynamic_smem", E.DynamicSharedBytes > 0},
            {"specialization", Described},
            {"tensor_maps", Maps},
            {"tma", !VP.Tma.empty()},
+           {"twin", VP.Twin},
+           {"arch_only", !VP.Tma.empty() || VP.Twin},
+           {"occupancy", llvm::is_contained(Occupancy, B.Name)},
            {"tiles", Tiles},
            {"accesses", Accesses},
            {"device_params", E.Params},
@@ -686,13 +813,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
            {"dependent_launch", DependentLaunch},
            {"launch_args", LaunchArgs},
            {"kernel_and_args",
-            Name + (LaunchArgs.empty() ? "" : ", " + LaunchArgs)}});
-      ConfigVariants.push_back({{"name", Name},
-                                {"threads", VariantThreads},
-                                {"smem_bytes", E.DynamicSharedBytes},
-                                {"guard", VP.Guard},
-                                {"tma", !VP.Tma.empty()},
-                                {"call_args", argNames(F, true)}});
+            B.Name + (LaunchArgs.empty() ? "" : ", " + LaunchArgs)}});
       json Spec = json::object();
       for (unsigned I = 0; I < F.Params.size(); ++I)
         Spec[F.Params[I].Name] =
@@ -702,16 +823,20 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
       json Access = json::array();
       for (const std::string &A : E.Accesses)
         Access.push_back(A);
-      Metadata.push_back({{"name", Name},
+      Metadata.push_back({{"name", B.Name},
                           {"config", C},
                           {"num_warps", Inst.Cfg.NumWarps},
-                          {"threads", VariantThreads},
-                          {"warp_specialized", Producer.active()},
-                          {"pingpong", Producer.MmaTurns > 0},
+                          {"threads", B.Threads},
+                          {"warp_specialized", B.WarpSpecialized},
+                          {"pingpong", B.PingPong},
                           {"specialization", Spec},
                           {"tma", !VP.Tma.empty()},
+                          {"built_for", !VP.Tma.empty() ? "sm_90 on"
+                                        : VP.Twin       ? "below sm_90"
+                                                        : "every arch"},
                           {"accesses", Access},
-                          {"tiles", E.TileComments}});
+                          {"tiles", E.TileComments},
+                          {"resources", json::object()}});
     }
     json Meta = json::object();
     for (unsigned I = 0; I < K.MetaNames.size() && I < Inst.Cfg.Meta.size();
@@ -727,15 +852,48 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                        {"select_params", Inst.SelectParams},
                        {"select_body", Inst.SelectBody},
                        {"args", argNames(F, false)},
-                       {"fast_variant", ConfigVariants[0]["name"]},
-                       {"fast_threads", ConfigVariants[0]["threads"]},
-                       {"fast_smem_bytes", ConfigVariants[0]["smem_bytes"]},
+                       {"occupancy", OccupancyNames},
                        {"variants", ConfigVariants}});
   }
 
+  std::string KernelFile = K.Name + "." + KernelExt;
+  if (Opts.Shards) {
+    // The largest first: they are the hardest to balance.
+    llvm::stable_sort(Groups, [](const ShardGroup &A, const ShardGroup &B) {
+      return std::max(A.WithTma, A.WithoutTma) >
+             std::max(B.WithTma, B.WithoutTma);
+    });
+    llvm::StringMap<unsigned> ShardOf;
+    for (const ShardGroup &G : Groups) {
+      unsigned Shard = Opts.Shards->place(KernelFile, G.WithTma, G.WithoutTma);
+      for (const std::string &Name : G.Names)
+        ShardOf[Name] = Shard;
+    }
+    // Variants of one shard in a row share its #if.
+    for (size_t I = 0; I < Variants.size(); ++I) {
+      json &V = Variants[I];
+      V["shard"] = ShardOf.lookup(V["name"].get<std::string>());
+      V["shards"] = Opts.Shards->count();
+      V["shard_opens"] = I == 0 || Variants[I - 1]["shard"] != V["shard"];
+      if (I > 0)
+        Variants[I - 1]["shard_closes"] = V["shard_opens"];
+    }
+    if (!Variants.empty())
+      Variants.back()["shard_closes"] = true;
+  }
+
+  // The flags some configuration's variants test.
+  auto Tested = [&](const Specialization &S) {
+    for (const json &C : Configs)
+      for (const json &V : C["variants"])
+        if (V["guard"].get<std::string>().find(flagName(S)) !=
+            std::string::npos)
+          return true;
+    return false;
+  };
   json SpecFlags = json::array();
   for (const Specialization &S : Specs)
-    if (!S.isGeneric())
+    if (!S.isGeneric() && Tested(S))
       SpecFlags.push_back({{"name", flagName(S)},
                            {"description", S.Description},
                            {"condition", condition(F0, S)}});
@@ -750,7 +908,6 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
   Data["has_select"] = !K.Instances.front().SelectBody.empty();
   Data["args0"] = argNames(F0, false);
 
-  std::string KernelFile = K.Name + "." + KernelExt;
   std::vector<GeneratedFile> Files;
   auto Render = [&](const char *Template, const std::string &Name) {
     std::string Err;
@@ -776,9 +933,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     C.erase("args");
     C.erase("select_params");
     C.erase("grid_params");
-    C.erase("fast_variant");
-    C.erase("fast_threads");
-    C.erase("fast_smem_bytes");
+    C.erase("occupancy");
   }
   Files.push_back({K.Name + ".json", Meta.dump(2) + "\n"});
   if (!Error.Message.empty())

@@ -10,6 +10,7 @@
 #define TILECC_CODEGEN_GENERATE_H
 
 #include "codegen/DeviceEmitter.h"
+#include "codegen/Shards.h"
 #include "frontend/Frontend.h"
 #include <string>
 #include <vector>
@@ -40,6 +41,11 @@ struct GenerateOptions {
   std::string SourcePath; // as given on the command line
   std::string Version;
   TargetDesc Target;
+  /// --assume: what every configuration's launches satisfy, at least.
+  ir::Assumption Assume = ir::Assumption::None;
+  /// --shards: which translation unit compiles each variant; none when the
+  /// kernel files are compiled whole.
+  ShardPlanner *Shards = nullptr;
 };
 
 /// Why generation failed: a kernel the target cannot run (at Loc in the

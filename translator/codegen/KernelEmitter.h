@@ -602,6 +602,8 @@ private:
   llvm::DenseMap<const ir::Value *, std::string> Names;
   llvm::StringSet<> Taken;
   std::string Body;
+  /// Iterations of the element loops written (EmittedKernel::UnrolledSteps).
+  uint64_t UnrolledSteps = 0;
   std::vector<std::string> TileComments;
   std::vector<std::string> Accesses;
   unsigned LastLine = 0;

@@ -225,6 +225,9 @@ private:
         C.PingPong = S.getStructField(5).getInt().getBoolValue();
       if (S.getStructNumFields() > 6)
         C.LaunchPdl = S.getStructField(6).getInt().getBoolValue();
+      if (S.getStructNumFields() > 7)
+        C.Assume = static_cast<ir::Assumption>(
+            S.getStructField(7).getInt().getExtValue());
       SourceLocation At = Elements && I < Elements->getNumInits()
                               ? Elements->getInit(I)->getBeginLoc()
                               : VD->getLocation();

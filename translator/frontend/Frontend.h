@@ -26,6 +26,8 @@ struct Config {
   bool WarpSpecialize = false;
   bool PingPong = false;
   bool LaunchPdl = false;
+  /// tile::config::assume: the least specialized variant to build.
+  ir::Assumption Assume = ir::Assumption::None;
   /// Where TILE_CONFIGS writes it (a line of the kernel's file), for the
   /// notes of errors its instantiation raises.
   unsigned Line = 0;

@@ -199,6 +199,15 @@ enum class ParamSpec : uint8_t {
   EqualsOne, // integer == 1
 };
 
+/// What a configuration declares every launch's arguments satisfy
+/// (tile::assumption, in the same order): variants less specialized than
+/// that are not built.
+enum class Assumption : uint8_t {
+  None,       // any arguments
+  Aligned16,  // pointers aligned, integers divisible by 16
+  UnitStride, // that, and inner strides == 1
+};
+
 class Function {
 public:
   Function() : Body(std::make_unique<Block>(nullptr)) {}
