@@ -104,7 +104,7 @@ tile::grid copy_grid(const float *, float *, int n) {
 
 // The wrapper: the TMA variant, its twin where that declines, then generic;
 // occupancy from the fast path that runs on the device.
-// WRAP: static int programs_per_sm_0() {
+// WRAP: int programs_per_sm_0() {
 // WRAP-NEXT: if (const int n = programs_per_sm_mm_c0_aligned16_tma(); n > 0)
 // WRAP-NEXT: return n;
 // WRAP-NEXT: if (const int n = programs_per_sm_mm_c0_aligned16(); n > 0)

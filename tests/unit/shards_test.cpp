@@ -7,7 +7,9 @@ using tilecc::codegen::ShardPlanner;
 
 namespace {
 // The cost of a kernel of N unrolled element-loop iterations.
-uint64_t kernel(uint64_t N) { return ShardPlanner::compileCost(N); }
+uint64_t kernel(uint64_t N) {
+  return ShardPlanner::compileCost(N, 0, true);
+}
 } // namespace
 
 TEST_CASE("a small file stays one translation unit") {
@@ -47,4 +49,10 @@ TEST_CASE("a TMA variant and its twin cost one arch each") {
 TEST_CASE("the cost grows with the square of the unrolled iterations") {
   CHECK(kernel(4000) > 3 * kernel(2000));
   CHECK(kernel(0) > 0);
+  // A product of tiles costs more than a few hundred iterations.
+  CHECK(ShardPlanner::compileCost(400, 1, true) > 3 * kernel(400));
+  CHECK(ShardPlanner::compileCost(4000, 1, true) == kernel(4000));
+  // mma.sync's fragments cost more than wgmma's.
+  CHECK(ShardPlanner::compileCost(400, 1, false) >
+        ShardPlanner::compileCost(400, 1, true));
 }

@@ -155,6 +155,7 @@ EmittedKernel KernelEmitter::run() {
   }
   K.Body = std::move(Body);
   K.UnrolledSteps = UnrolledSteps;
+  K.Dots = Dots;
   K.TileComments = std::move(TileComments);
   K.Accesses = std::move(Accesses);
   K.DynamicSharedBytes = DynamicSharedBytes;
@@ -1148,6 +1149,7 @@ void KernelEmitter::foldTransposes() {
 }
 
 void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
+  ++Dots;
   const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
   declareTile(R, Indent);
   const Type &TA = A->type(), &TB = B->type();

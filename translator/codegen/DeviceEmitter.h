@@ -35,6 +35,8 @@ struct EmittedKernel {
   /// Iterations of its element loops (each unrolled): a measure of what
   /// nvcc's optimizer works through.
   uint64_t UnrolledSteps = 0;
+  /// Its products of tiles (tile::dot), each unrolled in a helper.
+  unsigned Dots = 0;
   /// One line per tile value: "offs : tensor<i32, [1024]> L0", for the
   /// layout comment block.
   std::vector<std::string> TileComments;

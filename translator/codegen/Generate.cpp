@@ -297,8 +297,11 @@ struct BuiltVariant {
   std::string SameAs;
 
   const std::string &launched() const { return SameAs.empty() ? Name : SameAs; }
-  /// What compiling it costs (ShardPlanner's units).
-  uint64_t cost() const { return ShardPlanner::compileCost(E.UnrolledSteps); }
+  /// What compiling it costs for an arch with wgmma (sm_90a) or without
+  /// (ShardPlanner's units).
+  uint64_t cost(bool Wgmma) const {
+    return ShardPlanner::compileCost(E.UnrolledSteps, E.Dots, Wgmma);
+  }
   /// Whether the two are one kernel but for their names (a TMA variant
   /// never is: it also takes tensor maps).
   bool sameKernel(const BuiltVariant &O) const {
@@ -728,7 +731,7 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
           Built[I].SameAs = Built[J].Name;
     // Where the fast variant is a TMA one, the grid rule's occupancy is its
     // own on sm_90 on, and elsewhere that of the variant its twin runs.
-    std::vector<std::string> Occupancy = {Built[0].Name};
+    std::vector<std::string> Occupancy = {Built[0].launched()};
     const auto Twin = llvm::find_if(
         Built, [](const BuiltVariant &B) { return B.Plan->Twin; });
     if (Twin != Built.end())
@@ -738,10 +741,11 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     for (const BuiltVariant &B : Built) {
       if (!B.SameAs.empty() || B.Plan->Twin)
         continue;
-      ShardGroup G{{B.Name}, B.cost(), B.Plan->Tma.empty() ? B.cost() : 0};
+      ShardGroup G{{B.Name}, B.cost(true),
+                   B.Plan->Tma.empty() ? B.cost(false) : 0};
       if (!B.Plan->Tma.empty() && Twin != Built.end() && Twin->SameAs.empty()) {
         G.Names.push_back(Twin->Name);
-        G.WithoutTma = Twin->cost();
+        G.WithoutTma = Twin->cost(false);
       }
       Groups.push_back(std::move(G));
     }

@@ -604,6 +604,8 @@ private:
   std::string Body;
   /// Iterations of the element loops written (EmittedKernel::UnrolledSteps).
   uint64_t UnrolledSteps = 0;
+  /// Tensor-core or FMA products written (EmittedKernel::Dots).
+  unsigned Dots = 0;
   std::vector<std::string> TileComments;
   std::vector<std::string> Accesses;
   unsigned LastLine = 0;

@@ -20,6 +20,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -29,12 +30,19 @@ namespace tilecc::codegen {
 class ShardPlanner {
 public:
   /// What nvcc 13 takes to compile a kernel for one arch, in units of
-  /// about 3 us of one core, from its unrolled element-loop iterations:
-  /// cicc's optimizer, most of the time, grows with their square (attention
-  /// kernels of 2,400 and 4,900 iterations: 19 s and 78 s), and a kernel
-  /// costs about a second however small.
-  static uint64_t compileCost(uint64_t UnrolledSteps) {
-    return UnrolledSteps * UnrolledSteps + 300'000;
+  /// about 3 us of one core, from its unrolled element-loop iterations and
+  /// its products of tiles: cicc's optimizer, most of the time, grows with
+  /// the square of the iterations (attention kernels of 2,400 and 4,900:
+  /// 19 s and 78 s), but a product unrolled inside its helper takes some
+  /// 5 s however few the kernel's own, more below sm_90 (mma.sync's
+  /// fragments) than with wgmma (matmul kernels of 400-1,000 iterations
+  /// and one product: 7 s for sm_90a, 10 s for sm_80), and a kernel about
+  /// a second however small.
+  static uint64_t compileCost(uint64_t UnrolledSteps, unsigned Dots,
+                              bool Wgmma) {
+    const uint64_t PerDot = Wgmma ? 1'500'000 : 2'200'000;
+    return std::max<uint64_t>(UnrolledSteps * UnrolledSteps, PerDot * Dots) +
+           300'000;
   }
   /// A shard's cost before the next one is used: about 45 s.
   static constexpr uint64_t ShardCost = 14'000'000;
