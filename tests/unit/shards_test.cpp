@@ -7,9 +7,7 @@ using tilecc::codegen::ShardPlanner;
 
 namespace {
 // The cost of a kernel of N unrolled element-loop iterations.
-uint64_t kernel(uint64_t N) {
-  return ShardPlanner::compileCost(N, 0, true);
-}
+uint64_t kernel(uint64_t N) { return ShardPlanner::compileCost(N, 0, true); }
 } // namespace
 
 TEST_CASE("a small file stays one translation unit") {

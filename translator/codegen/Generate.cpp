@@ -741,8 +741,8 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     for (const BuiltVariant &B : Built) {
       if (!B.SameAs.empty() || B.Plan->Twin)
         continue;
-      ShardGroup G{{B.Name}, B.cost(true),
-                   B.Plan->Tma.empty() ? B.cost(false) : 0};
+      ShardGroup G{
+          {B.Name}, B.cost(true), B.Plan->Tma.empty() ? B.cost(false) : 0};
       if (!B.Plan->Tma.empty() && Twin != Built.end() && Twin->SameAs.empty()) {
         G.Names.push_back(Twin->Name);
         G.WithoutTma = Twin->cost(false);
