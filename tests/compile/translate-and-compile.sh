@@ -16,7 +16,8 @@ for src in "$samples"/*/*.tile.cpp; do
   case " ${SKIP_SAMPLES:-} " in *" $name "*) continue ;; esac
   dir="$out/$name"
   "$tilecc" "$src" -o "$dir" --target "$target" --skip-unsupported --shards 8
-  for file in "$dir"/*.launch.cpp "$dir"/*.tile.shard*.cu "$dir"/*.tile.shard*.hip; do
+  # What add_tile_kernel compiles: the umbrella launch file and the shards.
+  for file in "$dir"/*.tile.launch.cpp "$dir"/*.tile.shard*.cu "$dir"/*.tile.shard*.hip; do
     [ -e "$file" ] || continue
     # An empty shard has nothing to compile.
     grep -q '^#include' "$file" || continue
