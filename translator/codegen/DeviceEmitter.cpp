@@ -155,7 +155,8 @@ EmittedKernel KernelEmitter::run() {
   }
   K.Body = std::move(Body);
   K.UnrolledSteps = UnrolledSteps;
-  K.Dots = Dots;
+  K.DotSteps = DotSteps;
+  K.Float8DotSteps = Float8DotSteps;
   K.TileComments = std::move(TileComments);
   K.Accesses = std::move(Accesses);
   K.DynamicSharedBytes = DynamicSharedBytes;
@@ -1148,8 +1149,19 @@ void KernelEmitter::foldTransposes() {
   });
 }
 
+void KernelEmitter::countDot(const Op &O) {
+  const Type &TA = O.operand(0)->type();
+  // A tensor-core instruction is 32 bytes deep.
+  const uint64_t Steps =
+      uint64_t(elems(O.result())) *
+      std::max<uint64_t>(1, TA.Shape[1] * storageBytes(TA.Elem.Kind) / 32);
+  DotSteps += Steps;
+  if (TA.Elem.Kind == ScalarKind::F8E4M3 || TA.Elem.Kind == ScalarKind::F8E5M2)
+    Float8DotSteps += Steps;
+}
+
 void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
-  ++Dots;
+  countDot(O);
   const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
   declareTile(R, Indent);
   const Type &TA = A->type(), &TB = B->type();

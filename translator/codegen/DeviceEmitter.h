@@ -35,8 +35,12 @@ struct EmittedKernel {
   /// Iterations of its element loops (each unrolled): a measure of what
   /// nvcc's optimizer works through.
   uint64_t UnrolledSteps = 0;
-  /// Its products of tiles (tile::dot), each unrolled in a helper.
-  unsigned Dots = 0;
+  /// Steps of its products of tiles (tile::dot), which their helpers
+  /// unroll: per product, the accumulator's elements per thread times the
+  /// tensor-core instructions along K (KernelEmitter::countDot); and of
+  /// those, the steps of 8-bit float products, which are widened to fp16
+  /// below sm_89.
+  uint64_t DotSteps = 0, Float8DotSteps = 0;
   /// One line per tile value: "offs : tensor<i32, [1024]> L0", for the
   /// layout comment block.
   std::vector<std::string> TileComments;

@@ -297,10 +297,11 @@ struct BuiltVariant {
   std::string SameAs;
 
   const std::string &launched() const { return SameAs.empty() ? Name : SameAs; }
-  /// What compiling it costs for an arch with wgmma (sm_90a) or without
-  /// (ShardPlanner's units).
-  uint64_t cost(bool Wgmma) const {
-    return ShardPlanner::compileCost(E.UnrolledSteps, E.Dots, Wgmma);
+  /// What compiling it costs for one arch (ShardPlanner's units). A TMA
+  /// variant's 8-bit float products run on wgmma; the others' on mma.sync.
+  uint64_t cost() const {
+    return ShardPlanner::compileCost(E.UnrolledSteps, E.DotSteps,
+                                     Plan->Tma.empty() ? E.Float8DotSteps : 0);
   }
   /// Whether the two are one kernel but for their names (a TMA variant
   /// never is: it also takes tensor maps).
@@ -741,11 +742,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
     for (const BuiltVariant &B : Built) {
       if (!B.SameAs.empty() || B.Plan->Twin)
         continue;
-      ShardGroup G{
-          {B.Name}, B.cost(true), B.Plan->Tma.empty() ? B.cost(false) : 0};
+      ShardGroup G{{B.Name}, B.cost(), B.Plan->Tma.empty() ? B.cost() : 0};
       if (!B.Plan->Tma.empty() && Twin != Built.end() && Twin->SameAs.empty()) {
         G.Names.push_back(Twin->Name);
-        G.WithoutTma = Twin->cost(false);
+        G.WithoutTma = Twin->cost();
       }
       Groups.push_back(std::move(G));
     }

@@ -102,6 +102,8 @@ private:
   void lineDirective(const ir::Op &O);
 
   std::string loopHeader(unsigned N, unsigned Step = 1);
+  /// Adds dot O's steps to DotSteps (and Float8DotSteps).
+  void countDot(const ir::Op &O);
 
   /// `const int n` or, for pointers, `float *const p`.
   std::string constDecl(const ir::Value *V, const std::string &Name = "");
@@ -604,8 +606,8 @@ private:
   std::string Body;
   /// Iterations of the element loops written (EmittedKernel::UnrolledSteps).
   uint64_t UnrolledSteps = 0;
-  /// Tensor-core or FMA products written (EmittedKernel::Dots).
-  unsigned Dots = 0;
+  /// Products' steps (EmittedKernel::DotSteps and Float8DotSteps).
+  uint64_t DotSteps = 0, Float8DotSteps = 0;
   std::vector<std::string> TileComments;
   std::vector<std::string> Accesses;
   unsigned LastLine = 0;

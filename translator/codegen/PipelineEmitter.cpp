@@ -805,7 +805,7 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
 
 void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
                                   bool InPlace) {
-  ++Dots;
+  countDot(O);
   const Value *R = O.result();
   if (Active->AsyncMma || InPlace) {
     // The dot accumulates in place: its accumulator is a carried value

@@ -29,23 +29,20 @@ namespace tilecc::codegen {
 
 class ShardPlanner {
 public:
-  /// What nvcc 13 takes to compile a kernel for one arch, in units of
-  /// about 3 us of one core, from its unrolled element-loop iterations and
-  /// its products of tiles: cicc's optimizer, most of the time, grows with
-  /// the square of the iterations (attention kernels of 2,400 and 4,900:
-  /// 19 s and 78 s), but a product unrolled inside its helper takes some
-  /// 5 s however few the kernel's own, more below sm_90 (mma.sync's
-  /// fragments) than with wgmma (matmul kernels of 400-1,000 iterations
-  /// and one product: 7 s for sm_90a, 10 s for sm_80), and a kernel about
-  /// a second however small.
-  static uint64_t compileCost(uint64_t UnrolledSteps, unsigned Dots,
-                              bool Wgmma) {
-    const uint64_t PerDot = Wgmma ? 1'500'000 : 2'200'000;
-    return std::max<uint64_t>(UnrolledSteps * UnrolledSteps, PerDot * Dots) +
-           300'000;
+  /// What nvcc 13 takes to compile a kernel for one arch, in milliseconds
+  /// of one core, fitted to the samples' shards on the 2-core machine: some
+  /// 3 ms per unrolled element-loop iteration, half a millisecond per step
+  /// of a product of tiles (unrolled in its helper), 40 ms per step of an
+  /// 8-bit float product on mma.sync, whose fragments are widened or
+  /// rearranged a byte at a time (a 128x256x128 one: 21 s), and 0.3 s
+  /// however small. (Before the layout helpers' tables, cicc's time grew
+  /// with the square of the iterations.)
+  static uint64_t compileCost(uint64_t UnrolledSteps, uint64_t DotSteps,
+                              uint64_t Float8MmaSteps) {
+    return 300 + 3 * UnrolledSteps + DotSteps / 2 + 40 * Float8MmaSteps;
   }
-  /// A shard's cost before the next one is used: about 45 s.
-  static constexpr uint64_t ShardCost = 14'000'000;
+  /// A shard's cost before the next one is used: 30 s.
+  static constexpr uint64_t ShardCost = 30'000;
 
   explicit ShardPlanner(unsigned Count) : Shards(Count) {}
   unsigned count() const { return Shards.size(); }

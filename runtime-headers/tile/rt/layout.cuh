@@ -19,14 +19,50 @@
 // expand_dims (or loses it by a reduction): Parent's elements with the Dim
 // digits dropped. Parent's shape is 1 along Dim.
 //
-// All element-index arithmetic is constexpr: with unrolled loops over e the
+// All element-index arithmetic is constexpr, and what depends on the
+// element alone is tabulated (see tabulated): with unrolled loops over e the
 // compiler folds it, leaving only the per-thread base.
 #pragma once
 
 // Layout arithmetic runs at compile time and in device code alike.
 #define TILE_RT_HD __host__ __device__
 
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
+#define TILE_RT_DEVICE_PASS 1
+#else
+#define TILE_RT_DEVICE_PASS 0
+#endif
+
 namespace tile::rt {
+
+namespace detail {
+template <int N> struct int_table { int v[N]; };
+template <class F, int N> TILE_RT_HD constexpr int_table<N> tabulate() {
+  int_table<N> t{};
+  for (int i = 0; i < N; ++i)
+    t.v[i] = F::value(i);
+  return t;
+}
+template <class F, int N> __device__ int look_up(int i) {
+  static constexpr int_table<N> table = tabulate<F, N>();
+  return table.v[i];
+}
+} // namespace detail
+
+/// F::value(i) for i in [0, N), F::value being constexpr. Generated code
+/// calls element-index functions inside loops over a thread's elements that
+/// the device compiler unrolls, so i is not a constant to the C++ front end:
+/// a call would be inlined, loops and all, and folded once per element by
+/// cicc, which made such folding most of nvcc's time on large kernels. The
+/// front end computes the table instead, and the one load per element from
+/// it folds at once.
+template <class F, int N> TILE_RT_HD constexpr int tabulated(int i) {
+#if TILE_RT_DEVICE_PASS
+  if (!__builtin_is_constant_evaluated())
+    return detail::look_up<F, N>(i);
+#endif
+  return F::value(i);
+}
 
 template <int R> struct dims {
   int v[R];
@@ -167,20 +203,36 @@ struct blocked {
     return 0;
   }
 
-  /// Position along d of the element with digits g, before wrapping.
-  __device__ static int position(const digits &g, int d) {
+  /// Position along d of the element with digits g relative to the
+  /// thread's first element, and of the thread's first element.
+  TILE_RT_HD static constexpr int element_offset(const digits &g, int d) {
     int warp_rep = g.r[d] % WarpReps[d], rep = g.r[d] / WarpReps[d];
-    return rep * tile(d) + warp_pos(d) * warp_tile(d) +
-           (warp_rep * ThreadsPerWarp[d] + lane_pos(d)) * SizePerThread[d] +
+    return rep * tile(d) + warp_rep * ThreadsPerWarp[d] * SizePerThread[d] +
            g.s[d];
   }
-  __device__ static int coord_of(const digits &g, int d) {
-    int c = position(g, d);
+  __device__ static int thread_offset(int d) {
+    return warp_pos(d) * warp_tile(d) + lane_pos(d) * SizePerThread[d];
+  }
+  /// element_offset of element i / rank (numbered without dimension Skip)
+  /// along dimension i % rank.
+  template <int Skip> struct element_offsets {
+    TILE_RT_HD static constexpr int value(int i) {
+      return element_offset(decompose(i / rank, Skip), i % rank);
+    }
+  };
+  /// Position along d, before wrapping, of this thread's element e
+  /// numbered without dimension Skip.
+  template <int Skip = -1>
+  __device__ static int element_position(int e, int d) {
+    return tabulated<element_offsets<Skip>, elems(Skip) * rank>(e * rank + d) +
+           thread_offset(d);
+  }
+  __device__ static int wrap(int c, int d) {
     return tile(d) > Shape[d] ? c % Shape[d] : c;
   }
   /// Coordinate along d of this thread's element e.
   __device__ static int coord(int e, int d) {
-    return coord_of(decompose(e), d);
+    return wrap(element_position(e, d), d);
   }
 
   /// Whether the program's threads tile the shape without wrapping, so
@@ -192,18 +244,18 @@ struct blocked {
     return true;
   }
 
-  /// Whether this thread's copy of the element with digits g is the one
-  /// that acts (stores, atomics): a layout larger than its tile wraps, and
-  /// the copies past the tile's end do not.
-  __device__ static bool owns_digits(const digits &g) {
+  /// Whether this thread's copy of its element e (numbered without
+  /// dimension Skip) is the one that acts (stores, atomics): a layout larger
+  /// than its tile wraps, and the copies past the tile's end do not.
+  template <int Skip = -1> __device__ static bool owns_element(int e) {
     if constexpr (covers_exactly())
       return true;
     bool own = true;
     for (int d = 0; d < rank; ++d)
-      own = own && position(g, d) < Shape[d];
+      own = own && element_position<Skip>(e, d) < Shape[d];
     return own;
   }
-  __device__ static bool owns(int e) { return owns_digits(decompose(e)); }
+  __device__ static bool owns(int e) { return owns_element(e); }
 };
 
 template <int Dim, class Parent> struct sliced {
@@ -243,14 +295,31 @@ template <int Dim, class Parent> struct sliced {
     return Parent::compose(p, Dim);
   }
   __device__ static int coord(int e, int d) {
-    return Parent::coord_of(Parent::decompose(e, Dim), pdim(d));
+    return Parent::wrap(Parent::template element_position<Dim>(e, pdim(d)),
+                        pdim(d));
   }
   /// The parent's tile is 1 wide along the removed dimension, so threads
   /// away from its first position hold copies.
   __device__ static bool owns(int e) {
-    return Parent::owns_digits(Parent::decompose(e, Dim));
+    return Parent::template owns_element<Dim>(e);
   }
 };
+
+namespace detail {
+template <class Src, class Dst> struct broadcast_source {
+  TILE_RT_HD static constexpr int value(int e) {
+    digits p = Dst::decompose(e), g;
+    for (int d = 0, s = 0; d < Dst::rank; ++d) {
+      if (d == Src::slice_dim)
+        continue;
+      g.s[s] = p.s[d];
+      g.r[s] = Src::shape(s) == 1 ? 0 : p.r[d];
+      ++s;
+    }
+    return Src::compose(g);
+  }
+};
+} // namespace detail
 
 /// The element of Src that element e of Dst copies, where Dst is Src
 /// broadcast: Src has Dst's layout parameters, with size-1 dimensions where
@@ -258,15 +327,7 @@ template <int Dim, class Parent> struct sliced {
 /// layout, for expand_dims). Covers any chain of expand_dims and broadcast.
 template <class Src, class Dst>
 TILE_RT_HD constexpr int broadcast_index(int e) {
-  digits p = Dst::decompose(e), g;
-  for (int d = 0, s = 0; d < Dst::rank; ++d) {
-    if (d == Src::slice_dim)
-      continue;
-    g.s[s] = p.s[d];
-    g.r[s] = Src::shape(s) == 1 ? 0 : p.r[d];
-    ++s;
-  }
-  return Src::compose(g);
+  return tabulated<detail::broadcast_source<Src, Dst>, Dst::elems()>(e);
 }
 
 /// How many of a thread's elements of layout L, numbered consecutively from

@@ -136,16 +136,27 @@ __device__ __forceinline__ void mma_fragment(TC (&d)[4], const unsigned (&a)[4],
     mma_m16n8k32<T>(d, a, b);
 }
 
+namespace detail {
+/// fragment_element of index (i LC::reps(1) + j) 4 + q.
+template <class LC> struct fragment_elements {
+  TILE_RT_HD static constexpr int value(int x) {
+    const int q = x % 4, j = x / 4 % LC::reps(1), i = x / 4 / LC::reps(1);
+    digits g;
+    g.s[1] = q % 2;
+    g.r[0] = q / 2 + 2 * i;
+    g.r[1] = j;
+    return LC::compose(g);
+  }
+};
+} // namespace detail
+
 /// Element of an accumulator in layout LC (rt::blocked with a warp owning
 /// 16 rows and whole 8-column chunks) for fragment row block i (of the
 /// warp's), chunk j, register q (mma's c0..c3 order).
 template <class LC>
 __device__ constexpr int fragment_element(int i, int j, int q) {
-  digits g;
-  g.s[1] = q % 2;
-  g.r[0] = q / 2 + 2 * i;
-  g.r[1] = j;
-  return LC::compose(g);
+  return tabulated<detail::fragment_elements<LC>, LC::elems()>(
+      (i * LC::reps(1) + j) * 4 + q);
 }
 
 /// Two 16-bit values in one register, lo in the low half: the packing of

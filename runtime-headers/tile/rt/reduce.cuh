@@ -85,6 +85,18 @@ __device__ V warp_combine(V v, int d, Op op) {
   return v;
 }
 
+/// Where reduce_in_thread puts element e of L: 2 r + 1 if it starts
+/// out[r], 2 r if it is combined into it, -1 for a copy (the tile is
+/// narrower than one thread's run along Dim).
+template <int Dim, class L> struct reduction_slots {
+  TILE_RT_HD static constexpr int value(int e) {
+    const digits g = L::decompose(e);
+    if (g.s[Dim] >= L::shape(Dim))
+      return -1;
+    return 2 * L::compose(g, Dim) + (g.s[Dim] == 0 && g.r[Dim] == 0);
+  }
+};
+
 } // namespace detail
 
 /// Step 1 of reduce alone: out[r] combines the elements of in that this
@@ -93,14 +105,13 @@ __device__ V warp_combine(V v, int d, Op op) {
 template <int Dim, class L, class R, class V, int N, int M, class Op>
 __device__ void reduce_in_thread(const V (&in)[N], V (&out)[M], Op op) {
   static_assert(N == L::elems() && M == R::elems(), "tile sizes");
-  constexpr int Size = L::shape(Dim);
 #pragma unroll
   for (int e = 0; e < N; ++e) {
-    digits g = L::decompose(e);
-    if (g.s[Dim] >= Size)
-      continue; // a copy: the tile is narrower than one thread's run
-    int r = L::compose(g, Dim);
-    out[r] = g.s[Dim] == 0 && g.r[Dim] == 0 ? in[e] : op(out[r], in[e]);
+    const int slot = tabulated<detail::reduction_slots<Dim, L>, N>(e);
+    if (slot < 0)
+      continue;
+    const int r = slot / 2;
+    out[r] = slot % 2 ? in[e] : op(out[r], in[e]);
   }
 }
 
