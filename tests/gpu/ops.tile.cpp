@@ -3,6 +3,8 @@
 // either dimension, a tile needed in two layouts, loops and branches that
 // carry tiles, and 16-bit floats. ops_check.cpp runs each on the GPU and in
 // emulation and compares.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <tile/tile.hpp>
 
@@ -836,4 +838,45 @@ template <int BLOCK>
 TILE_GRID(aligned_scale)
 tile::grid aligned_scale_grid(const float *, float *, int n) {
   return {tile::cdiv(n, BLOCK)};
+}
+
+// <cmath> and <algorithm> on scalars (issue 48): slot I of out holds the
+// I-th result, of iout the integer ones. std::max and std::min keep their
+// comparisons' answer for a NaN; std::fmax and std::fmin ignore it.
+template <int N>
+TILE_KERNEL void std_math(float *out, int *iout, float s, float t, int k,
+                          int j) {
+  auto i = tile::arange<N>();
+  auto r = tile::zeros<float, N>();
+  auto pick = [&](int At, float V) { r = tile::where(i == At, V, r); };
+  pick(0, std::sqrt(s));
+  pick(1, std::exp(s) + std::exp2(t));
+  pick(2, std::log(std::fabs(s)) + std::log2(std::fabs(t)));
+  pick(3, std::sin(s) + std::cos(t));
+  pick(4, std::floor(s) + std::ceil(t));
+  pick(5, std::erf(s));
+  pick(6, std::fma(s, t, 1.0f));
+  pick(7, std::fmax(s, t));
+  pick(8, std::fmin(s, t));
+  pick(9, std::max(s, t));
+  pick(10, std::min(s, t));
+  pick(11, std::clamp(s, -1.0f, 1.0f));
+  pick(12, std::abs(s) + sqrtf(std::fabs(t)));
+  pick(13, std::isnan(s) ? 1.0f : 0.0f);
+  pick(14, std::isinf(s) ? 1.0f : 0.0f);
+  pick(15, std::isfinite(t) ? 1.0f : 0.0f);
+  pick(16, float(std::sqrt(k * k)));
+  tile::store(out + i, r);
+  auto q = tile::zeros<int, N>();
+  q = tile::where(i == 0, std::max(k, j), q);
+  q = tile::where(i == 1, std::min(k, j), q);
+  q = tile::where(i == 2, std::abs(k), q);
+  q = tile::where(i == 3, std::clamp(k, -4, 4), q);
+  tile::store(iout + i, q);
+}
+TILE_CONFIGS(std_math, tile::config{.meta = {32}, .num_warps = 1});
+template <int N>
+TILE_GRID(std_math)
+tile::grid std_math_grid(float *, int *, float, float, int, int) {
+  return {1};
 }

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -665,6 +666,46 @@ void checkAssumed() {
   }
 }
 
+/// std_math on the GPU against emulation: the same C++ on the CPU. A NaN
+/// matches a NaN (payloads differ); other values within the device math
+/// library's few ulps.
+void checkStdMath() {
+  const float Inf = std::numeric_limits<float>::infinity();
+  const float NaN = std::numeric_limits<float>::quiet_NaN();
+  const struct {
+    float S, T;
+    int K, J;
+  } Cases[] = {{2.5f, -0.75f, 7, -3}, {-3.25f, 1.5f, -9, 2},
+               {-0.0f, 0.0f, 0, 0},   {NaN, 1.0f, 5, 5},
+               {1.0f, NaN, -1, 1},    {Inf, -Inf, 100, -100},
+               {1e-40f, 3.0f, 4, 3}};
+  for (const auto &C : Cases) {
+    constexpr int N = 32;
+    std::vector<float> Want(N);
+    std::vector<int> WantI(N);
+    tile::emulate::launch(tile::grid{1}, std_math<N>, Want.data(), WantI.data(),
+                          C.S, C.T, C.K, C.J);
+    sample::DeviceArray<float> DOut(N, 0);
+    sample::DeviceArray<int> DI(N, 0);
+    CUDA_CHECK(tilecc::std_math(DOut.get(), DI.get(), C.S, C.T, C.K, C.J));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<float> Got = DOut.download();
+    const std::string What = "std_math s=" + std::to_string(C.S) +
+                             " t=" + std::to_string(C.T) +
+                             " k=" + std::to_string(C.K);
+    for (int I = 0; I < N; ++I) {
+      const float G = Got[I], W = Want[I];
+      if ((std::isnan(G) && std::isnan(W)) || G == W ||
+          std::fabs(G - W) <= 2e-6f * std::fabs(W))
+        continue;
+      std::printf("FAIL: %s: slot %d: got %.9g, want %.9g\n", What.c_str(), I,
+                  G, W);
+      ++Failures;
+    }
+    compare(What + " (integers)", DI.download(), WantI, 0);
+  }
+}
+
 void checkChains() {
   checkChainWith("chain_next (launch_pdl, gdc_wait)",
                  [](const float *B, const float *Y, float *Z, int N) {
@@ -743,6 +784,7 @@ int main() {
   checkHalfSums();
   checkChains();
   checkAssumed();
+  checkStdMath();
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_CHECK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=

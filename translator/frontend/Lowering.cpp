@@ -23,6 +23,9 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <limits>
 
 using namespace clang;
 using namespace tilecc::ir;
@@ -1138,7 +1141,123 @@ private:
         MD &&
         (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()))
       return assign(CE->getArg(0), lowerExpr(CE->getArg(1)));
+    if (llvm::StringRef Name = libraryFunction(Callee); !Name.empty())
+      return lowerLibraryCall(Name, CE);
     return inlineCall(CE, Callee);
+  }
+
+  /// The <cmath> or <algorithm> function that Callee is, by its standard
+  /// name (std::sqrt, ::sqrtf and __builtin_sqrtf are all "sqrt"), or ""
+  /// for any other function, whose body is inlined instead.
+  static llvm::StringRef libraryFunction(const FunctionDecl *Callee) {
+    static const llvm::StringSet<> Names = {
+        "sqrt",  "exp",  "exp2", "log",   "log2",  "sin",   "cos",
+        "floor", "ceil", "erf",  "fabs",  "abs",   "fma",   "fmax",
+        "fmin",  "max",  "min",  "clamp", "isnan", "isinf", "isfinite"};
+    if (!Callee->getIdentifier())
+      return "";
+    llvm::StringRef N = Callee->getName();
+    const bool Std = Callee->isInStdNamespace();
+    const bool C =
+        Callee->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
+        Callee->isExternC();
+    if (!Std && !C)
+      return "";
+    N.consume_front("__builtin_");
+    if (!Names.contains(N) && (N.ends_with("f") || N.ends_with("l")) &&
+        Names.contains(N.drop_back()))
+      N = N.drop_back();
+    // <algorithm>'s are std:: only; a user's ::max is the user's.
+    if (!Names.contains(N) ||
+        (!Std && (N == "max" || N == "min" || N == "clamp")))
+      return "";
+    return N;
+  }
+
+  /// A <cmath> or <algorithm> function on scalars, as the tile operations
+  /// that compute the same value, so that it translates and emulates
+  /// alike. Arguments convert to the call's type as C++ converts them
+  /// (std::sqrt of an int is a double). std::max and std::min keep their
+  /// definitions' comparisons, so a NaN argument gives what C++ gives
+  /// (std::max(NaN, 1.0f) is NaN, std::max(1.0f, NaN) is 1); std::fmax
+  /// and std::fmin ignore a NaN, as tile::maximum and tile::minimum do.
+  Value *lowerLibraryCall(llvm::StringRef Name, const CallExpr *CE) {
+    const SourceLocation L = CE->getExprLoc();
+    const unsigned Arity =
+        Name == "fma" || Name == "clamp" ? 3
+        : Name == "fmax" || Name == "fmin" || Name == "max" || Name == "min"
+            ? 2
+            : 1;
+    if (CE->getNumArgs() != Arity) {
+      const bool Algorithm = Name == "max" || Name == "min" || Name == "clamp";
+      error(L, "std::" + Name.str() +
+                   (Algorithm ? " of an initializer list or with a comparator"
+                              : " with " + std::to_string(CE->getNumArgs()) +
+                                    " arguments") +
+                   " is not supported in a tile kernel: call it with " +
+                   (Arity == 1   ? "one value"
+                    : Arity == 2 ? "two values"
+                                 : "three values"));
+      return nullptr;
+    }
+    auto RT = lowerType(CE->getType(), L);
+    if (!RT)
+      return nullptr;
+    llvm::SmallVector<Value *, 3> Args;
+    for (const Expr *A : CE->arguments()) {
+      Value *V = lowerExpr(A);
+      if (!V)
+        return nullptr;
+      if (!V->type().isScalar()) {
+        error(A->getExprLoc(), "std::" + Name.str() +
+                                   " takes scalars; for a tile use tile::" +
+                                   tileSpelling(Name).str());
+        return nullptr;
+      }
+      Args.push_back(V);
+    }
+    setLoc(L);
+    const Type Bool = Type::scalar(ScalarKind::I1);
+    // x < y in the arguments' common type, as the templates compare them.
+    auto Less = [&](Value *X, Value *Y) {
+      return lowerElementwise(OpKind::CmpLT, {X, Y}, Bool);
+    };
+    auto Select = [&](Value *C, Value *X, Value *Y) {
+      return lowerElementwise(OpKind::Select, {C, X, Y}, *RT);
+    };
+    if (Name == "max")
+      return Select(Less(Args[0], Args[1]), Args[1], Args[0]);
+    if (Name == "min")
+      return Select(Less(Args[1], Args[0]), Args[1], Args[0]);
+    if (Name == "clamp")
+      return Select(Less(Args[0], Args[1]), Args[1],
+                    Select(Less(Args[2], Args[0]), Args[2], Args[0]));
+    if (Name == "isnan" || Name == "isinf" || Name == "isfinite") {
+      Value *X = Args[0];
+      if (!isFloat(X->type().Elem.Kind))
+        return B.boolConst(Name == "isfinite");
+      if (Name == "isnan")
+        return lowerElementwise(OpKind::CmpNE, {X, X}, Bool);
+      Value *Abs = B.create(OpKind::Abs, X->type(), {X});
+      Value *Inf = B.floatConst(std::numeric_limits<double>::infinity(),
+                                X->type().Elem.Kind);
+      return lowerElementwise(Name == "isinf" ? OpKind::CmpEQ : OpKind::CmpLT,
+                              {Abs, Inf}, Bool);
+    }
+    std::optional<OpKind> K = opKindFromSpelling(tileSpelling(Name));
+    assert(K && "every library function has a tile operation");
+    return lowerElementwise(*K, Args, *RT);
+  }
+
+  /// The tile operation that computes library function Name.
+  static llvm::StringRef tileSpelling(llvm::StringRef Name) {
+    return llvm::StringSwitch<llvm::StringRef>(Name)
+        .Case("fabs", "abs")
+        .Case("fmax", "maximum")
+        .Case("max", "maximum")
+        .Case("fmin", "minimum")
+        .Case("min", "minimum")
+        .Default(Name);
   }
 
   /// Inlines a helper function or lambda whose body is visible. A callee
