@@ -668,7 +668,8 @@ void checkAssumed() {
 
 /// std_math on the GPU against emulation: the same C++ on the CPU. A NaN
 /// matches a NaN (payloads differ); other values within the device math
-/// library's few ulps.
+/// library's error: a few ulps, and for sin and cos about 5e-7 absolute
+/// (measured on an H200: sin(-3.25) + cos(1.5) off by 5.1e-7).
 void checkStdMath() {
   const float Inf = std::numeric_limits<float>::infinity();
   const float NaN = std::numeric_limits<float>::quiet_NaN();
@@ -696,7 +697,7 @@ void checkStdMath() {
     for (int I = 0; I < N; ++I) {
       const float G = Got[I], W = Want[I];
       if ((std::isnan(G) && std::isnan(W)) || G == W ||
-          std::fabs(G - W) <= 2e-6f * std::fabs(W))
+          std::fabs(G - W) <= 1e-6f + 2e-6f * std::fabs(W))
         continue;
       std::printf("FAIL: %s: slot %d: got %.9g, want %.9g\n", What.c_str(), I,
                   G, W);
