@@ -1158,9 +1158,9 @@ private:
       return "";
     llvm::StringRef N = Callee->getName();
     const bool Std = Callee->isInStdNamespace();
-    const bool C =
-        Callee->getDeclContext()->getRedeclContext()->isTranslationUnit() ||
-        Callee->isExternC();
+    // C's math library (::sqrtf) or a compiler builtin (__builtin_sqrtf);
+    // a function of the user's that shares a name is inlined.
+    const bool C = Callee->isExternC() || Callee->getBuiltinID() != 0;
     if (!Std && !C)
       return "";
     N.consume_front("__builtin_");

@@ -27,12 +27,6 @@
 // Layout arithmetic runs at compile time and in device code alike.
 #define TILE_RT_HD __host__ __device__
 
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-#define TILE_RT_DEVICE_PASS 1
-#else
-#define TILE_RT_DEVICE_PASS 0
-#endif
-
 namespace tile::rt {
 
 namespace detail {
@@ -57,7 +51,7 @@ template <class F, int N> __device__ int look_up(int i) {
 /// front end computes the table instead, and the one load per element from
 /// it folds at once.
 template <class F, int N> TILE_RT_HD constexpr int tabulated(int i) {
-#if TILE_RT_DEVICE_PASS
+#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
   if (!__builtin_is_constant_evaluated())
     return detail::look_up<F, N>(i);
 #endif
