@@ -10,7 +10,10 @@ config.test_source_root = config.tests_src_dir
 # test_exec_root is set by lit.site.cfg.py, in the build tree.
 config.excludes = ["unit", "consumer", "gpu", "Inputs", "CMakeLists.txt"]
 
-config.substitutions.append(("%tilecc", config.tilecc))
+# The executable, for scripts that run it (they pass --verify-format).
+config.substitutions.append(("%tilecc-bin", config.tilecc))
+# Every file a test writes is also checked against whole-file clang-format.
+config.substitutions.append(("%tilecc", config.tilecc + " --verify-format"))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%rt", config.runtime_headers))
 config.substitutions.append(("%samples", config.samples_dir))

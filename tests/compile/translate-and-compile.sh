@@ -23,7 +23,7 @@ for src in "$samples"/*/*.tile.cpp; do
   name=$(basename "$src" .tile.cpp)
   case " ${SKIP_SAMPLES:-} " in *" $name "*) continue ;; esac
   dir="$out/$name"
-  "$tilecc" "$src" -o "$dir" --target "$target" --skip-unsupported "${shard_args[@]}"
+  "$tilecc" "$src" -o "$dir" --target "$target" --skip-unsupported --verify-format "${shard_args[@]}"
   # The umbrella launch file and the kernels' pieces.
   for file in "$dir"/*.tile.launch.cpp "$dir"/$kernels.cu "$dir"/$kernels.hip; do
     [ -e "$file" ] || continue

@@ -62,6 +62,11 @@ std::string deviceType(const ElemType &E) {
   return (E.PointeeConst ? "const " : "") + Scalar(E.Pointee) + " *";
 }
 
+std::string declaration(const ElemType &E, const std::string &Name) {
+  std::string T = deviceType(E);
+  return T + (E.isPointer() ? "" : " ") + Name;
+}
+
 namespace {
 
 bool isNarrowInt(ScalarKind K) {
@@ -93,7 +98,7 @@ EmittedKernel KernelEmitter::run() {
     const Value *A = F.Params[I].Arg;
     // A parameter only the grid rule uses would warn in device code.
     PS << (I ? ", " : "") << (Uses.lookup(A) ? "" : "[[maybe_unused]] ")
-       << deviceType(A->type().Elem) << " " << nameOf(A);
+       << declaration(A->type().Elem, nameOf(A));
   }
   for (const auto &[L, Map] : Tma) {
     std::string Name =
@@ -554,7 +559,7 @@ std::string KernelEmitter::constDecl(const Value *V, const std::string &Name) {
 
 void KernelEmitter::declareTileAs(const Value *V, const std::string &Name,
                                   unsigned Indent) {
-  line(Indent, deviceType(V->type().Elem) + " " + Name + "[" +
+  line(Indent, declaration(V->type().Elem, Name) + "[" +
                    std::to_string(elems(V)) + "];");
 }
 
@@ -844,7 +849,7 @@ void KernelEmitter::emitAtomic(const Op &O, unsigned Indent) {
 void KernelEmitter::declareResult(const Value *R, unsigned Indent,
                                   const Value *Init) {
   if (R->type().isScalar()) {
-    line(Indent, deviceType(R->type().Elem) + " " + nameOf(R) +
+    line(Indent, declaration(R->type().Elem, nameOf(R)) +
                      (Init ? " = " + scalar(Init) : "") + ";");
     return;
   }
@@ -879,7 +884,7 @@ void KernelEmitter::emitYield(const Op &Parent, const Block &B,
       line(Indent, constDecl(R, Tmp) + " = " + scalar(Y->operand(I)) + ";");
       continue;
     }
-    line(Indent, deviceType(R->type().Elem) + " " + Tmp + "[" +
+    line(Indent, declaration(R->type().Elem, Tmp) + "[" +
                      std::to_string(elems(R)) + "];");
     assignValue(R, Tmp, Y->operand(I), Indent);
   }
@@ -949,7 +954,7 @@ void KernelEmitter::emitFor(const Op &O, unsigned Indent) {
 std::string KernelEmitter::forHeader(const Op &O, const std::string &From) {
   const Value *IV = O.region(0)->argument(0);
   const std::string N = nameOf(IV);
-  return "for (" + deviceType(IV->type().Elem) + " " + N + " = " +
+  return "for (" + declaration(IV->type().Elem, N) + " = " +
          (From.empty() ? scalar(O.operand(0)) : From) + "; " + N + " < " +
          scalar(O.operand(1)) + "; " + N + " += " + scalar(O.operand(2)) +
          ") {";
@@ -992,8 +997,8 @@ std::string KernelEmitter::emitCombine(const Op &O, unsigned Indent) {
   std::string Name = fresh("combine");
   std::string Params;
   for (const auto &A : R.arguments())
-    Params += (Params.empty() ? "" : ", ") + deviceType(A->type().Elem) + " " +
-              nameOf(A.get());
+    Params += (Params.empty() ? "" : ", ") +
+              declaration(A->type().Elem, nameOf(A.get()));
   line(Indent, "auto " + Name + " = [&](" + Params + ") {");
   emitBlock(R, Indent + 1);
   const Op *Y = R.terminator();

@@ -129,6 +129,9 @@ EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
 
 /// The device spelling of an element type (float, rt::f16, const int *).
 std::string deviceType(const ir::ElemType &E);
+/// A declaration of Name with element type E, spaced as clang-format spaces
+/// it (`float x`, `const float *p`).
+std::string declaration(const ir::ElemType &E, const std::string &Name);
 
 } // namespace tilecc::codegen
 

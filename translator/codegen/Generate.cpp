@@ -4,6 +4,7 @@
 #include "analysis/EntryRegisters.h"
 #include "analysis/Specializations.h"
 #include "analysis/WarpSpecialization.h"
+#include "codegen/FormatCode.h"
 #include "codegen/Renderer.h"
 #include "codegen/Templates.h"
 #include "ir/Printer.h"
@@ -906,6 +907,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
   Data["layouts"] = Layouts.entries();
   Data["variants"] = Variants;
   Data["configs"] = Configs;
+  // The rules' bodies are printed by Clang, not laid out by the templates.
+  for (json &C : Data["configs"])
+    for (const char *Body : {"grid_body", "select_body"})
+      C[Body] = markForFormatting(C[Body].get<std::string>());
   Data["num_configs"] = K.Instances.size();
   Data["specializations"] = SpecFlags;
   Data["params"] = hostParams(F0, false);

@@ -63,6 +63,12 @@ static cl::opt<ir::Assumption> Assume(
                clEnumValN(ir::Assumption::UnitStride, "unit_stride",
                           "that, and inner strides == 1")),
     cl::init(ir::Assumption::None), cl::cat(Category));
+static cl::opt<bool> VerifyFormat(
+    "verify-format",
+    cl::desc("check that each written file is formatted exactly as "
+             "clang-format formats it whole (tilecc formats only the "
+             "statements its printers leave unformatted)"),
+    cl::Hidden, cl::cat(Category));
 static cl::list<std::string> IncludeDirs("I", cl::Prefix,
                                          cl::desc("include directory"),
                                          cl::cat(Category));
@@ -80,6 +86,25 @@ static std::string runtimeHeadersDir(const char *Argv0) {
   if (sys::fs::exists(Installed))
     return sys::path::parent_path(sys::path::parent_path(Installed)).str();
   return TILECC_SOURCE_RUNTIME_HEADERS;
+}
+
+/// Reports the first line where the two formattings of File differ.
+static bool reportFormatDifference(StringRef File, StringRef Fast,
+                                   StringRef Reference) {
+  if (Fast == Reference)
+    return true;
+  SmallVector<StringRef, 0> A, B;
+  Fast.split(A, '\n');
+  Reference.split(B, '\n');
+  size_t Line = 0;
+  while (Line < A.size() && Line < B.size() && A[Line] == B[Line])
+    ++Line;
+  errs() << "tilecc: error: internal error: " << File << ":" << Line + 1
+         << " is formatted as\n  "
+         << (Line < A.size() ? A[Line] : "<end of file>")
+         << "\nwhere clang-format writes\n  "
+         << (Line < B.size() ? B[Line] : "<end of file>") << "\n";
+  return false;
 }
 
 /// Writes Contents to Path through a temporary file, so a reader never sees
@@ -249,14 +274,21 @@ int main(int Argc, const char **Argv) {
            << "': " << EC.message() << "\n";
     return 1;
   }
+  for (codegen::GeneratedFile &F : Files) {
+    if (StringRef(F.Name).ends_with(".json"))
+      continue;
+    std::string Formatted = codegen::formatCode(F.Contents, F.Name);
+    if (VerifyFormat &&
+        !reportFormatDifference(
+            F.Name, Formatted,
+            codegen::formatCodeWithClangFormat(F.Contents, F.Name)))
+      return 1;
+    F.Contents = codegen::resetLineDirectives(Formatted, F.Name);
+  }
   for (const codegen::GeneratedFile &F : Files) {
     SmallString<256> Path(OutDir);
     sys::path::append(Path, F.Name);
-    std::string Text = F.Contents;
-    if (!StringRef(F.Name).ends_with(".json"))
-      Text = codegen::resetLineDirectives(codegen::formatCode(Text, F.Name),
-                                          F.Name);
-    if (!writeFile(Path.str().str(), Text))
+    if (!writeFile(Path.str().str(), F.Contents))
       return 1;
   }
   if (!DepFile.empty()) {
