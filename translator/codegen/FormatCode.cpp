@@ -231,7 +231,9 @@ private:
   std::optional<std::string> formatGroups();
   /// The output, given the formatted text of each group.
   std::string assemble(llvm::ArrayRef<std::string> Formatted) const;
-  void emitLine(StringRef Line);
+  /// Writes the empty lines before the next line, as clang-format keeps
+  /// them.
+  void flushBlankLines(bool ClosesBody);
 
   StringRef FileName;
   llvm::SmallVector<StringRef, 0> Lines;
@@ -252,7 +254,6 @@ private:
   unsigned UnbracedBodies = 0;
 
   struct Group {
-    size_t Begin = 0, End = 0;
     /// Where the group's scaffold starts in the batch.
     size_t Offset = 0;
     unsigned Openers = 0;
@@ -412,7 +413,7 @@ bool StatementFormatter::addToGroup(size_t Begin, size_t End) {
   if (!Pending) {
     if (llvm::is_contained(Scopes, Scope::Initializer))
       return false;
-    Pending = Group{Begin, End, Batch.size()};
+    Pending = Group{Batch.size()};
     // A marker that separates the group from the one before, then the
     // scopes around it, one scaffold line each.
     Batch += "\n" + GroupBegin.str() + "\n";
@@ -423,7 +424,6 @@ bool StatementFormatter::addToGroup(size_t Begin, size_t End) {
     for (unsigned U = 0; U < UnbracedBodies; ++U, ++Pending->Openers)
       Batch += "if (c)\n";
   }
-  Pending->End = End;
   for (size_t L = Begin; L <= End; ++L)
     Batch += Lines[L].str() + "\n";
   return applyBraces(Begin, End, /*InGroup=*/true);
@@ -442,16 +442,12 @@ void StatementFormatter::endGroup() {
   Pending.reset();
 }
 
-void StatementFormatter::emitLine(StringRef Line) {
+void StatementFormatter::flushBlankLines(bool ClosesBody) {
   // clang-format keeps one empty line of a run, and none before the brace
   // that closes a body or at the end of the file.
-  StringRef Code = StringRef(codeOf(Line).Code).trim();
-  bool ClosesBody = (Code == "}" || Code == "};") && !Scopes.empty() &&
-                    Scopes.back() != Scope::Namespace;
   if (PendingBlankLines && !Out.empty() && !ClosesBody)
     Out.push_back({"\n"});
   PendingBlankLines = 0;
-  Out.push_back({Line.str() + "\n"});
 }
 
 std::optional<std::string> StatementFormatter::formatGroups() {
@@ -541,7 +537,8 @@ std::optional<std::string> StatementFormatter::run() {
       if (Directive.size() > 80 || Directive.ends_with(" ") ||
           Directive.ends_with("\\"))
         return std::nullopt;
-      emitLine(Directive);
+      flushBlankLines(/*ClosesBody=*/false);
+      Out.push_back({Directive.str() + "\n"});
       ++I;
       continue;
     }
@@ -554,13 +551,15 @@ std::optional<std::string> StatementFormatter::run() {
     bool Control = *End == I && isUnbracedControl(Codes[I].Code);
     if (!BodyOfGroup && *End == I && isSettled(I)) {
       endGroup();
-      emitLine(Line);
+      StringRef Code = StringRef(Codes[I].Code).trim();
+      flushBlankLines((Code == "}" || Code == "};") && !Scopes.empty() &&
+                      Scopes.back() != Scope::Namespace);
+      Out.push_back({Line.str() + "\n"});
       if (!applyBraces(I, I))
         return std::nullopt;
     } else {
-      if (!Pending && PendingBlankLines && !Out.empty())
-        Out.push_back({"\n"});
-      PendingBlankLines = 0;
+      // Blank lines end a group, so only its first statement has some.
+      flushBlankLines(/*ClosesBody=*/false);
       if (!addToGroup(I, *End))
         return std::nullopt;
       // A control statement is formatted with its body.
