@@ -31,7 +31,6 @@ namespace {
 
 using llvm::StringRef;
 
-constexpr char FormattingMark = '\f';
 constexpr StringRef GroupBegin = "// @g";
 constexpr StringRef GroupEnd = "// @e";
 
@@ -576,16 +575,6 @@ std::optional<std::string> StatementFormatter::run() {
 }
 
 } // namespace
-
-std::string markForFormatting(StringRef Code) {
-  std::string Marked;
-  llvm::SmallVector<StringRef, 16> Lines;
-  if (!Code.empty())
-    Code.split(Lines, '\n');
-  for (size_t I = 0; I < Lines.size(); ++I)
-    Marked += (I ? "\n" : "") + std::string(1, FormattingMark) + Lines[I].str();
-  return Marked;
-}
 
 std::string formatCodeWithClangFormat(const std::string &Code,
                                       const std::string &FileName) {

@@ -2,6 +2,7 @@
 #ifndef TILECC_CODEGEN_FORMATCODE_H
 #define TILECC_CODEGEN_FORMATCODE_H
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include <string>
 
@@ -12,10 +13,22 @@ namespace tilecc::codegen {
 /// the statements the printers do not leave formatted.
 std::string formatCode(const std::string &Code, const std::string &FileName);
 
+/// The mark of a line formatCode must format: a form feed, which C++ and
+/// clang-format read as whitespace.
+inline constexpr char FormattingMark = '\f';
+
 /// Marks code whose layout the printers do not control (a rule's body as
-/// Clang prints it), so that formatCode formats it. The mark, a form feed
-/// first on each line, is whitespace to C++ and to clang-format.
-std::string markForFormatting(llvm::StringRef Code);
+/// Clang prints it), so that formatCode formats it: the mark first on each
+/// line. Inline, so that printers use it without linking clang-format.
+inline std::string markForFormatting(llvm::StringRef Code) {
+  std::string Marked;
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  if (!Code.empty())
+    Code.split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I)
+    Marked += (I ? "\n" : "") + std::string(1, FormattingMark) + Lines[I].str();
+  return Marked;
+}
 
 /// Formats all of Code with clang-format; returns Code unchanged if
 /// clang-format cannot parse it.
