@@ -9,13 +9,16 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Sema/Scope.h"
+#include "clang/Sema/Sema.h"
+#include "clang/Sema/TemplateDeduction.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
-#include <functional>
 
 using namespace clang;
 
@@ -42,18 +45,21 @@ void report(DiagnosticsEngine &Diags, SourceLocation L, const llvm::Twine &M) {
       << M.str();
 }
 
-/// What the first pass learns about one kernel.
+/// A kernel, its rules and its configurations, as the file declares them.
 struct Found {
-  const FunctionDecl *Kernel = nullptr;
+  FunctionDecl *Kernel = nullptr;
   const FunctionTemplateDecl *Template = nullptr;
-  std::string GridName;   // qualified name of the grid rule
-  std::string SelectName; // of the TILE_SELECT rule, if any
+  FunctionDecl *Grid = nullptr;
+  FunctionDecl *Select = nullptr; // the TILE_SELECT rule, if any
   std::vector<Config> Configs;
+  /// Where TILE_CONFIGS writes each configuration: its instances are
+  /// requested there, so an error in one (a failed static_assert, say) notes
+  /// the configuration that asked for it.
+  std::vector<SourceLocation> ConfigLocs;
   bool HasConfigs = false;
 };
 
-//===--- Pass 1: find kernels, configurations and grid rules
-//---------------===//
+//===--- Discovery: kernels, configurations and rules ---------------------===//
 
 class Discovery : public RecursiveASTVisitor<Discovery> {
 public:
@@ -62,8 +68,8 @@ public:
   llvm::StringMap<Found> Kernels;
   std::vector<std::string> Order; // declaration order, for stable output
   llvm::SmallVector<std::pair<std::string, const VarDecl *>, 4> ConfigVars;
-  llvm::SmallVector<std::pair<std::string, const FunctionDecl *>, 4> Grids;
-  llvm::SmallVector<std::pair<std::string, const FunctionDecl *>, 4> Selects;
+  llvm::SmallVector<std::pair<std::string, FunctionDecl *>, 4> Grids;
+  llvm::SmallVector<std::pair<std::string, FunctionDecl *>, 4> Selects;
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->isTemplateInstantiation() || !FD->isThisDeclarationADefinition())
@@ -104,7 +110,7 @@ public:
     }
     // Grid and select rules name their kernel.
     auto Attach = [&](auto &Rules, const char *Macro,
-                      std::string Found::*Field) {
+                      FunctionDecl *Found::*Field) {
       for (auto &[Name, FD] : Rules) {
         auto It = Kernels.find(Name);
         if (It == Kernels.end()) {
@@ -114,11 +120,11 @@ public:
           Ok = false;
           continue;
         }
-        It->second.*Field = FD->getQualifiedNameAsString();
+        It->second.*Field = FD;
       }
     };
-    Attach(Grids, "TILE_GRID", &Found::GridName);
-    Attach(Selects, "TILE_SELECT", &Found::SelectName);
+    Attach(Grids, "TILE_GRID", &Found::Grid);
+    Attach(Selects, "TILE_SELECT", &Found::Select);
     for (const std::string &Name : Order) {
       Found &K = Kernels[Name];
       SourceLocation L = K.Kernel->getLocation();
@@ -130,7 +136,7 @@ public:
                    Name + ", tile::config{...})");
         Ok = false;
       }
-      if (K.GridName.empty()) {
+      if (!K.Grid) {
         report(Diags, L,
                "kernel '" + Name +
                    "' has no grid rule; mark a function returning "
@@ -231,8 +237,8 @@ private:
       SourceLocation At = Elements && I < Elements->getNumInits()
                               ? Elements->getInit(I)->getBeginLoc()
                               : VD->getLocation();
-      C.Line = std::max(1u, SM.getPresumedLineNumber(SM.getFileLoc(At)));
       K.Configs.push_back(std::move(C));
+      K.ConfigLocs.push_back(SM.getFileLoc(At));
     }
     return true;
   }
@@ -240,70 +246,6 @@ private:
   ASTContext &Ctx;
   DiagnosticsEngine &Diags;
 };
-
-/// What the second pass needs of a kernel found by the first.
-struct KernelSpelling {
-  std::string QualifiedName;
-  std::string GridName;
-  std::string SelectName;
-  std::vector<std::string> MetaNames;
-  std::vector<bool> MetaIsBool;
-  std::vector<Config> Configs;
-  ir::SourceLoc Loc;
-};
-
-/// Builds the second translation unit: the user's file followed by one
-/// address-taking declaration per kernel and grid rule instance, which makes
-/// Clang instantiate them. It keeps the user's file name, so diagnostics and
-/// source locations name the user's file and lines; each instance's lines
-/// are those of its configuration, so that an error in an instantiation
-/// (a failed static_assert, say) notes the configuration that asked for it.
-std::string instancesSource(llvm::StringRef UserSource,
-                            llvm::StringRef FileName,
-                            const std::vector<KernelSpelling> &Kernels) {
-  std::string S = UserSource.str();
-  llvm::raw_string_ostream OS(S);
-  std::string Quoted;
-  for (char Ch : FileName) {
-    if (Ch == '\\' || Ch == '"')
-      Quoted += '\\';
-    Quoted += Ch;
-  }
-  OS << "\n// Instances tilecc translates.\n";
-  for (unsigned K = 0; K < Kernels.size(); ++K) {
-    const KernelSpelling &F = Kernels[K];
-    for (unsigned C = 0; C < F.Configs.size(); ++C) {
-      OS << "#line " << F.Configs[C].Line << " \"" << Quoted << "\"\n";
-      std::string Args;
-      if (!F.MetaNames.empty()) {
-        Args = "<";
-        for (unsigned M = 0; M < F.MetaNames.size(); ++M) {
-          long long V = M < F.Configs[C].Meta.size() ? F.Configs[C].Meta[M] : 0;
-          Args += M ? ", " : "";
-          Args += F.MetaIsBool[M] ? (V ? "true" : "false") : std::to_string(V);
-        }
-        Args += ">";
-      }
-      OS << "[[maybe_unused]] static auto const tilecc_kernel_" << K << "_" << C
-         << " = &::" << F.QualifiedName << Args << ";\n";
-      OS << "[[maybe_unused]] static auto const tilecc_grid_" << K << "_" << C
-         << " = &::" << F.GridName << Args << ";\n";
-      if (!F.SelectName.empty())
-        OS << "[[maybe_unused]] static auto const tilecc_select_" << K << "_"
-           << C << " = &::" << F.SelectName << Args << ";\n";
-    }
-  }
-  return S;
-}
-
-/// The function a `tilecc_kernel_K_C` / `tilecc_grid_K_C` variable points to.
-const FunctionDecl *pointee(const VarDecl *VD) {
-  const Expr *E = VD->getInit()->IgnoreParenImpCasts();
-  if (const auto *UO = dyn_cast<UnaryOperator>(E))
-    E = UO->getSubExpr()->IgnoreParenImpCasts();
-  const auto *DR = dyn_cast<DeclRefExpr>(E);
-  return DR ? dyn_cast<FunctionDecl>(DR->getDecl()) : nullptr;
-}
 
 /// Whether the launch wrapper, which sees only the tile and std headers and
 /// the rule's own body, can name D.
@@ -375,75 +317,52 @@ void printHostFunction(const FunctionDecl &G, std::string &ParamsOut,
     BodyOut.pop_back();
 }
 
-//===--- The two passes ---------------------------------------------------===//
+//===--- Instantiation and lowering ---------------------------------------===//
 
-/// Runs a function on the AST once Clang has parsed (and instantiated) the
-/// whole translation unit.
-class CallbackAction : public ASTFrontendAction {
-public:
-  explicit CallbackAction(std::function<void(ASTContext &)> Fn)
-      : Fn(std::move(Fn)) {}
-
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
-                                                 StringRef) override {
-    struct Consumer : ASTConsumer {
-      std::function<void(ASTContext &)> &Fn;
-      explicit Consumer(std::function<void(ASTContext &)> &Fn) : Fn(Fn) {}
-      void HandleTranslationUnit(ASTContext &Ctx) override { Fn(Ctx); }
-    };
-    return std::make_unique<Consumer>(Fn);
+/// A kernel, a grid or a select rule for one configuration.
+FunctionDecl *instantiateFor(Sema &S, FunctionDecl &FD, const Found &K,
+                             unsigned C) {
+  FunctionTemplateDecl *Template = FD.getDescribedFunctionTemplate();
+  if (!Template)
+    return &FD;
+  ASTContext &Ctx = S.getASTContext();
+  SourceLocation At = K.ConfigLocs[C];
+  // The configuration's values as arguments of the kernel's parameter
+  // types; a rule's parameters convert them as its template would.
+  TemplateArgumentListInfo Args(At, At);
+  const TemplateParameterList &Params = *K.Template->getTemplateParameters();
+  for (unsigned M = 0; M < Params.size(); ++M) {
+    QualType T = cast<NonTypeTemplateParmDecl>(Params.getParam(M))->getType();
+    long long V = M < K.Configs[C].Meta.size() ? K.Configs[C].Meta[M] : 0;
+    llvm::APSInt Value(llvm::APInt(Ctx.getIntWidth(T), V, /*isSigned=*/true),
+                       T->isUnsignedIntegerOrEnumerationType());
+    Args.addArgument(S.getTrivialTemplateArgumentLoc(
+        TemplateArgument(Ctx, Value, T), QualType(), At));
   }
-
-private:
-  std::function<void(ASTContext &)> Fn;
-};
-
-/// Pass 1: the kernels, their configurations and grid rules.
-bool discover(ASTContext &Ctx, const FrontendOptions &Opts,
-              std::vector<KernelSpelling> &Out) {
-  if (Ctx.getDiagnostics().hasErrorOccurred())
-    return false;
-  Discovery D(Ctx);
-  D.TraverseDecl(Ctx.getTranslationUnitDecl());
-  if (!D.resolve())
-    return false;
-  SourceLocation Start = Ctx.getSourceManager().getLocForStartOfFile(
-      Ctx.getSourceManager().getMainFileID());
-  for (const std::string &Name : Opts.OnlyKernels)
-    if (!D.Kernels.count(Name)) {
-      report(Ctx.getDiagnostics(), Start,
-             "no TILE_KERNEL named '" + Name + "' in this file");
-      return false;
-    }
-  if (D.Order.empty()) {
-    report(Ctx.getDiagnostics(), Start, "no TILE_KERNEL in this file");
-    return false;
+  FunctionDecl *Instance = nullptr;
+  sema::TemplateDeductionInfo Info(At);
+  TemplateDeductionResult Result =
+      S.DeduceTemplateArguments(Template, &Args, Instance, Info);
+  if (Result != TemplateDeductionResult::Success || !Instance) {
+    report(Ctx.getDiagnostics(), At,
+           "'" + FD.getQualifiedNameAsString() +
+               "' cannot be instantiated with this configuration's "
+               "meta-parameters");
+    if (Result == TemplateDeductionResult::ConstraintsNotSatisfied)
+      S.DiagnoseUnsatisfiedConstraint(Info.AssociatedConstraintsSatisfaction);
+    return nullptr;
   }
-  for (const std::string &Name : D.Order) {
-    if (!Opts.OnlyKernels.empty() &&
-        !llvm::is_contained(Opts.OnlyKernels, Name))
-      continue;
-    const Found &F = D.Kernels[Name];
-    KernelSpelling KS{F.Kernel->getQualifiedNameAsString(),
-                      F.GridName,
-                      F.SelectName,
-                      {},
-                      {},
-                      F.Configs,
-                      {}};
-    const SourceManager &SM = Ctx.getSourceManager();
-    KS.Loc = {SM.getExpansionLineNumber(F.Kernel->getLocation()),
-              SM.getExpansionColumnNumber(F.Kernel->getLocation())};
-    if (F.Template)
-      for (const NamedDecl *P : *F.Template->getTemplateParameters()) {
-        KS.MetaNames.push_back(P->getNameAsString());
-        KS.MetaIsBool.push_back(
-            cast<NonTypeTemplateParmDecl>(P)->getType()->isBooleanType());
-      }
-    Out.push_back(std::move(KS));
-  }
-  return true;
+  S.InstantiateFunctionDefinition(At, Instance, /*Recursive=*/true,
+                                  /*DefinitionRequired=*/true);
+  return Instance;
 }
+
+/// The instances of one configuration of a kernel.
+struct Instances {
+  FunctionDecl *Kernel = nullptr;
+  FunctionDecl *Grid = nullptr;
+  FunctionDecl *Select = nullptr;
+};
 
 /// The user's file (whose contents Clang saw as an in-memory buffer) and
 /// every header it read.
@@ -460,46 +379,128 @@ void collectDependencies(const SourceManager &SM,
                      Dependencies.end());
 }
 
-/// Pass 2: lowers each instantiated kernel and prints each grid rule.
-bool instantiate(ASTContext &Ctx, std::vector<Kernel> &Kernels,
-                 std::vector<std::string> *Dependencies) {
-  if (Ctx.getDiagnostics().hasErrorOccurred())
+/// Finds the kernels, instantiates each with each configuration, lowers the
+/// instances and prints their grid and select rules; false after errors.
+bool translate(Sema &S, const FrontendOptions &Opts, std::vector<Kernel> &Out) {
+  ASTContext &Ctx = S.getASTContext();
+  DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  if (Diags.hasErrorOccurred())
     return false;
+  Discovery D(Ctx);
+  D.TraverseDecl(Ctx.getTranslationUnitDecl());
+  if (!D.resolve())
+    return false;
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
+  for (const std::string &Name : Opts.OnlyKernels)
+    if (!D.Kernels.count(Name)) {
+      report(Diags, Start, "no TILE_KERNEL named '" + Name + "' in this file");
+      return false;
+    }
+  if (D.Order.empty()) {
+    report(Diags, Start, "no TILE_KERNEL in this file");
+    return false;
+  }
+
+  // Every instance first, as Clang would instantiate them for uses in the
+  // file: its errors are reported before any lowering starts. The parser
+  // has closed the translation unit's scope, where instantiation declares
+  // the builtins it calls: a stand-in holds them.
+  Scope TranslationUnit(nullptr, Scope::DeclScope, Diags);
+  TranslationUnit.setEntity(Ctx.getTranslationUnitDecl());
+  S.TUScope = &TranslationUnit;
+  auto CloseScope = llvm::make_scope_exit([&] { S.TUScope = nullptr; });
+  std::vector<const Found *> Chosen;
+  std::vector<std::vector<Instances>> Instantiated;
   bool Failed = false;
+  for (const std::string &Name : D.Order) {
+    if (!Opts.OnlyKernels.empty() &&
+        !llvm::is_contained(Opts.OnlyKernels, Name))
+      continue;
+    const Found &F = D.Kernels[Name];
+    Chosen.push_back(&F);
+    Instantiated.emplace_back();
+    for (unsigned C = 0; C < F.Configs.size(); ++C) {
+      Instances I{instantiateFor(S, *F.Kernel, F, C),
+                  instantiateFor(S, *F.Grid, F, C),
+                  F.Select ? instantiateFor(S, *F.Select, F, C) : nullptr};
+      Failed |= !I.Kernel || !I.Grid || (F.Select && !I.Select);
+      Instantiated.back().push_back(I);
+    }
+  }
+  S.PerformPendingInstantiations();
+  if (Failed || Diags.hasErrorOccurred())
+    return false;
+
   llvm::DenseSet<unsigned> Reported;
   ReportedErrors KernelErrors;
-  for (const Decl *D : Ctx.getTranslationUnitDecl()->decls()) {
-    const auto *VD = dyn_cast<VarDecl>(D);
-    if (!VD || !VD->getName().starts_with("tilecc_"))
-      continue;
-    llvm::SmallVector<llvm::StringRef, 4> Parts;
-    VD->getName().split(Parts, '_');
-    unsigned K = std::stoi(Parts[2].str()), C = std::stoi(Parts[3].str());
-    const FunctionDecl *FD = pointee(VD);
-    if (!FD || !FD->hasBody()) {
-      report(Ctx.getDiagnostics(), VD->getLocation(),
-             "could not instantiate '" + VD->getName() + "'");
-      Failed = true;
-      continue;
+  for (unsigned N = 0; N < Chosen.size(); ++N) {
+    const Found &F = *Chosen[N];
+    Kernel K;
+    K.QualifiedName = F.Kernel->getQualifiedNameAsString();
+    K.Name = F.Kernel->getNameAsString();
+    K.Loc = {SM.getExpansionLineNumber(F.Kernel->getLocation()),
+             SM.getExpansionColumnNumber(F.Kernel->getLocation())};
+    if (F.Template)
+      for (const NamedDecl *P : *F.Template->getTemplateParameters())
+        K.MetaNames.push_back(P->getNameAsString());
+    for (unsigned C = 0; C < F.Configs.size(); ++C) {
+      const Instances &I = Instantiated[N][C];
+      KernelInstance KI{F.Configs[C], nullptr, "", "", "", ""};
+      bool Defined = true;
+      for (const FunctionDecl *FD : {I.Kernel, I.Grid, I.Select})
+        if (FD && !FD->hasBody()) {
+          report(Diags, F.ConfigLocs[C],
+                 "could not instantiate '" + FD->getQualifiedNameAsString() +
+                     "' for this configuration");
+          Defined = false;
+        }
+      Failed |= !Defined;
+      if (!Defined)
+        continue;
+      Failed |= !checkHostFunction(*I.Grid, "grid rule", Reported);
+      printHostFunction(*I.Grid, KI.GridParams, KI.GridBody);
+      if (I.Select) {
+        Failed |= !checkHostFunction(*I.Select, "select rule", Reported);
+        printHostFunction(*I.Select, KI.SelectParams, KI.SelectBody);
+      }
+      KI.Fn = lowerKernel(Ctx, *I.Kernel, KernelErrors);
+      Failed |= !KI.Fn;
+      K.Instances.push_back(std::move(KI));
     }
-    KernelInstance &I = Kernels[K].Instances[C];
-    if (Parts[1] == "grid") {
-      Failed |= !checkHostFunction(*FD, "grid rule", Reported);
-      printHostFunction(*FD, I.GridParams, I.GridBody);
-      continue;
-    }
-    if (Parts[1] == "select") {
-      Failed |= !checkHostFunction(*FD, "select rule", Reported);
-      printHostFunction(*FD, I.SelectParams, I.SelectBody);
-      continue;
-    }
-    I.Fn = lowerKernel(Ctx, *FD, KernelErrors);
-    Failed |= !I.Fn;
+    Out.push_back(std::move(K));
   }
-  if (Dependencies)
-    collectDependencies(Ctx.getSourceManager(), *Dependencies);
-  return !Failed && !Ctx.getDiagnostics().hasErrorOccurred();
+  if (Opts.Dependencies)
+    collectDependencies(SM, *Opts.Dependencies);
+  return !Failed && !Diags.hasErrorOccurred();
 }
+
+/// Runs translate() once Clang has parsed the whole translation unit, with
+/// its Sema still there to instantiate the kernels.
+class TranslateAction : public ASTFrontendAction {
+public:
+  TranslateAction(const FrontendOptions &Opts, std::vector<Kernel> &Out,
+                  bool &Ok)
+      : Opts(Opts), Out(Out), Ok(Ok) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 StringRef) override {
+    struct Consumer : ASTConsumer {
+      TranslateAction &A;
+      CompilerInstance &CI;
+      Consumer(TranslateAction &A, CompilerInstance &CI) : A(A), CI(CI) {}
+      void HandleTranslationUnit(ASTContext &) override {
+        A.Ok = translate(CI.getSema(), A.Opts, A.Out);
+      }
+    };
+    return std::make_unique<Consumer>(*this, CI);
+  }
+
+private:
+  const FrontendOptions &Opts;
+  std::vector<Kernel> &Out;
+  bool &Ok;
+};
 
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   std::vector<std::string> Args = {
@@ -518,35 +519,11 @@ std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
                  << "': " << Buf.getError().message() << "\n";
     return std::nullopt;
   }
-  std::vector<KernelSpelling> Spellings;
-  bool Ok = false;
-  auto Discover = [&](ASTContext &Ctx) { Ok = discover(Ctx, Opts, Spellings); };
-  if (!tooling::runToolOnCodeWithArgs(
-          std::make_unique<CallbackAction>(Discover), (*Buf)->getBuffer(),
-          clangArgs(Opts), Opts.SourcePath, "tilecc") ||
-      !Ok)
-    return std::nullopt;
-
   std::vector<Kernel> Kernels;
-  for (const KernelSpelling &F : Spellings) {
-    Kernel K;
-    K.QualifiedName = F.QualifiedName;
-    llvm::StringRef Q(K.QualifiedName);
-    K.Name = Q.contains("::") ? Q.rsplit("::").second.str() : Q.str();
-    K.MetaNames = F.MetaNames;
-    K.Loc = F.Loc;
-    for (const Config &C : F.Configs)
-      K.Instances.push_back(KernelInstance{C, nullptr, "", "", "", ""});
-    Kernels.push_back(std::move(K));
-  }
-  std::string Source =
-      instancesSource((*Buf)->getBuffer(), Opts.SourcePath, Spellings);
-  Ok = false;
+  bool Ok = false;
   if (!tooling::runToolOnCodeWithArgs(
-          std::make_unique<CallbackAction>([&](ASTContext &Ctx) {
-            Ok = instantiate(Ctx, Kernels, Opts.Dependencies);
-          }),
-          Source, clangArgs(Opts), Opts.SourcePath, "tilecc") ||
+          std::make_unique<TranslateAction>(Opts, Kernels, Ok),
+          (*Buf)->getBuffer(), clangArgs(Opts), Opts.SourcePath, "tilecc") ||
       !Ok)
     return std::nullopt;
   return Kernels;

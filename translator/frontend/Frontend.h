@@ -1,9 +1,9 @@
 //===- Frontend.h - From a .tile.cpp to TileIR ------------------*- C++ -*-===//
 //
-// Runs Clang twice over the user's file: once to find kernels, their
-// configurations and grid rules, and once over a small generated translation
-// unit that includes the file and instantiates every kernel and grid rule
-// for every configuration. Instantiated kernel bodies are lowered to TileIR.
+// Runs Clang over the user's file, finds kernels, their configurations and
+// grid rules, and has Clang's Sema instantiate every kernel and rule for
+// every configuration, as a use at the configuration would. Instantiated
+// kernel bodies are lowered to TileIR.
 // Every problem is reported through Clang's diagnostics engine with the
 // user's file:line:col.
 //
@@ -28,9 +28,6 @@ struct Config {
   bool LaunchPdl = false;
   /// tile::config::assume: the least specialized variant to build.
   ir::Assumption Assume = ir::Assumption::None;
-  /// Where TILE_CONFIGS writes it (a line of the kernel's file), for the
-  /// notes of errors its instantiation raises.
-  unsigned Line = 0;
 };
 
 struct KernelInstance {
