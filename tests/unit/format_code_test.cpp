@@ -136,3 +136,13 @@ TEST_CASE("a file with nothing to format comes back as it was") {
   CHECK(formatCode(Code, "test.cu") == Code);
   CHECK(formatCodeWithClangFormat(Code, "test.cu") == Code);
 }
+
+TEST_CASE("a statement repeated in the same scopes is formatted once for all") {
+  // Kernel variants repeat most statements; the repeats in other scopes
+  // (a loop body here) are indented as their own.
+  const std::string Statement =
+      "rt::cp_async_v<8>(a_dst.template at<L0, true>(e), ((a_head + "
+      "rd_3[rt::broadcast_index<L0, L0>(e)]) + (cols[e] * 64)), live);\n";
+  checkAsClangFormat("void f() {\n" + Statement + "}\n\nvoid g() {\n" +
+                     Statement + "  for (;;) {\n" + Statement + "}\n}\n");
+}

@@ -20,6 +20,7 @@
 #include "clang/Tooling/Core/Replacement.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Parallel.h"
@@ -259,6 +260,8 @@ private:
   };
   std::optional<Group> Pending;
   std::vector<Group> Groups;
+  /// Each group's scaffolded text in the batch, and its index.
+  llvm::StringMap<unsigned> SeenGroups;
   std::string Batch;
 };
 
@@ -436,8 +439,15 @@ void StatementFormatter::endGroup() {
   Batch += "\n" + GroupEnd.str() + "\n";
   for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It)
     Batch += closer(*It);
-  Out.push_back({"", static_cast<int>(Groups.size())});
-  Groups.push_back(*Pending);
+  // The same statements in the same scopes (kernel variants repeat many)
+  // are formatted once.
+  auto [Seen, New] = SeenGroups.try_emplace(
+      StringRef(Batch).substr(Pending->Offset), Groups.size());
+  if (New)
+    Groups.push_back(*Pending);
+  else
+    Batch.resize(Pending->Offset);
+  Out.push_back({"", static_cast<int>(Seen->second)});
   Pending.reset();
 }
 

@@ -19,7 +19,10 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
+#include <deque>
 
 using namespace llvm;
 using namespace tilecc;
@@ -88,23 +91,98 @@ static std::string runtimeHeadersDir(const char *Argv0) {
   return TILECC_SOURCE_RUNTIME_HEADERS;
 }
 
-/// Reports the first line where the two formattings of File differ.
-static bool reportFormatDifference(StringRef File, StringRef Fast,
-                                   StringRef Reference) {
+/// The first line where the two formattings of File differ, as an error
+/// message; empty if there is none.
+static std::string formatDifference(StringRef File, StringRef Fast,
+                                    StringRef Reference) {
   if (Fast == Reference)
-    return true;
+    return "";
   SmallVector<StringRef, 0> A, B;
   Fast.split(A, '\n');
   Reference.split(B, '\n');
   size_t Line = 0;
   while (Line < A.size() && Line < B.size() && A[Line] == B[Line])
     ++Line;
-  errs() << "tilecc: error: internal error: " << File << ":" << Line + 1
-         << " is formatted as\n  "
-         << (Line < A.size() ? A[Line] : "<end of file>")
-         << "\nwhere clang-format writes\n  "
-         << (Line < B.size() ? B[Line] : "<end of file>") << "\n";
-  return false;
+  return ("tilecc: error: internal error: " + File + ":" + Twine(Line + 1) +
+          " is formatted as\n  " +
+          (Line < A.size() ? A[Line] : "<end of file>") +
+          "\nwhere clang-format writes\n  " +
+          (Line < B.size() ? B[Line] : "<end of file>") + "\n")
+      .str();
+}
+
+/// Formats a generated file (JSON aside); with --verify-format, the error
+/// if whole-file clang-format would format it differently.
+static std::string format(codegen::GeneratedFile &F) {
+  if (StringRef(F.Name).ends_with(".json"))
+    return "";
+  std::string Formatted = codegen::formatCode(F.Contents, F.Name);
+  if (VerifyFormat)
+    if (std::string Difference = formatDifference(
+            F.Name, Formatted,
+            codegen::formatCodeWithClangFormat(F.Contents, F.Name));
+        !Difference.empty())
+      return Difference;
+  F.Contents = codegen::resetLineDirectives(Formatted, F.Name);
+  return "";
+}
+
+/// Checks a lowered kernel's IR and removes its dead code; false, after the
+/// error, if the IR is malformed (a bug in tilecc).
+static bool checkIR(frontend::Kernel &K, raw_ostream &Errors = errs()) {
+  for (const frontend::KernelInstance &I : K.Instances) {
+    for (const ir::VerifierError &E : ir::verify(*I.Fn)) {
+      Errors << Input << ":" << E.Loc.Line << ":" << E.Loc.Col
+             << ": error: internal error in tilecc: " << E.Message << "\n";
+      return false;
+    }
+    transforms::eraseDeadCode(*I.Fn);
+  }
+  return true;
+}
+
+/// One kernel's formatted files, or what stopped them.
+struct KernelOutput {
+  std::string Name;
+  std::vector<codegen::GeneratedFile> Files; // none if left out
+  std::string Message; // errors or warnings, printed in the file's order
+  bool Ok = true;
+};
+
+/// Generates and formats the files of kernel K.
+static KernelOutput translateKernel(frontend::Kernel &K,
+                                    const codegen::GenerateOptions &GO) {
+  KernelOutput Out{K.Name};
+  raw_string_ostream Message(Out.Message);
+  if (!checkIR(K, Message)) {
+    Out.Ok = false;
+    return Out;
+  }
+  codegen::GenerateError Error;
+  auto KF = codegen::generate(K, GO, Error);
+  if (!KF && Error.Unsupported && SkipUnsupported) {
+    Message << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
+            << ": warning: " << K.Name << " is left out for " << Target << ": "
+            << Error.Message << "\n";
+    return Out;
+  }
+  if (!KF) {
+    if (Error.Loc)
+      Message << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
+              << ": error: " << Error.Message << "\n";
+    else
+      Message << "tilecc: error: internal error: " << Error.Message << "\n";
+    Out.Ok = false;
+    return Out;
+  }
+  for (codegen::GeneratedFile &F : *KF)
+    if (std::string Difference = format(F); !Difference.empty()) {
+      Message << Difference;
+      Out.Ok = false;
+      return Out;
+    }
+  Out.Files = std::move(*KF);
+  return Out;
 }
 
 /// Writes Contents to Path through a temporary file, so a reader never sees
@@ -176,32 +254,6 @@ int main(int Argc, const char **Argv) {
   if (!DepFile.empty())
     FO.Dependencies = &Dependencies;
 
-  auto Result = frontend::runFrontend(FO);
-  if (!Result)
-    return 1;
-
-  for (const frontend::Kernel &K : *Result)
-    for (const frontend::KernelInstance &I : K.Instances) {
-      for (const ir::VerifierError &E : ir::verify(*I.Fn)) {
-        errs() << Input << ":" << E.Loc.Line << ":" << E.Loc.Col
-               << ": error: internal error in tilecc: " << E.Message << "\n";
-        return 1;
-      }
-      transforms::eraseDeadCode(*I.Fn);
-    }
-
-  if (Emit == "ir") {
-    for (const frontend::Kernel &K : *Result)
-      outs() << codegen::dumpIR(K);
-    return 0;
-  }
-  if (Emit == "layouts") {
-    for (frontend::Kernel &K : *Result)
-      outs() << codegen::dumpLayouts(K, *TD);
-    return 0;
-  }
-
-  std::vector<codegen::GeneratedFile> Files;
   if (Shards.getNumOccurrences() && (Shards < 1 || Shards > 256)) {
     errs() << "tilecc: error: --shards must be between 1 and 256, got "
            << Shards << "\n";
@@ -212,28 +264,47 @@ int main(int Argc, const char **Argv) {
     Planner.emplace(Shards);
   codegen::GenerateOptions GO{Input, TILECC_VERSION, *TD, Assume,
                               Planner ? &*Planner : nullptr};
+
+  // Each kernel's code is generated and formatted on a worker thread while
+  // Clang instantiates the next one; one worker, so the shard planner sees
+  // the kernels in the file's order.
+  std::deque<frontend::Kernel> Translated;
+  std::deque<KernelOutput> Outputs;
+  DefaultThreadPool Worker(hardware_concurrency(1));
+  bool Ok = frontend::runFrontend(FO, [&](frontend::Kernel K) {
+    frontend::Kernel &Kept = Translated.emplace_back(std::move(K));
+    if (Emit != "files")
+      return;
+    KernelOutput &Out = Outputs.emplace_back();
+    Worker.async([&Out, &Kept, &GO] { Out = translateKernel(Kept, GO); });
+  });
+  Worker.wait();
+  if (!Ok)
+    return 1;
+
+  if (Emit != "files") {
+    for (frontend::Kernel &K : Translated) {
+      if (!checkIR(K))
+        return 1;
+      outs() << (Emit == "ir" ? codegen::dumpIR(K)
+                              : codegen::dumpLayouts(K, *TD));
+    }
+    return 0;
+  }
+
+  std::vector<codegen::GeneratedFile> Files;
   // The kernels whose files are written (--skip-unsupported leaves some
   // out): the umbrella files include these.
   std::vector<std::string> Generated;
-  for (frontend::Kernel &K : *Result) {
-    codegen::GenerateError Error;
-    auto KF = codegen::generate(K, GO, Error);
-    if (!KF && Error.Unsupported && SkipUnsupported) {
-      errs() << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
-             << ": warning: " << K.Name << " is left out for " << Target << ": "
-             << Error.Message << "\n";
-      continue;
-    }
-    if (!KF) {
-      if (Error.Loc)
-        errs() << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
-               << ": error: " << Error.Message << "\n";
-      else
-        errs() << "tilecc: error: internal error: " << Error.Message << "\n";
+  for (KernelOutput &Out : Outputs) {
+    errs() << Out.Message;
+    if (!Out.Ok)
       return 1;
-    }
-    Files.insert(Files.end(), KF->begin(), KF->end());
-    Generated.push_back(K.Name);
+    if (Out.Files.empty())
+      continue;
+    Files.insert(Files.end(), std::make_move_iterator(Out.Files.begin()),
+                 std::make_move_iterator(Out.Files.end()));
+    Generated.push_back(Out.Name);
   }
   // Per source file, umbrella files with fixed names, so that a build system
   // can name its outputs without knowing which kernels the file defines.
@@ -268,22 +339,17 @@ int main(int Argc, const char **Argv) {
   Files.push_back({(Stem + ".tile.h").str(), Header});
   Files.push_back({(Stem + ".tile." + KernelExt).str(), Kernels});
   Files.push_back({(Stem + ".tile.launch.cpp").str(), Launchers});
+  for (codegen::GeneratedFile &F :
+       MutableArrayRef(Files).take_back(3 + (Planner ? Planner->count() : 0)))
+    if (std::string Difference = format(F); !Difference.empty()) {
+      errs() << Difference;
+      return 1;
+    }
 
   if (std::error_code EC = sys::fs::create_directories(OutDir)) {
     errs() << "tilecc: error: cannot create '" << OutDir
            << "': " << EC.message() << "\n";
     return 1;
-  }
-  for (codegen::GeneratedFile &F : Files) {
-    if (StringRef(F.Name).ends_with(".json"))
-      continue;
-    std::string Formatted = codegen::formatCode(F.Contents, F.Name);
-    if (VerifyFormat &&
-        !reportFormatDifference(
-            F.Name, Formatted,
-            codegen::formatCodeWithClangFormat(F.Contents, F.Name)))
-      return 1;
-    F.Contents = codegen::resetLineDirectives(Formatted, F.Name);
   }
   for (const codegen::GeneratedFile &F : Files) {
     SmallString<256> Path(OutDir);

@@ -357,13 +357,6 @@ FunctionDecl *instantiateFor(Sema &S, FunctionDecl &FD, const Found &K,
   return Instance;
 }
 
-/// The instances of one configuration of a kernel.
-struct Instances {
-  FunctionDecl *Kernel = nullptr;
-  FunctionDecl *Grid = nullptr;
-  FunctionDecl *Select = nullptr;
-};
-
 /// The user's file (whose contents Clang saw as an in-memory buffer) and
 /// every header it read.
 void collectDependencies(const SourceManager &SM,
@@ -379,9 +372,70 @@ void collectDependencies(const SourceManager &SM,
                      Dependencies.end());
 }
 
-/// Finds the kernels, instantiates each with each configuration, lowers the
-/// instances and prints their grid and select rules; false after errors.
-bool translate(Sema &S, const FrontendOptions &Opts, std::vector<Kernel> &Out) {
+/// Instantiates the kernel, grid and select rule of each configuration of
+/// F, then lowers them; nothing after errors. Clang's errors (a failed
+/// static_assert, say) are counted in InstantiationFailed: after them no
+/// other kernel is translated, as after any error in a C++ compile.
+std::optional<Kernel> translateKernel(Sema &S, const Found &F,
+                                      llvm::DenseSet<unsigned> &Reported,
+                                      ReportedErrors &KernelErrors,
+                                      bool &InstantiationFailed) {
+  ASTContext &Ctx = S.getASTContext();
+  DiagnosticsEngine &Diags = Ctx.getDiagnostics();
+  const SourceManager &SM = Ctx.getSourceManager();
+  const unsigned ErrorsBefore = Diags.getNumErrors();
+  struct Instances {
+    FunctionDecl *Kernel, *Grid, *Select;
+  };
+  std::vector<Instances> Instantiated;
+  for (unsigned C = 0; C < F.Configs.size(); ++C) {
+    Instances I{instantiateFor(S, *F.Kernel, F, C),
+                instantiateFor(S, *F.Grid, F, C),
+                F.Select ? instantiateFor(S, *F.Select, F, C) : nullptr};
+    for (const FunctionDecl *FD : {I.Kernel, I.Grid, I.Select})
+      if (FD && !FD->hasBody())
+        report(Diags, F.ConfigLocs[C],
+               "could not instantiate '" + FD->getQualifiedNameAsString() +
+                   "' for this configuration");
+    Instantiated.push_back(I);
+  }
+  S.PerformPendingInstantiations();
+  if (Diags.getNumErrors() != ErrorsBefore) {
+    InstantiationFailed = true;
+    return std::nullopt;
+  }
+
+  Kernel K;
+  K.QualifiedName = F.Kernel->getQualifiedNameAsString();
+  K.Name = F.Kernel->getNameAsString();
+  K.Loc = {SM.getExpansionLineNumber(F.Kernel->getLocation()),
+           SM.getExpansionColumnNumber(F.Kernel->getLocation())};
+  if (F.Template)
+    for (const NamedDecl *P : *F.Template->getTemplateParameters())
+      K.MetaNames.push_back(P->getNameAsString());
+  bool Failed = false;
+  for (unsigned C = 0; C < F.Configs.size(); ++C) {
+    const Instances &I = Instantiated[C];
+    KernelInstance KI{F.Configs[C], nullptr, "", "", "", ""};
+    Failed |= !checkHostFunction(*I.Grid, "grid rule", Reported);
+    printHostFunction(*I.Grid, KI.GridParams, KI.GridBody);
+    if (I.Select) {
+      Failed |= !checkHostFunction(*I.Select, "select rule", Reported);
+      printHostFunction(*I.Select, KI.SelectParams, KI.SelectBody);
+    }
+    KI.Fn = lowerKernel(Ctx, *I.Kernel, KernelErrors);
+    Failed |= !KI.Fn;
+    K.Instances.push_back(std::move(KI));
+  }
+  if (Failed)
+    return std::nullopt;
+  return K;
+}
+
+/// Finds the kernels and translates each, in the file's order, handing each
+/// to Translated as soon as it is lowered; false after errors.
+bool translate(Sema &S, const FrontendOptions &Opts,
+               llvm::function_ref<void(Kernel)> Translated) {
   ASTContext &Ctx = S.getASTContext();
   DiagnosticsEngine &Diags = Ctx.getDiagnostics();
   if (Diags.hasErrorOccurred())
@@ -402,73 +456,26 @@ bool translate(Sema &S, const FrontendOptions &Opts, std::vector<Kernel> &Out) {
     return false;
   }
 
-  // Every instance first, as Clang would instantiate them for uses in the
-  // file: its errors are reported before any lowering starts. The parser
-  // has closed the translation unit's scope, where instantiation declares
-  // the builtins it calls: a stand-in holds them.
+  // The parser has closed the translation unit's scope, where instantiation
+  // declares the builtins it calls: a stand-in holds them.
   Scope TranslationUnit(nullptr, Scope::DeclScope, Diags);
   TranslationUnit.setEntity(Ctx.getTranslationUnitDecl());
   S.TUScope = &TranslationUnit;
   auto CloseScope = llvm::make_scope_exit([&] { S.TUScope = nullptr; });
-  std::vector<const Found *> Chosen;
-  std::vector<std::vector<Instances>> Instantiated;
-  bool Failed = false;
+  llvm::DenseSet<unsigned> Reported;
+  ReportedErrors KernelErrors;
+  bool Failed = false, InstantiationFailed = false;
   for (const std::string &Name : D.Order) {
     if (!Opts.OnlyKernels.empty() &&
         !llvm::is_contained(Opts.OnlyKernels, Name))
       continue;
-    const Found &F = D.Kernels[Name];
-    Chosen.push_back(&F);
-    Instantiated.emplace_back();
-    for (unsigned C = 0; C < F.Configs.size(); ++C) {
-      Instances I{instantiateFor(S, *F.Kernel, F, C),
-                  instantiateFor(S, *F.Grid, F, C),
-                  F.Select ? instantiateFor(S, *F.Select, F, C) : nullptr};
-      Failed |= !I.Kernel || !I.Grid || (F.Select && !I.Select);
-      Instantiated.back().push_back(I);
-    }
-  }
-  S.PerformPendingInstantiations();
-  if (Failed || Diags.hasErrorOccurred())
-    return false;
-
-  llvm::DenseSet<unsigned> Reported;
-  ReportedErrors KernelErrors;
-  for (unsigned N = 0; N < Chosen.size(); ++N) {
-    const Found &F = *Chosen[N];
-    Kernel K;
-    K.QualifiedName = F.Kernel->getQualifiedNameAsString();
-    K.Name = F.Kernel->getNameAsString();
-    K.Loc = {SM.getExpansionLineNumber(F.Kernel->getLocation()),
-             SM.getExpansionColumnNumber(F.Kernel->getLocation())};
-    if (F.Template)
-      for (const NamedDecl *P : *F.Template->getTemplateParameters())
-        K.MetaNames.push_back(P->getNameAsString());
-    for (unsigned C = 0; C < F.Configs.size(); ++C) {
-      const Instances &I = Instantiated[N][C];
-      KernelInstance KI{F.Configs[C], nullptr, "", "", "", ""};
-      bool Defined = true;
-      for (const FunctionDecl *FD : {I.Kernel, I.Grid, I.Select})
-        if (FD && !FD->hasBody()) {
-          report(Diags, F.ConfigLocs[C],
-                 "could not instantiate '" + FD->getQualifiedNameAsString() +
-                     "' for this configuration");
-          Defined = false;
-        }
-      Failed |= !Defined;
-      if (!Defined)
-        continue;
-      Failed |= !checkHostFunction(*I.Grid, "grid rule", Reported);
-      printHostFunction(*I.Grid, KI.GridParams, KI.GridBody);
-      if (I.Select) {
-        Failed |= !checkHostFunction(*I.Select, "select rule", Reported);
-        printHostFunction(*I.Select, KI.SelectParams, KI.SelectBody);
-      }
-      KI.Fn = lowerKernel(Ctx, *I.Kernel, KernelErrors);
-      Failed |= !KI.Fn;
-      K.Instances.push_back(std::move(KI));
-    }
-    Out.push_back(std::move(K));
+    std::optional<Kernel> K = translateKernel(
+        S, D.Kernels[Name], Reported, KernelErrors, InstantiationFailed);
+    if (InstantiationFailed)
+      return false;
+    Failed |= !K;
+    if (K && !Failed)
+      Translated(std::move(*K));
   }
   if (Opts.Dependencies)
     collectDependencies(SM, *Opts.Dependencies);
@@ -479,9 +486,9 @@ bool translate(Sema &S, const FrontendOptions &Opts, std::vector<Kernel> &Out) {
 /// its Sema still there to instantiate the kernels.
 class TranslateAction : public ASTFrontendAction {
 public:
-  TranslateAction(const FrontendOptions &Opts, std::vector<Kernel> &Out,
-                  bool &Ok)
-      : Opts(Opts), Out(Out), Ok(Ok) {}
+  TranslateAction(const FrontendOptions &Opts,
+                  llvm::function_ref<void(Kernel)> Translated, bool &Ok)
+      : Opts(Opts), Translated(Translated), Ok(Ok) {}
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
@@ -490,7 +497,7 @@ public:
       CompilerInstance &CI;
       Consumer(TranslateAction &A, CompilerInstance &CI) : A(A), CI(CI) {}
       void HandleTranslationUnit(ASTContext &) override {
-        A.Ok = translate(CI.getSema(), A.Opts, A.Out);
+        A.Ok = translate(CI.getSema(), A.Opts, A.Translated);
       }
     };
     return std::make_unique<Consumer>(*this, CI);
@@ -498,7 +505,7 @@ public:
 
 private:
   const FrontendOptions &Opts;
-  std::vector<Kernel> &Out;
+  llvm::function_ref<void(Kernel)> Translated;
   bool &Ok;
 };
 
@@ -512,21 +519,19 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
 
 } // namespace
 
-std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts) {
+bool runFrontend(const FrontendOptions &Opts,
+                 llvm::function_ref<void(Kernel)> Translated) {
   auto Buf = llvm::MemoryBuffer::getFile(Opts.SourcePath);
   if (!Buf) {
     llvm::errs() << "tilecc: error: cannot read '" << Opts.SourcePath
                  << "': " << Buf.getError().message() << "\n";
-    return std::nullopt;
+    return false;
   }
-  std::vector<Kernel> Kernels;
   bool Ok = false;
-  if (!tooling::runToolOnCodeWithArgs(
-          std::make_unique<TranslateAction>(Opts, Kernels, Ok),
-          (*Buf)->getBuffer(), clangArgs(Opts), Opts.SourcePath, "tilecc") ||
-      !Ok)
-    return std::nullopt;
-  return Kernels;
+  return tooling::runToolOnCodeWithArgs(
+             std::make_unique<TranslateAction>(Opts, Translated, Ok),
+             (*Buf)->getBuffer(), clangArgs(Opts), Opts.SourcePath, "tilecc") &&
+         Ok;
 }
 
 } // namespace tilecc::frontend

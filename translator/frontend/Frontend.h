@@ -12,6 +12,7 @@
 #define TILECC_FRONTEND_FRONTEND_H
 
 #include "ir/IR.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,8 +63,12 @@ struct FrontendOptions {
   std::vector<std::string> *Dependencies = nullptr;
 };
 
-/// Returns the kernels, or nothing after diagnostics were printed.
-std::optional<std::vector<Kernel>> runFrontend(const FrontendOptions &Opts);
+/// Translates the file's kernels, handing each to Translated, in the file's
+/// order, as soon as it is lowered (so that the caller can generate its code
+/// while the next one is instantiated); false after diagnostics were
+/// printed.
+bool runFrontend(const FrontendOptions &Opts,
+                 llvm::function_ref<void(Kernel)> Translated);
 
 } // namespace tilecc::frontend
 
