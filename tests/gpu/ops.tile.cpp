@@ -880,3 +880,20 @@ TILE_GRID(std_math)
 tile::grid std_math_grid(float *, int *, float, float, int, int) {
   return {1};
 }
+
+// Triton's idiom for tensors past 2^31 elements (issue 48): a 64-bit start
+// plus an arange is a 64-bit index tile.
+template <int BLOCK>
+TILE_KERNEL void add_one_64(const int8_t *x, int8_t *y, int64_t base,
+                            int64_t n) {
+  int64_t start = base + int64_t(tile::program_id(0)) * BLOCK;
+  auto i = start + tile::arange<BLOCK>();
+  auto mask = i < n;
+  tile::store(y + i, tile::load(x + i, mask) + 1, mask);
+}
+TILE_CONFIGS(add_one_64, tile::config{.meta = {1024}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(add_one_64)
+tile::grid add_one_64_grid(const int8_t *, int8_t *, int64_t base, int64_t n) {
+  return {static_cast<int>((n - base + BLOCK - 1) / BLOCK)};
+}

@@ -707,6 +707,43 @@ void checkStdMath() {
   }
 }
 
+/// add_one_64 over windows of a 3 GiB buffer past 2^31 bytes, aligned (the
+/// vectorized variant) and not: each element of the window is x + 1, every
+/// byte around it untouched, as in emulation (tests/unit: the same kernel).
+void checkIndex64() {
+  constexpr int64_t Size = int64_t(3) << 30, Window = 1 << 20, Margin = 4096;
+  sample::DeviceArray<int8_t> DX(Size, 0), DY(Size, 0);
+  for (const int64_t Base : {(int64_t(1) << 31) + 12345,
+                             (int64_t(1) << 31) + 4096, Size - Window - 16}) {
+    const int64_t N = Base + Window;
+    // The window and its margins, clipped to the buffer.
+    const int64_t Span = std::min(Window + 2 * Margin, Size - (Base - Margin));
+    std::vector<int8_t> X(Span), Y(Span);
+    for (int64_t I = 0; I < Span; ++I)
+      X[I] = int8_t(I * 7 + 3);
+    CUDA_CHECK(cudaMemcpy(DX.get() + Base - Margin, X.data(), Span,
+                          cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemset(DY.get() + Base - Margin, 0x5a, Span));
+    CUDA_CHECK(tilecc::add_one_64(DX.get(), DY.get(), Base, N));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(Y.data(), DY.get() + Base - Margin, Span,
+                          cudaMemcpyDeviceToHost));
+    int64_t Wrong = 0;
+    for (int64_t I = 0; I < Span; ++I) {
+      const bool In = I >= Margin && I < Margin + Window;
+      Wrong += Y[I] != (In ? int8_t(X[I] + 1) : int8_t(0x5a));
+    }
+    const std::string What = "add_one_64 base=" + std::to_string(Base);
+    if (Wrong) {
+      std::printf("FAIL: %s: %lld bytes wrong\n", What.c_str(),
+                  static_cast<long long>(Wrong));
+      ++Failures;
+    } else {
+      std::printf("ok: %s\n", What.c_str());
+    }
+  }
+}
+
 void checkChains() {
   checkChainWith("chain_next (launch_pdl, gdc_wait)",
                  [](const float *B, const float *Y, float *Z, int N) {
@@ -786,6 +823,7 @@ int main() {
   checkChains();
   checkAssumed();
   checkStdMath();
+  checkIndex64();
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_CHECK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=

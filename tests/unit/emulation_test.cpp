@@ -171,6 +171,19 @@ TEST_CASE("operators use the promotion rules") {
   static_assert(std::is_same_v<decltype(i8 % i8), tensor<std::int8_t, 4>>);
   static_assert(std::is_same_v<decltype(i8 < u8), tensor<bool, 4>>);
   static_assert(std::is_same_v<decltype(i8 << 2), tensor<std::int8_t, 4>>);
+  // A 64-bit integer scalar is strong with an integer tile, weak with a
+  // float tile.
+  tensor<std::int32_t, 4> i32{};
+  static_assert(
+      std::is_same_v<decltype(i32 + std::int64_t(5)), tensor<std::int64_t, 4>>);
+  static_assert(
+      std::is_same_v<decltype(std::int64_t(5) * i8), tensor<std::int64_t, 4>>);
+  static_assert(
+      std::is_same_v<decltype(i32 < std::size_t(5)), tensor<bool, 4>>);
+  static_assert(
+      std::is_same_v<decltype(i32 + std::size_t(5)), tensor<std::uint64_t, 4>>);
+  static_assert(
+      std::is_same_v<decltype(f16 * std::int64_t(2)), tensor<half, 4>>);
 
   auto h = tile::full<4>(half(1.5f)) * 2.0f;
   CHECK(float(h(0)) == 3.0f);
@@ -454,6 +467,34 @@ TEST_CASE("emulated vector add over a ragged size") {
   tile::emulate::launch(g, vector_add<128>, x.data(), y.data(), out.data(), n);
   for (int i = 0; i < n; ++i)
     REQUIRE(out[i] == 3.0f * float(i));
+}
+
+namespace {
+template <int BLOCK>
+TILE_KERNEL void add_one_at(const std::int8_t *x, std::int8_t *y,
+                            std::int64_t base, std::int64_t n) {
+  std::int64_t start = base + std::int64_t(tile::program_id(0)) * BLOCK;
+  auto i = start + tile::arange<BLOCK>();
+  auto mask = i < n;
+  tile::store(y + i, tile::load(x + i, mask) + 1, mask);
+}
+} // namespace
+
+TEST_CASE("64-bit offsets past 2^31 reach their elements") {
+  // Three gigabytes of address space; only the pages around the window are
+  // touched.
+  constexpr std::int64_t Size = std::int64_t(3) << 30;
+  const std::int64_t Base = (std::int64_t(1) << 31) + 12345, N = Base + 3000;
+  std::unique_ptr<std::int8_t[]> X(new std::int8_t[Size]);
+  std::unique_ptr<std::int8_t[]> Y(new std::int8_t[Size]);
+  for (std::int64_t I = Base - 64; I < N + 64; ++I) {
+    X[I] = std::int8_t(I * 7);
+    Y[I] = -1;
+  }
+  tile::emulate::launch(tile::grid{3}, add_one_at<1024>, X.get(), Y.get(), Base,
+                        N);
+  for (std::int64_t I = Base - 64; I < N + 64; ++I)
+    CHECK(Y[I] == (I >= Base && I < N ? std::int8_t(I * 7 + 1) : -1));
 }
 
 TEST_CASE("launch walks the whole grid, x fastest") {

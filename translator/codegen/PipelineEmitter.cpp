@@ -688,10 +688,12 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
     const Op &Outer = *Flats.find(&O)->second.Outer;
     St.NextOuter = fresh("next_" + nameOf(Outer.region(0)->argument(0)));
     St.NextInner = fresh("next_" + nameOf(IV));
-    line(Indent + 1,
-         "int " + St.NextOuter + " = " + scalar(Outer.operand(0)) + ";");
-    line(Indent + 1,
-         "int " + St.NextInner + " = " + scalar(O.operand(0)) + ";");
+    // The induction variables' own types: a 64-bit one is not narrowed.
+    const Value *OuterIV = Outer.region(0)->argument(0);
+    line(Indent + 1, deviceType(OuterIV->type().Elem) + " " + St.NextOuter +
+                         " = " + scalar(Outer.operand(0)) + ";");
+    line(Indent + 1, deviceType(IV->type().Elem) + " " + St.NextInner + " = " +
+                         scalar(O.operand(0)) + ";");
     for (const Value *V : Flats.find(&O)->second.Carried) {
       St.Carried.push_back(fresh("next_" + nameOf(V)));
       line(Indent + 1,

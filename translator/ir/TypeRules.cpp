@@ -66,6 +66,11 @@ ScalarKind promote(ScalarKind A, ScalarKind B) {
 }
 
 ScalarKind promoteWithScalar(ScalarKind TensorElem, ScalarKind Scalar) {
+  // A 64-bit integer scalar is strong with an integer tensor: its program
+  // asked for 64 bits.
+  if ((Scalar == ScalarKind::I64 || Scalar == ScalarKind::U64) &&
+      isInteger(TensorElem))
+    return promote(TensorElem, Scalar);
   if (kindRank(Scalar) <= kindRank(TensorElem))
     return TensorElem;
   // A floating scalar with an integer tensor computes in fp32, as a Python

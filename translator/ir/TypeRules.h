@@ -18,7 +18,8 @@ namespace tilecc::ir {
 ScalarKind promote(ScalarKind A, ScalarKind B);
 
 /// A C++ scalar combined with a tensor: the scalar takes part only if its
-/// kind (bool < unsigned < signed < float) is above the tensor's.
+/// kind (bool < unsigned < signed < float) is above the tensor's, or if it
+/// is a 64-bit integer and the tensor's elements are integers.
 ScalarKind promoteWithScalar(ScalarKind TensorElem, ScalarKind Scalar);
 
 } // namespace tilecc::ir

@@ -73,7 +73,12 @@ template <class A, class B> constexpr auto promote() {
 }
 
 template <class T, class S> constexpr auto weak_promote() {
-  if constexpr (kind_of<S>() <= kind_of<T>())
+  // A 64-bit integer is strong with an integer tile: its program asked for
+  // 64 bits (an index past 2^31, say), which a weak rule would narrow.
+  if constexpr (std::is_integral_v<S> && sizeof(S) == 8 &&
+                std::is_integral_v<T>)
+    return promote<T, S>();
+  else if constexpr (kind_of<S>() <= kind_of<T>())
     return std::type_identity<T>{};
   // Triton types a Python float as fp32 whatever its width; a 16-bit scalar
   // follows suit, as in the translator's table (TypeRules.cpp).
@@ -151,7 +156,8 @@ using promote_t = typename decltype(detail::promote<A, B>())::type;
 
 /// The element type of a binary operation between a tile of T and a C++ scalar
 /// of type S. The scalar is weak: it only widens the result if its kind is
-/// above the tile's (docs/decisions.md).
+/// above the tile's, or if it is a 64-bit integer and the tile's elements
+/// are integers (docs/decisions.md).
 template <class T, class S>
   requires detail::is_element_v<T> && detail::is_element_v<S>
 using weak_promote_t = typename decltype(detail::weak_promote<T, S>())::type;
