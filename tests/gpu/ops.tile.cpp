@@ -897,3 +897,40 @@ TILE_GRID(add_one_64)
 tile::grid add_one_64_grid(const int8_t *, int8_t *, int64_t base, int64_t n) {
   return {static_cast<int>((n - base + BLOCK - 1) / BLOCK)};
 }
+
+// Early return and continue (issue 48): programs past the end return first;
+// every third step is skipped; program 1 adds a helper's early-returned
+// value and returns from a branch.
+template <int N> float sum_or_max(const tile::tensor<float, N> &v, int mode) {
+  if (mode == 0)
+    return tile::sum(v);
+  return tile::max(v);
+}
+
+template <int BLOCK>
+TILE_KERNEL void early_exit(const float *x, float *out, int n, int steps,
+                            int mode) {
+  const int pid = tile::program_id(0);
+  if (pid * BLOCK >= n)
+    return;
+  auto offs = pid * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto v = tile::load(x + offs, mask, 0.0f);
+  auto acc = tile::zeros<float, BLOCK>();
+  for (int k = 0; k < steps; ++k) {
+    if (k % 3 == 1)
+      continue;
+    acc = acc + v * float(k);
+  }
+  if (pid == 1) {
+    tile::store(out + offs, acc + sum_or_max(v, mode), mask);
+    return;
+  }
+  tile::store(out + offs, acc, mask);
+}
+TILE_CONFIGS(early_exit, tile::config{.meta = {128}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(early_exit)
+tile::grid early_exit_grid(const float *, float *, int n, int, int) {
+  return {tile::cdiv(n, BLOCK) + 2};
+}

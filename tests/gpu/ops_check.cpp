@@ -744,6 +744,32 @@ void checkIndex64() {
   }
 }
 
+/// early_exit against emulation: the programs past the end return at once
+/// (out keeps its poison past n), the others skip every third step.
+void checkEarlyExit() {
+  for (const int Mode : {0, 1}) {
+    constexpr int N = 1000, Steps = 7;
+    auto X = randomFloats(N, -2, 2);
+    std::vector<float> Want(N + 256, 0.0f);
+    sample::DeviceArray<float> DX(X, 0), DOut(Want.size(), 0);
+    poison(DOut);
+    std::memset(Want.data(), 0xff, Want.size() * sizeof(float));
+    tile::emulate::launch(tile::grid{tile::cdiv(N, 128) + 2}, early_exit<128>,
+                          X.data(), Want.data(), N, Steps, Mode);
+    CUDA_CHECK(tilecc::early_exit(DX.get(), DOut.get(), N, Steps, Mode));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::vector<float> Got = DOut.download();
+    compare("early_exit mode=" + std::to_string(Mode),
+            std::vector<float>(Got.begin(), Got.begin() + N),
+            std::vector<float>(Want.begin(), Want.begin() + N), 1e-5);
+    if (!std::all_of(Got.begin() + N, Got.end(),
+                     [](float V) { return std::isnan(V); })) {
+      std::printf("FAIL: early_exit mode=%d wrote past n\n", Mode);
+      ++Failures;
+    }
+  }
+}
+
 void checkChains() {
   checkChainWith("chain_next (launch_pdl, gdc_wait)",
                  [](const float *B, const float *Y, float *Z, int N) {
@@ -824,6 +850,7 @@ int main() {
   checkAssumed();
   checkStdMath();
   checkIndex64();
+  checkEarlyExit();
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_CHECK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=

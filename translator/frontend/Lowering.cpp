@@ -96,6 +96,55 @@ std::optional<bool> constantCondition(const Expr *E, const ASTContext &Ctx) {
   return std::nullopt;
 }
 
+/// The first `return` in S, or `break`/`continue` of the loop around S (not
+/// of a loop inside it): a jump out of the statement list S is in. Lambdas
+/// are functions of their own.
+const Stmt *firstJump(const Stmt *S, bool InInnerLoop = false) {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  if (isa<ReturnStmt>(S))
+    return S;
+  if (isa<BreakStmt, ContinueStmt>(S))
+    return InInnerLoop ? nullptr : S;
+  const bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  for (const Stmt *C : S->children())
+    if (const Stmt *J = firstJump(C, InInnerLoop || Loop))
+      return J;
+  return nullptr;
+}
+
+/// Whether every path through S ends in a jump, so that what follows S in
+/// its list never runs after it.
+bool alwaysJumps(const Stmt *S) {
+  if (isa<ReturnStmt, BreakStmt, ContinueStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return llvm::any_of(CS->body(), alwaysJumps);
+  if (const auto *IS = dyn_cast<IfStmt>(S))
+    return IS->getElse() && alwaysJumps(IS->getThen()) &&
+           alwaysJumps(IS->getElse());
+  return false;
+}
+
+/// The statements of a block, or the one statement that is not a block.
+llvm::SmallVector<const Stmt *, 8> statementsOf(const Stmt *S) {
+  if (!S)
+    return {};
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return llvm::SmallVector<const Stmt *, 8>(CS->body());
+  return {S};
+}
+
+/// Whether S is only a `continue` or a `return` without a value.
+bool isBareJump(const Stmt *S) {
+  llvm::SmallVector<const Stmt *, 8> Stmts = statementsOf(S);
+  if (Stmts.size() != 1)
+    return false;
+  if (const auto *R = dyn_cast<ReturnStmt>(Stmts[0]))
+    return !R->getRetValue();
+  return isa<ContinueStmt>(Stmts[0]);
+}
+
 /// Collects the local variables a statement assigns to: they become results
 /// of `if` and carried values of `for`.
 class AssignedVars : public RecursiveASTVisitor<AssignedVars> {
@@ -189,7 +238,7 @@ public:
       error(K.getLocation(), "kernel has no body");
       return false;
     }
-    lowerBody(Body, /*IsKernel=*/true);
+    lowerBody(K, /*IsKernel=*/true);
     return !Failed;
   }
 
@@ -320,34 +369,159 @@ private:
   /// The values of a std::tuple expression, one per element.
   using Values = llvm::SmallVector<Value *, 4>;
 
-  Value *lowerBody(const CompoundStmt *Body, bool IsKernel,
+  Value *lowerBody(const FunctionDecl &Fn, bool IsKernel,
                    std::optional<Values> *TupleRet = nullptr) {
-    Value *Ret = nullptr;
-    for (auto It = Body->body_begin(); It != Body->body_end(); ++It) {
-      const Stmt *S = *It;
-      bool Last = std::next(It) == Body->body_end();
-      if (const auto *R = dyn_cast<ReturnStmt>(S)) {
-        if (!Last) {
-          error(R->getBeginLoc(), "only a final 'return' is supported");
-          return nullptr;
-        }
-        if (const Expr *RV = R->getRetValue()) {
-          if (IsKernel) {
-            error(R->getBeginLoc(), "a kernel cannot return a value");
-            return nullptr;
-          }
-          if (TupleRet && stdTuple(RV->getType()))
-            *TupleRet = lowerTuple(RV);
-          else
-            Ret = lowerExpr(RV);
-        }
-        continue;
-      }
-      lowerStmt(S);
+    const JumpContext Saved = Jumps;
+    Jumps = JumpContext{&Fn, IsKernel, TupleRet};
+    Value *Ret = lowerSequence(statementsOf(Fn.getBody()));
+    Jumps = Saved;
+    return Ret;
+  }
+
+  /// Lowers a list of statements some of which may jump (an early `return`,
+  /// a `continue`): the statements after one that may jump are lowered on
+  /// the paths where it does not, inside the branches of its `if`, so the IR
+  /// stays structured. Returns the value every path of a helper returns.
+  Value *lowerSequence(llvm::ArrayRef<const Stmt *> Stmts) {
+    for (auto [I, S] : llvm::enumerate(Stmts)) {
       if (Failed)
         return nullptr;
+      const Stmt *Jump = firstJump(S);
+      if (!Jump) {
+        lowerStmt(S);
+        continue;
+      }
+      setLoc(S->getBeginLoc());
+      llvm::ArrayRef<const Stmt *> Rest = Stmts.drop_front(I + 1);
+      if (const auto *R = dyn_cast<ReturnStmt>(S))
+        return lowerReturn(R);
+      if (isa<ContinueStmt>(S)) {
+        if (!Jumps.InLoop)
+          error(S->getBeginLoc(), "'continue' outside a loop");
+        return nullptr;
+      }
+      if (isa<BreakStmt>(S)) {
+        error(S->getBeginLoc(),
+              "'break' is not supported in a tile kernel yet; make the "
+              "loop's bound say where it ends, or skip the rest of the "
+              "iterations with 'continue'");
+        return nullptr;
+      }
+      if (isa<CompoundStmt>(S)) {
+        llvm::SmallVector<const Stmt *, 8> Flat = statementsOf(S);
+        Flat.append(Rest.begin(), Rest.end());
+        return lowerSequence(Flat);
+      }
+      if (const auto *IS = dyn_cast<IfStmt>(S))
+        return lowerJumpingIf(IS, Rest);
+      error(Jump->getBeginLoc(),
+            isa<ReturnStmt>(Jump)
+                ? "a 'return' inside a loop is not supported in a tile "
+                  "kernel yet"
+                : "this jump is not supported in a tile kernel yet");
+      return nullptr;
     }
-    return Ret;
+    return nullptr;
+  }
+
+  Value *lowerReturn(const ReturnStmt *R) {
+    const Expr *RV = R->getRetValue();
+    if (!RV)
+      return nullptr;
+    if (Jumps.IsKernel) {
+      error(R->getBeginLoc(), "a kernel cannot return a value");
+      return nullptr;
+    }
+    if (Jumps.TupleRet && stdTuple(RV->getType())) {
+      if (Jumps.Branches)
+        error(R->getBeginLoc(), "a function returning a std::tuple can "
+                                "only return at its end in a tile kernel");
+      else
+        *Jumps.TupleRet = lowerTuple(RV);
+      return nullptr;
+    }
+    return lowerExpr(RV);
+  }
+
+  /// An `if` that may jump, followed by Rest: Rest is lowered in each
+  /// branch that does not always jump (in both, twice, when neither does).
+  Value *lowerJumpingIf(const IfStmt *IS, llvm::ArrayRef<const Stmt *> Rest) {
+    auto Continued = [&](const Stmt *Branch) {
+      llvm::SmallVector<const Stmt *, 8> Stmts = statementsOf(Branch);
+      if (!Branch || !alwaysJumps(Branch))
+        Stmts.append(Rest.begin(), Rest.end());
+      return Stmts;
+    };
+    if (IS->getInit() || IS->getConditionVariable()) {
+      error(IS->getBeginLoc(), "'if' with an initializer is not supported yet");
+      return nullptr;
+    }
+    if (auto C = constantCondition(IS->getCond(), Ctx))
+      return lowerSequence(Continued(*C ? IS->getThen() : IS->getElse()));
+    Value *Cond = lowerExpr(IS->getCond());
+    if (!Cond)
+      return nullptr;
+    if (!Cond->type().isScalar()) {
+      error(IS->getCond()->getBeginLoc(),
+            "an 'if' condition must be a scalar; use tile::where for tiles");
+      return nullptr;
+    }
+    Cond = B.cast(Cond, ElemType{ScalarKind::I1});
+    // `if (c) return;` reads best as `if (!c) { rest }`.
+    const Stmt *Branches[] = {IS->getThen(), IS->getElse()};
+    if (!IS->getElse() && isBareJump(IS->getThen())) {
+      Cond = B.create(OpKind::LogicalNot, Cond->type(), {Cond});
+      std::swap(Branches[0], Branches[1]);
+    }
+    // What the `if` and the rest assign is the `if`'s now.
+    llvm::SetVector<const VarDecl *> Carried;
+    llvm::SmallVector<const Stmt *, 8> Assigning = {IS};
+    Assigning.append(Rest.begin(), Rest.end());
+    for (const Stmt *S : Assigning)
+      for (const VarDecl *VD : carriedVars(S))
+        Carried.insert(VD);
+    auto Op = std::make_unique<ir::Op>(OpKind::If, B.loc());
+    Op->addOperand(Cond);
+    ir::Op *If = B.block()->append(std::move(Op));
+    const auto Before = Env;
+    std::optional<Type> ReturnType;
+    Value *Returned[2] = {nullptr, nullptr};
+    ++Jumps.Branches;
+    for (auto [I, Branch] : llvm::enumerate(Branches)) {
+      Block *Region = If->addRegion();
+      Env = Before;
+      Block *Outer = B.block();
+      B.setBlock(*Region);
+      Returned[I] = lowerSequence(Continued(Branch));
+      if (Failed)
+        return nullptr;
+      llvm::SmallVector<Value *, 4> Yields;
+      for (const VarDecl *VD : Carried)
+        Yields.push_back(Env[VD]);
+      if (Returned[I]) {
+        ReturnType = lowerType(Jumps.Fn->getReturnType(), IS->getBeginLoc());
+        if (!ReturnType)
+          return nullptr;
+        Yields.push_back(ReturnType->isScalar()
+                             ? B.cast(Returned[I], ReturnType->Elem)
+                             : Returned[I]);
+      }
+      B.createVoid(OpKind::Yield, Yields);
+      B.setBlock(*Outer);
+    }
+    --Jumps.Branches;
+    Env = Before;
+    addCarriedResults(*If, Carried.getArrayRef());
+    if (!Returned[0] && !Returned[1])
+      return nullptr;
+    if (!Returned[0] || !Returned[1] ||
+        Returned[0]->type() != Returned[1]->type()) {
+      error(IS->getBeginLoc(),
+            "every path through this 'if' must return a value of the "
+            "function's type");
+      return nullptr;
+    }
+    return If->addResult(F.newValue(Returned[0]->type()));
   }
 
   void lowerStmt(const Stmt *S) {
@@ -375,8 +549,6 @@ private:
       return lowerRangeFor(RS);
     if (const auto *WS = dyn_cast<WhileStmt>(S))
       return lowerWhile(WS);
-    if (isa<ReturnStmt>(S))
-      return error(S->getBeginLoc(), "only a final 'return' is supported");
     if (isa<CXXTryStmt>(S))
       return error(S->getBeginLoc(),
                    "exceptions cannot be used in a tile kernel");
@@ -647,12 +819,23 @@ private:
     addCarriedArguments(*Body, Carried);
     Block *Outer = B.block();
     B.setBlock(*Body);
-    lowerStmt(LoopBody);
+    lowerLoopBody(LoopBody);
     if (Failed)
       return;
     yieldCarried(Carried, *Outer);
     Env.erase(IV);
     addCarriedResults(*For, Carried);
+  }
+
+  /// A loop's body, where `continue` ends the iteration.
+  void lowerLoopBody(const Stmt *Body) {
+    const bool InLoop = Jumps.InLoop;
+    const unsigned Branches = Jumps.Branches;
+    Jumps.InLoop = true;
+    Jumps.Branches = 0;
+    lowerSequence(statementsOf(Body));
+    Jumps.InLoop = InLoop;
+    Jumps.Branches = Branches;
   }
 
   /// `while (cond) body`: the condition is evaluated before every
@@ -690,7 +873,7 @@ private:
     B.createVoid(OpKind::Yield, {B.cast(Cond, ElemType{ScalarKind::I1})});
     Env = Before;
     EnterRegion();
-    lowerStmt(WS->getBody());
+    lowerLoopBody(WS->getBody());
     if (Failed)
       return;
     yieldCarried(Carried, *Outer);
@@ -1326,7 +1509,7 @@ private:
     if (CallSite.isInvalid() || isUserFile(SM.getExpansionLoc(CallLoc)))
       CallSite = SM.getExpansionLoc(CallLoc);
     InlineStack.push_back(Def->getCanonicalDecl());
-    Value *R = lowerBody(cast<CompoundStmt>(Def->getBody()), false, TupleRet);
+    Value *R = lowerBody(*Def, /*IsKernel=*/false, TupleRet);
     InlineStack.pop_back();
     CallSite = SavedCallSite;
     return R;
@@ -1864,6 +2047,16 @@ private:
   llvm::DenseMap<const ValueDecl *, Value *> Env;
   llvm::DenseMap<const ValueDecl *, Values> TupleEnv;
   llvm::SmallVector<const FunctionDecl *, 4> InlineStack;
+  /// Where the statements being lowered may jump to.
+  struct JumpContext {
+    const FunctionDecl *Fn = nullptr; // whose `return`s they are
+    bool IsKernel = false;
+    std::optional<Values> *TupleRet = nullptr;
+    /// The `if` branches a jump has put the rest of the function in.
+    unsigned Branches = 0;
+    bool InLoop = false; // `continue` ends an iteration
+  };
+  JumpContext Jumps;
   SourceLocation CallSite;
   bool Failed = false;
 };
