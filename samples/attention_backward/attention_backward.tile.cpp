@@ -30,17 +30,19 @@ constexpr float log2e = 1.44269504f;
 template <class T, int BM, int D, int ZERO_DQ>
 void row_deltas(const T *o, const T *d_o, float *delta, float *dq_acc, int seq,
                 int pid_m, int head) {
+  // A head starts past 2^31 elements in large batches: its offset is 64-bit,
+  // added to the base pointers once; offsets within a head are 32-bit.
   const long offset = static_cast<long>(head) * seq * D;
   auto rows = pid_m * BM + tile::arange<BM>();
   auto in_seq = tile::expand_dims<1>(rows < seq);
-  auto at = offset + tile::expand_dims<1>(rows) * D +
-            tile::expand_dims<0>(tile::arange<D>());
-  auto ob = tile::cast<float>(tile::load(o + at, in_seq));
-  auto dob = tile::cast<float>(tile::load(d_o + at, in_seq));
+  auto at =
+      tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(tile::arange<D>());
+  auto ob = tile::cast<float>(tile::load(o + offset + at, in_seq));
+  auto dob = tile::cast<float>(tile::load(d_o + offset + at, in_seq));
   tile::store(delta + static_cast<long>(head) * seq + rows,
               tile::sum<1>(ob * dob), rows < seq);
   if (ZERO_DQ)
-    tile::store(dq_acc + at, tile::zeros<float, BM, D>(), in_seq);
+    tile::store(dq_acc + offset + at, tile::zeros<float, BM, D>(), in_seq);
 }
 
 /// Accumulates into dk and dv the contributions of the queries [lo, hi) to
@@ -105,10 +107,10 @@ void key_block(const T *q, const T *k, const T *v, const T *d_o,
   const int start = pid_n * BN;
   auto cols = start + tile::arange<BN>();
   auto in_seq = tile::expand_dims<1>(cols < seq);
-  auto at = offset + tile::expand_dims<1>(cols) * D +
-            tile::expand_dims<0>(tile::arange<D>());
-  auto k_blk = tile::load(k + at, in_seq);
-  auto v_blk = tile::load(v + at, in_seq);
+  auto at =
+      tile::expand_dims<1>(cols) * D + tile::expand_dims<0>(tile::arange<D>());
+  auto k_blk = tile::load(k + offset + at, in_seq);
+  auto v_blk = tile::load(v + offset + at, in_seq);
   const float qk_scale = sm_scale * log2e;
   const T *const q_head = q + offset;
   const T *const do_head = d_o + offset;
@@ -143,8 +145,8 @@ void key_block(const T *q, const T *k, const T *v, const T *d_o,
     dk_acc = dk_t;
     dv_acc = dv_t;
   }
-  tile::store(dk + at, tile::cast<T>(dk_acc * sm_scale), in_seq);
-  tile::store(dv + at, tile::cast<T>(dv_acc), in_seq);
+  tile::store(dk + offset + at, tile::cast<T>(dk_acc * sm_scale), in_seq);
+  tile::store(dv + offset + at, tile::cast<T>(dv_acc), in_seq);
 }
 
 /// Accumulates into dq the contributions of the keys [lo, hi) to the BM
@@ -195,10 +197,10 @@ void query_block(const T *q, const T *k, const T *v, const T *d_o,
   const int start = pid_m * BM;
   auto rows = start + tile::arange<BM>();
   auto in_seq = tile::expand_dims<1>(rows < seq);
-  auto at = offset + tile::expand_dims<1>(rows) * D +
-            tile::expand_dims<0>(tile::arange<D>());
-  auto q_blk = tile::load(q + at, in_seq);
-  auto do_blk = tile::load(d_o + at, in_seq);
+  auto at =
+      tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(tile::arange<D>());
+  auto q_blk = tile::load(q + offset + at, in_seq);
+  auto do_blk = tile::load(d_o + offset + at, in_seq);
   const long row_offset = static_cast<long>(head) * seq;
   auto lse_2 = tile::load(lse + row_offset + rows, rows < seq) * log2e;
   auto delta_blk = tile::load(delta + row_offset + rows, rows < seq);
@@ -216,7 +218,7 @@ void query_block(const T *q, const T *k, const T *v, const T *d_o,
                          v_head, rows, masked_from,
                          CAUSAL && start + BM < seq ? start + BM : seq, seq,
                          qk_scale);
-  tile::store(dq + at, tile::cast<T>(dq_acc * sm_scale), in_seq);
+  tile::store(dq + offset + at, tile::cast<T>(dq_acc * sm_scale), in_seq);
 }
 
 // The kernels, fp16 as in tutorial 06 (the helpers above take any element
@@ -286,10 +288,11 @@ TILE_KERNEL void attention_bwd_dq_cast_f16(const float *dq_acc, tile::half *dq,
                                            [[maybe_unused]] int head_dim) {
   const long offset = static_cast<long>(tile::program_id(1)) * seq * D;
   auto rows = tile::program_id(0) * BM + tile::arange<BM>();
-  auto at = offset + tile::expand_dims<1>(rows) * D +
-            tile::expand_dims<0>(tile::arange<D>());
+  auto at =
+      tile::expand_dims<1>(rows) * D + tile::expand_dims<0>(tile::arange<D>());
   auto in_seq = tile::expand_dims<1>(rows < seq);
-  tile::store(dq + at, tile::cast<tile::half>(tile::load(dq_acc + at, in_seq)),
+  tile::store(dq + offset + at,
+              tile::cast<tile::half>(tile::load(dq_acc + offset + at, in_seq)),
               in_seq);
 }
 
