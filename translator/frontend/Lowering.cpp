@@ -395,11 +395,8 @@ private:
       llvm::ArrayRef<const Stmt *> Rest = Stmts.drop_front(I + 1);
       if (const auto *R = dyn_cast<ReturnStmt>(S))
         return lowerReturn(R);
-      if (isa<ContinueStmt>(S)) {
-        if (!Jumps.InLoop)
-          error(S->getBeginLoc(), "'continue' outside a loop");
-        return nullptr;
-      }
+      if (isa<ContinueStmt>(S))
+        return nullptr; // the rest of the iteration is skipped
       if (isa<BreakStmt>(S)) {
         error(S->getBeginLoc(),
               "'break' is not supported in a tile kernel yet; make the "
@@ -819,23 +816,12 @@ private:
     addCarriedArguments(*Body, Carried);
     Block *Outer = B.block();
     B.setBlock(*Body);
-    lowerLoopBody(LoopBody);
+    lowerSequence(statementsOf(LoopBody)); // `continue` ends an iteration
     if (Failed)
       return;
     yieldCarried(Carried, *Outer);
     Env.erase(IV);
     addCarriedResults(*For, Carried);
-  }
-
-  /// A loop's body, where `continue` ends the iteration.
-  void lowerLoopBody(const Stmt *Body) {
-    const bool InLoop = Jumps.InLoop;
-    const unsigned Branches = Jumps.Branches;
-    Jumps.InLoop = true;
-    Jumps.Branches = 0;
-    lowerSequence(statementsOf(Body));
-    Jumps.InLoop = InLoop;
-    Jumps.Branches = Branches;
   }
 
   /// `while (cond) body`: the condition is evaluated before every
@@ -873,7 +859,7 @@ private:
     B.createVoid(OpKind::Yield, {B.cast(Cond, ElemType{ScalarKind::I1})});
     Env = Before;
     EnterRegion();
-    lowerLoopBody(WS->getBody());
+    lowerSequence(statementsOf(WS->getBody()));
     if (Failed)
       return;
     yieldCarried(Carried, *Outer);
@@ -2054,7 +2040,6 @@ private:
     std::optional<Values> *TupleRet = nullptr;
     /// The `if` branches a jump has put the rest of the function in.
     unsigned Branches = 0;
-    bool InLoop = false; // `continue` ends an iteration
   };
   JumpContext Jumps;
   SourceLocation CallSite;
