@@ -339,8 +339,9 @@ int main(int Argc, const char **Argv) {
   Files.push_back({(Stem + ".tile.h").str(), Header});
   Files.push_back({(Stem + ".tile." + KernelExt).str(), Kernels});
   Files.push_back({(Stem + ".tile.launch.cpp").str(), Launchers});
-  for (codegen::GeneratedFile &F :
-       MutableArrayRef(Files).take_back(3 + (Planner ? Planner->count() : 0)))
+  // The files whose names a build system knows: shards and umbrella files.
+  const unsigned Named = 3 + (Planner ? Planner->count() : 0);
+  for (codegen::GeneratedFile &F : MutableArrayRef(Files).take_back(Named))
     if (std::string Difference = format(F); !Difference.empty()) {
       errs() << Difference;
       return 1;
@@ -363,7 +364,6 @@ int main(int Argc, const char **Argv) {
     // first one first, and a build system can only declare the files whose
     // names it knows in advance.
     std::string D;
-    const unsigned Named = 3 + (Planner ? Planner->count() : 0);
     for (const codegen::GeneratedFile &F : ArrayRef(Files).take_back(3)) {
       SmallString<256> Path(OutDir);
       sys::path::append(Path, F.Name);

@@ -410,7 +410,7 @@ private:
         return lowerSequence(Flat);
       }
       if (const auto *IS = dyn_cast<IfStmt>(S))
-        return lowerJumpingIf(IS, Rest);
+        return lowerIf(IS, Rest);
       error(Jump->getBeginLoc(),
             isa<ReturnStmt>(Jump)
                 ? "a 'return' inside a loop is not supported in a tile "
@@ -440,9 +440,10 @@ private:
     return lowerExpr(RV);
   }
 
-  /// An `if` that may jump, followed by Rest: Rest is lowered in each
-  /// branch that does not always jump (in both, twice, when neither does).
-  Value *lowerJumpingIf(const IfStmt *IS, llvm::ArrayRef<const Stmt *> Rest) {
+  /// An `if`; one that may jump comes with the statements after it, Rest,
+  /// lowered in each branch that does not always jump (in both, twice, when
+  /// neither does). Returns the value both branches return, if they do.
+  Value *lowerIf(const IfStmt *IS, llvm::ArrayRef<const Stmt *> Rest = {}) {
     auto Continued = [&](const Stmt *Branch) {
       llvm::SmallVector<const Stmt *, 8> Stmts = statementsOf(Branch);
       if (!Branch || !alwaysJumps(Branch))
@@ -538,8 +539,10 @@ private:
       lowerExpr(E);
       return;
     }
-    if (const auto *IS = dyn_cast<IfStmt>(S))
-      return lowerIf(IS);
+    if (const auto *IS = dyn_cast<IfStmt>(S)) {
+      lowerIf(IS);
+      return;
+    }
     if (const auto *FS = dyn_cast<ForStmt>(S))
       return lowerFor(FS);
     if (const auto *RS = dyn_cast<CXXForRangeStmt>(S))
@@ -660,44 +663,6 @@ private:
       if (Env.count(VD) && !AV.Declared.count(VD))
         Out.push_back(VD);
     return Out;
-  }
-
-  void lowerIf(const IfStmt *IS) {
-    if (IS->getInit() || IS->getConditionVariable())
-      return error(IS->getBeginLoc(),
-                   "'if' with an initializer is not supported yet");
-    if (auto C = constantCondition(IS->getCond(), Ctx)) {
-      if (const Stmt *Taken = *C ? IS->getThen() : IS->getElse())
-        lowerStmt(Taken);
-      return;
-    }
-    Value *Cond = lowerExpr(IS->getCond());
-    if (!Cond)
-      return;
-    if (!Cond->type().isScalar())
-      return error(IS->getCond()->getBeginLoc(),
-                   "an 'if' condition must be a scalar; use tile::where for "
-                   "tiles");
-    Cond = B.cast(Cond, ElemType{ScalarKind::I1});
-
-    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(IS);
-    auto Op = std::make_unique<ir::Op>(OpKind::If, B.loc());
-    Op->addOperand(Cond);
-    ir::Op *If = B.block()->append(std::move(Op));
-    auto Before = Env;
-    for (const Stmt *Branch : {IS->getThen(), IS->getElse()}) {
-      Block *Region = If->addRegion();
-      Env = Before;
-      Block *Outer = B.block();
-      B.setBlock(*Region);
-      if (Branch)
-        lowerStmt(Branch);
-      if (Failed)
-        return;
-      yieldCarried(Carried, *Outer);
-    }
-    Env = Before;
-    addCarriedResults(*If, Carried);
   }
 
   /// Accepts `for (T i = lo; i < hi; ++i | i++ | i += step)`.
