@@ -146,3 +146,34 @@ TEST_CASE("a statement repeated in the same scopes is formatted once for all") {
   checkAsClangFormat("void f() {\n" + Statement + "}\n\nvoid g() {\n" +
                      Statement + "  for (;;) {\n" + Statement + "}\n}\n");
 }
+
+TEST_CASE("statements that differ only in digits are formatted alike") {
+  // Variants repeat statements with other layout and value numbers; each
+  // keeps its own digits, and a different length is another statement.
+  auto Statement = [](const std::string &A, const std::string &B) {
+    return "rt::cp_async_v<" + A + ">(a_dst.template at<L" + B +
+           ", true>(e), ((a_head + rd_3[rt::broadcast_index<L" + B + ", L" + A +
+           ">(e)]) + (cols[e] * 64)), live);\n";
+  };
+  const std::string Code = "void f() {\n" + Statement("8", "0") +
+                           "}\n\nvoid g() {\n" + Statement("1", "7") +
+                           "}\n\nvoid h() {\n" + Statement("4", "12") + "}\n";
+  checkAsClangFormat(Code);
+  const std::string Formatted = formatCode(Code, "test.cu");
+  CHECK(Formatted.find("rt::cp_async_v<1>") != std::string::npos);
+  CHECK(Formatted.find("L12") != std::string::npos);
+}
+
+TEST_CASE("files formatted with one cache take each other's statements") {
+  auto File = [](const std::string &Stage, const std::string &Layout) {
+    return "void f() {\n  rt::cp_async_v<" + Stage + ">(a_dst.template at<L" +
+           Layout + ", true>(e), ((a_head + rd_3[rt::broadcast_index<L" +
+           Layout + ", L" + Layout + ">(e)]) + (cols[e] * 64)), live);\n}\n";
+  };
+  tilecc::codegen::FormatCache Cache;
+  for (const std::string &Code : {File("8", "0"), File("2", "5")}) {
+    std::string Reference = formatCodeWithClangFormat(Code, "test.cu");
+    CHECK(Reference != Code);
+    CHECK(formatCode(Code, "test.cu", &Cache) == Reference);
+  }
+}

@@ -25,6 +25,7 @@
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Parallel.h"
 #include "llvm/Support/Threading.h"
+#include <algorithm>
 #include <deque>
 
 namespace tilecc::codegen {
@@ -185,8 +186,9 @@ bool isUnbracedControl(StringRef Code) {
 /// Formats printed code statement by statement; see the file comment.
 class StatementFormatter {
 public:
-  StatementFormatter(const std::string &Code, StringRef FileName)
-      : FileName(FileName) {
+  StatementFormatter(const std::string &Code, StringRef FileName,
+                     FormatCache *Cache)
+      : FileName(FileName), Cache(Cache) {
     StringRef(Code).split(Lines, '\n');
     for (StringRef &L : Lines) {
       // A marked piece of code may start within a printed line.
@@ -229,23 +231,30 @@ private:
   void endGroup();
   /// Formats the batch of scaffolds and puts each group in its place.
   std::optional<std::string> formatGroups();
-  /// The output, given the formatted text of each group.
-  std::string assemble(llvm::ArrayRef<std::string> Formatted) const;
+  /// The output, given the formatted text of each group; nothing if a
+  /// group's formatted text lost or gained digits.
+  std::optional<std::string>
+  assemble(llvm::ArrayRef<std::string> Formatted) const;
   /// Writes the empty lines before the next line, as clang-format keeps
   /// them.
   void flushBlankLines(bool ClosesBody);
 
   StringRef FileName;
+  FormatCache *Cache;
   llvm::SmallVector<StringRef, 0> Lines;
   std::vector<LineCode> Codes;
   std::vector<bool> Marked;
   std::deque<std::string> Unmarked;
   llvm::SmallVector<Scope, 16> Scopes;
 
-  /// The output: printed lines, and placeholders for the groups.
+  /// The output: printed lines and groups. A group is formatted in the
+  /// batch (Group) or was in an earlier file (Text); either way, the text
+  /// of a group of the same shape, into which go its own Digits (endGroup).
   struct Piece {
     std::string Text;
+    bool IsGroup = false;
     int Group = -1;
+    std::string Digits;
   };
   std::vector<Piece> Out;
   unsigned PendingBlankLines = 0;
@@ -257,10 +266,14 @@ private:
     /// Where the group's scaffold starts in the batch.
     size_t Offset = 0;
     unsigned Openers = 0;
+    std::string Shape;
   };
   std::optional<Group> Pending;
+  /// The digits of the pending group's lines, in order.
+  std::string PendingDigits;
   std::vector<Group> Groups;
-  /// Each group's scaffolded text in the batch, and its index.
+  /// Each group's scaffolded text in the batch, every digit a 0, and its
+  /// index.
   llvm::StringMap<unsigned> SeenGroups;
   std::string Batch;
 };
@@ -426,8 +439,10 @@ bool StatementFormatter::addToGroup(size_t Begin, size_t End) {
     for (unsigned U = 0; U < UnbracedBodies; ++U, ++Pending->Openers)
       Batch += "if (c)\n";
   }
-  for (size_t L = Begin; L <= End; ++L)
+  for (size_t L = Begin; L <= End; ++L) {
     Batch += Lines[L].str() + "\n";
+    llvm::copy_if(Lines[L], std::back_inserter(PendingDigits), llvm::isDigit);
+  }
   return applyBraces(Begin, End, /*InGroup=*/true);
 }
 
@@ -439,15 +454,30 @@ void StatementFormatter::endGroup() {
   Batch += "\n" + GroupEnd.str() + "\n";
   for (auto It = Scopes.rbegin(); It != Scopes.rend(); ++It)
     Batch += closer(*It);
-  // The same statements in the same scopes (kernel variants repeat many)
-  // are formatted once.
-  auto [Seen, New] = SeenGroups.try_emplace(
-      StringRef(Batch).substr(Pending->Offset), Groups.size());
-  if (New)
-    Groups.push_back(*Pending);
-  else
+  // Statements that differ only in their digits (kernel variants repeat
+  // many, with other numbers and names such as L7 or t12), in the same
+  // scopes, are formatted once: a digit is not a token of its own, so
+  // clang-format places the same tokens of the same lengths alike, and
+  // each keeps its own digits (assemble).
+  std::string Shape = StringRef(Batch).substr(Pending->Offset).str();
+  std::replace_if(Shape.begin(), Shape.end(), llvm::isDigit, '0');
+  Piece P{"", true, -1, std::move(PendingDigits)};
+  PendingDigits.clear();
+  if (std::optional<std::string> Formatted =
+          Cache ? Cache->find(Shape) : std::nullopt) {
+    P.Text = std::move(*Formatted);
     Batch.resize(Pending->Offset);
-  Out.push_back({"", static_cast<int>(Seen->second)});
+  } else {
+    auto [Seen, New] = SeenGroups.try_emplace(Shape, Groups.size());
+    if (New) {
+      Pending->Shape = std::move(Shape);
+      Groups.push_back(*Pending);
+    } else {
+      Batch.resize(Pending->Offset);
+    }
+    P.Group = Seen->second;
+  }
+  Out.push_back(std::move(P));
   Pending.reset();
 }
 
@@ -461,8 +491,9 @@ void StatementFormatter::flushBlankLines(bool ClosesBody) {
 
 std::optional<std::string> StatementFormatter::formatGroups() {
   // The batch in pieces of whole groups, formatted in parallel: the long
-  // statements of a large kernel file take clang-format most of a second.
-  constexpr size_t PieceSize = 64 * 1024;
+  // statements of a large kernel file take clang-format most of a second,
+  // and the last kernel's are what a translation waits for at its end.
+  constexpr size_t PieceSize = 16 * 1024;
   if (Groups.empty())
     return assemble({});
   size_t PieceCount =
@@ -505,16 +536,35 @@ std::optional<std::string> StatementFormatter::formatGroups() {
     std::string Lines;
     for (StringRef L : llvm::ArrayRef(Result.begin() + Begin, End))
       Lines += L.str() + "\n";
+    if (Cache)
+      Cache->add(Groups[G].Shape, Lines);
     Formatted.push_back(std::move(Lines));
   }
   return assemble(Formatted);
 }
 
-std::string
+std::optional<std::string>
 StatementFormatter::assemble(llvm::ArrayRef<std::string> Formatted) const {
   std::string Result;
-  for (const Piece &P : Out)
-    Result += P.Group < 0 ? P.Text : Formatted[P.Group];
+  for (const Piece &P : Out) {
+    if (!P.IsGroup) {
+      Result += P.Text;
+      continue;
+    }
+    // The group's formatted text with this piece's digits, in order:
+    // formatting moves whitespace only.
+    size_t Next = 0;
+    for (char C : P.Group < 0 ? P.Text : Formatted[P.Group]) {
+      if (llvm::isDigit(C)) {
+        if (Next == P.Digits.size())
+          return std::nullopt;
+        C = P.Digits[Next++];
+      }
+      Result += C;
+    }
+    if (Next != P.Digits.size())
+      return std::nullopt;
+  }
   return Result;
 }
 
@@ -591,8 +641,22 @@ std::string formatCodeWithClangFormat(const std::string &Code,
   return clangFormat(Code, FileName).value_or(Code);
 }
 
-std::string formatCode(const std::string &Code, const std::string &FileName) {
-  if (auto Formatted = StatementFormatter(Code, FileName).run())
+std::optional<std::string> FormatCache::find(llvm::StringRef Shape) const {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = Groups.find(Shape);
+  if (It == Groups.end())
+    return std::nullopt;
+  return It->second;
+}
+
+void FormatCache::add(llvm::StringRef Shape, std::string Formatted) {
+  std::lock_guard<std::mutex> Lock(Mutex);
+  Groups.try_emplace(Shape, std::move(Formatted));
+}
+
+std::string formatCode(const std::string &Code, const std::string &FileName,
+                       FormatCache *Cache) {
+  if (auto Formatted = StatementFormatter(Code, FileName, Cache).run())
     return *Formatted;
   return formatCodeWithClangFormat(Code, FileName);
 }

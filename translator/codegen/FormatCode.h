@@ -3,15 +3,33 @@
 #define TILECC_CODEGEN_FORMATCODE_H
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
+#include <mutex>
+#include <optional>
 #include <string>
 
 namespace tilecc::codegen {
 
+/// Statement groups formatted so far, by shape (see FormatCode.cpp), for
+/// the files of one run: the kernels of a file repeat many of each other's
+/// statements. Safe to share between threads.
+class FormatCache {
+public:
+  std::optional<std::string> find(llvm::StringRef Shape) const;
+  void add(llvm::StringRef Shape, std::string Formatted);
+
+private:
+  mutable std::mutex Mutex;
+  llvm::StringMap<std::string> Groups;
+};
+
 /// Formats generated C++/CUDA/HIP in LLVM style, as the project's own code
 /// is: the result of formatCodeWithClangFormat, reached by formatting only
-/// the statements the printers do not leave formatted.
-std::string formatCode(const std::string &Code, const std::string &FileName);
+/// the statements the printers do not leave formatted (and of those, the
+/// ones Cache does not have).
+std::string formatCode(const std::string &Code, const std::string &FileName,
+                       FormatCache *Cache = nullptr);
 
 /// The mark of a line formatCode must format: a form feed, which C++ and
 /// clang-format read as whitespace.

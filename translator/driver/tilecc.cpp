@@ -12,6 +12,7 @@
 #include "codegen/FormatCode.h"
 #include "codegen/Generate.h"
 #include "frontend/Frontend.h"
+#include "frontend/TilePch.h"
 #include "ir/Verifier.h"
 #include "transforms/DeadCode.h"
 #include "llvm/Config/llvm-config.h"
@@ -29,7 +30,7 @@ using namespace tilecc;
 
 static cl::OptionCategory Category("tilecc options");
 static cl::opt<std::string> Input(cl::Positional, cl::desc("<kernel.tile.cpp>"),
-                                  cl::Required, cl::cat(Category));
+                                  cl::cat(Category));
 static cl::opt<std::string> OutDir("o", cl::desc("output directory"),
                                    cl::value_desc("dir"), cl::cat(Category));
 static cl::opt<std::string>
@@ -72,17 +73,35 @@ static cl::opt<bool> VerifyFormat(
              "clang-format formats it whole (tilecc formats only the "
              "statements its printers leave unformatted)"),
     cl::Hidden, cl::cat(Category));
+static cl::opt<std::string> WritePch(
+    "write-pch",
+    cl::desc("precompile tile/tile.hpp to this file, for translations to "
+             "load (tilecc's build writes tile.pch beside it)"),
+    cl::value_desc("file"), cl::Hidden, cl::cat(Category));
+static cl::opt<std::string> TilePch(
+    "tile-pch",
+    cl::desc("the precompiled tile/tile.hpp to load where it gives the same "
+             "translation (default: tile.pch beside tilecc; empty: none)"),
+    cl::value_desc("file"), cl::Hidden, cl::cat(Category));
+static cl::opt<bool>
+    ExplainPch("explain-pch",
+               cl::desc("say whether the precompiled tile/tile.hpp is loaded, "
+                        "and if not, why not"),
+               cl::Hidden, cl::cat(Category));
 static cl::list<std::string> IncludeDirs("I", cl::Prefix,
                                          cl::desc("include directory"),
                                          cl::cat(Category));
 static cl::list<std::string> Defines("D", cl::Prefix, cl::desc("macro"),
                                      cl::cat(Category));
 
+static std::string executable(const char *Argv0) {
+  return sys::fs::getMainExecutable(Argv0, (void *)&executable);
+}
+
 /// tile/tile.hpp next to an installed tilecc (<prefix>/include), else the
 /// source tree it was built from.
 static std::string runtimeHeadersDir(const char *Argv0) {
-  std::string Exe =
-      sys::fs::getMainExecutable(Argv0, (void *)&runtimeHeadersDir);
+  std::string Exe = executable(Argv0);
   SmallString<256> Installed(
       sys::path::parent_path(sys::path::parent_path(Exe)));
   sys::path::append(Installed, "include", "tile", "tile.hpp");
@@ -111,12 +130,16 @@ static std::string formatDifference(StringRef File, StringRef Fast,
       .str();
 }
 
+/// The statements formatted so far, for all files of the run.
+static codegen::FormatCache FormattedGroups;
+
 /// Formats a generated file (JSON aside); with --verify-format, the error
 /// if whole-file clang-format would format it differently.
 static std::string format(codegen::GeneratedFile &F) {
   if (StringRef(F.Name).ends_with(".json"))
     return "";
-  std::string Formatted = codegen::formatCode(F.Contents, F.Name);
+  std::string Formatted =
+      codegen::formatCode(F.Contents, F.Name, &FormattedGroups);
   if (VerifyFormat)
     if (std::string Difference = formatDifference(
             F.Name, Formatted,
@@ -225,6 +248,38 @@ int main(int Argc, const char **Argv) {
       Argc, Argv,
       "tilecc: tile kernels in C++ to CUDA/HIP\n\n"
       "  tilecc kernel.tile.cpp -o outdir --target sm_90a [-- clang args]\n");
+  frontend::FrontendOptions FO;
+  FO.SourcePath = Input;
+  FO.RuntimeHeadersDir = runtimeHeadersDir(Argv[0]);
+  FO.ResourceDir = TILECC_CLANG_RESOURCE_DIR;
+  for (const std::string &I : IncludeDirs)
+    FO.ExtraArgs.push_back("-I" + I);
+  for (const std::string &D : Defines)
+    FO.ExtraArgs.push_back("-D" + D);
+  FO.ExtraArgs.insert(FO.ExtraArgs.end(), ClangArgs.begin(), ClangArgs.end());
+  FO.OnlyKernels.assign(Kernels.begin(), Kernels.end());
+  if (!WritePch.empty()) {
+    // Translations load it only with the arguments it was built with.
+    if (!FO.ExtraArgs.empty()) {
+      errs() << "tilecc: error: --write-pch takes no -I, -D or clang "
+                "arguments\n";
+      return 1;
+    }
+    return frontend::writeTilePch(FO, WritePch) ? 0 : 1;
+  }
+  if (Input.empty()) {
+    errs() << "tilecc: error: no input file\n";
+    return 1;
+  }
+  FO.TilePch =
+      TilePch.getNumOccurrences()
+          ? TilePch.getValue()
+          : (sys::path::parent_path(executable(Argv[0])) + "/tile.pch").str();
+  FO.ExplainPch = ExplainPch;
+  std::vector<std::string> Dependencies;
+  if (!DepFile.empty())
+    FO.Dependencies = &Dependencies;
+
   auto TD = codegen::parseTarget(Target);
   if (!TD) {
     errs() << "tilecc: error: unknown target '" << Target
@@ -239,20 +294,6 @@ int main(int Argc, const char **Argv) {
     errs() << "tilecc: error: no output directory (-o dir)\n";
     return 1;
   }
-
-  frontend::FrontendOptions FO;
-  FO.SourcePath = Input;
-  FO.RuntimeHeadersDir = runtimeHeadersDir(Argv[0]);
-  FO.ResourceDir = TILECC_CLANG_RESOURCE_DIR;
-  for (const std::string &I : IncludeDirs)
-    FO.ExtraArgs.push_back("-I" + I);
-  for (const std::string &D : Defines)
-    FO.ExtraArgs.push_back("-D" + D);
-  FO.ExtraArgs.insert(FO.ExtraArgs.end(), ClangArgs.begin(), ClangArgs.end());
-  FO.OnlyKernels.assign(Kernels.begin(), Kernels.end());
-  std::vector<std::string> Dependencies;
-  if (!DepFile.empty())
-    FO.Dependencies = &Dependencies;
 
   if (Shards.getNumOccurrences() && (Shards < 1 || Shards > 256)) {
     errs() << "tilecc: error: --shards must be between 1 and 256, got "
@@ -271,15 +312,29 @@ int main(int Argc, const char **Argv) {
   std::deque<frontend::Kernel> Translated;
   std::deque<KernelOutput> Outputs;
   DefaultThreadPool Worker(hardware_concurrency(1));
-  bool Ok = frontend::runFrontend(FO, [&](frontend::Kernel K) {
-    frontend::Kernel &Kept = Translated.emplace_back(std::move(K));
-    if (Emit != "files")
-      return;
-    KernelOutput &Out = Outputs.emplace_back();
-    Worker.async([&Out, &Kept, &GO] { Out = translateKernel(Kept, GO); });
-  });
+  auto Translate = [&] {
+    return frontend::runFrontend(FO, [&](frontend::Kernel K) {
+      frontend::Kernel &Kept = Translated.emplace_back(std::move(K));
+      if (Emit != "files")
+        return;
+      KernelOutput &Out = Outputs.emplace_back();
+      Worker.async([&Out, &Kept, &GO] { Out = translateKernel(Kept, GO); });
+    });
+  };
+  frontend::FrontendResult Result = Translate();
   Worker.wait();
-  if (!Ok)
+  if (Result == frontend::FrontendResult::RetryWithoutPch) {
+    Translated.clear();
+    Outputs.clear();
+    Dependencies.clear();
+    if (Planner)
+      Planner.emplace(Shards);
+    FO.TilePch.clear();
+    FO.ExplainPch = false;
+    Result = Translate();
+    Worker.wait();
+  }
+  if (Result != frontend::FrontendResult::Ok)
     return 1;
 
   if (Emit != "files") {

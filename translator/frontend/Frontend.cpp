@@ -1,11 +1,13 @@
 //===- Frontend.cpp - Discovery, instantiation and lowering ---------------===//
 #include "frontend/Frontend.h"
 #include "frontend/Lowering.h"
+#include "frontend/TilePch.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -18,6 +20,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace clang;
@@ -357,21 +360,6 @@ FunctionDecl *instantiateFor(Sema &S, FunctionDecl &FD, const Found &K,
   return Instance;
 }
 
-/// The user's file (whose contents Clang saw as an in-memory buffer) and
-/// every header it read.
-void collectDependencies(const SourceManager &SM,
-                         std::vector<std::string> &Dependencies) {
-  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
-    llvm::SmallString<256> Real;
-    if (llvm::sys::fs::real_path(It->first.getName(), Real))
-      Real = It->first.getName();
-    Dependencies.push_back(Real.str().str());
-  }
-  llvm::sort(Dependencies);
-  Dependencies.erase(std::unique(Dependencies.begin(), Dependencies.end()),
-                     Dependencies.end());
-}
-
 /// Instantiates the kernel, grid and select rule of each configuration of
 /// F, then lowers them; nothing after errors. Clang's errors (a failed
 /// static_assert, say) are counted in InstantiationFailed: after them no
@@ -487,8 +475,17 @@ bool translate(Sema &S, const FrontendOptions &Opts,
 class TranslateAction : public ASTFrontendAction {
 public:
   TranslateAction(const FrontendOptions &Opts,
-                  llvm::function_ref<void(Kernel)> Translated, bool &Ok)
-      : Opts(Opts), Translated(Translated), Ok(Ok) {}
+                  llvm::function_ref<void(Kernel)> Translated, bool Quiet,
+                  bool &Ok)
+      : Opts(Opts), Translated(Translated), Quiet(Quiet), Ok(Ok) {}
+
+  // A quiet translation's diagnostics are counted, not printed, and so is
+  // not their number (which Clang prints where it shows carets).
+  bool BeginInvocation(CompilerInstance &CI) override {
+    if (Quiet)
+      CI.getDiagnosticOpts().ShowCarets = false;
+    return true;
+  }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
                                                  StringRef) override {
@@ -506,8 +503,11 @@ public:
 private:
   const FrontendOptions &Opts;
   llvm::function_ref<void(Kernel)> Translated;
+  bool Quiet;
   bool &Ok;
 };
+
+} // namespace
 
 std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   std::vector<std::string> Args = {
@@ -517,21 +517,78 @@ std::vector<std::string> clangArgs(const FrontendOptions &Opts) {
   return Args;
 }
 
-} // namespace
+void collectDependencies(const SourceManager &SM,
+                         std::vector<std::string> &Dependencies) {
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    llvm::SmallString<256> Real;
+    if (llvm::sys::fs::real_path(It->first.getName(), Real))
+      Real = It->first.getName();
+    Dependencies.push_back(Real.str().str());
+  }
+  llvm::sort(Dependencies);
+  Dependencies.erase(std::unique(Dependencies.begin(), Dependencies.end()),
+                     Dependencies.end());
+}
 
-bool runFrontend(const FrontendOptions &Opts,
-                 llvm::function_ref<void(Kernel)> Translated) {
+FrontendResult runFrontend(const FrontendOptions &Opts,
+                           llvm::function_ref<void(Kernel)> Translated) {
   auto Buf = llvm::MemoryBuffer::getFile(Opts.SourcePath);
   if (!Buf) {
     llvm::errs() << "tilecc: error: cannot read '" << Opts.SourcePath
                  << "': " << Buf.getError().message() << "\n";
-    return false;
+    return FrontendResult::Failed;
   }
+  std::vector<std::string> CommandLine = {"tilecc"};
+  for (std::string &Arg : clangArgs(Opts))
+    CommandLine.push_back(std::move(Arg));
+  llvm::Expected<std::vector<std::string>> PchInputs =
+      usableTilePch(Opts, (*Buf)->getBuffer());
+  if (PchInputs) {
+    CommandLine.push_back("-include-pch");
+    CommandLine.push_back(Opts.TilePch);
+    // The files the header was built from are the translation's too.
+    if (Opts.Dependencies)
+      *Opts.Dependencies = *PchInputs;
+  }
+  if (Opts.ExplainPch)
+    llvm::errs() << "tilecc: "
+                 << (PchInputs ? "loading " + Opts.TilePch
+                               : "not loading a precompiled tile/tile.hpp: " +
+                                     toString(PchInputs.takeError()))
+                 << "\n";
+  else
+    llvm::consumeError(PchInputs.takeError());
+  CommandLine.push_back(Opts.SourcePath);
+
+  // Clang reads the user's file from the buffer already read.
+  auto Overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  auto InMemory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  Overlay->pushOverlay(InMemory);
+  InMemory->addFile(Opts.SourcePath, 0, std::move(*Buf));
+  auto Files =
+      llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), Overlay);
   bool Ok = false;
-  return tooling::runToolOnCodeWithArgs(
-             std::make_unique<TranslateAction>(Opts, Translated, Ok),
-             (*Buf)->getBuffer(), clangArgs(Opts), Opts.SourcePath, "tilecc") &&
-         Ok;
+  tooling::ToolInvocation Invocation(
+      CommandLine,
+      std::make_unique<TranslateAction>(Opts, Translated,
+                                        /*Quiet=*/bool(PchInputs), Ok),
+      Files.get());
+  // With the header loaded, a diagnostic can name other places than
+  // without it (the header's #include as line 1, other lines of macro
+  // scratch space): it is not printed, and the caller translates again
+  // without the header, which prints what a C++ compile would.
+  DiagnosticConsumer Counted;
+  if (PchInputs)
+    Invocation.setDiagnosticConsumer(&Counted);
+  const bool Ran = Invocation.run();
+  if (PchInputs && (Counted.getNumErrors() || Counted.getNumWarnings())) {
+    if (Opts.ExplainPch)
+      llvm::errs() << "tilecc: translating again without " << Opts.TilePch
+                   << ", which would move what Clang reports\n";
+    return FrontendResult::RetryWithoutPch;
+  }
+  return Ran && Ok ? FrontendResult::Ok : FrontendResult::Failed;
 }
 
 } // namespace tilecc::frontend

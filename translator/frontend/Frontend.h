@@ -17,6 +17,10 @@
 #include <string>
 #include <vector>
 
+namespace clang {
+class SourceManager;
+} // namespace clang
+
 namespace tilecc::frontend {
 
 struct Config {
@@ -61,14 +65,35 @@ struct FrontendOptions {
   std::vector<std::string> OnlyKernels;
   /// When set, receives every file the translation read (for --depfile).
   std::vector<std::string> *Dependencies = nullptr;
+  /// A precompiled tile/tile.hpp (TilePch.h) to load where it gives the same
+  /// translation; empty: none.
+  std::string TilePch;
+  /// Say on stderr whether TilePch is loaded, and if not, why not.
+  bool ExplainPch = false;
+};
+
+/// The arguments Clang parses a translation with.
+std::vector<std::string> clangArgs(const FrontendOptions &Opts);
+
+/// Adds the files SM read (the user's file and every header) to
+/// Dependencies, which it keeps sorted, each once.
+void collectDependencies(const clang::SourceManager &SM,
+                         std::vector<std::string> &Dependencies);
+
+enum class FrontendResult {
+  Ok,
+  Failed, // after diagnostics were printed
+  /// Clang had something to say about a translation that loaded the
+  /// precompiled header: nothing was printed, and the file must be
+  /// translated again without the header (what Translated received is void).
+  RetryWithoutPch,
 };
 
 /// Translates the file's kernels, handing each to Translated, in the file's
 /// order, as soon as it is lowered (so that the caller can generate its code
-/// while the next one is instantiated); false after diagnostics were
-/// printed.
-bool runFrontend(const FrontendOptions &Opts,
-                 llvm::function_ref<void(Kernel)> Translated);
+/// while the next one is instantiated).
+FrontendResult runFrontend(const FrontendOptions &Opts,
+                           llvm::function_ref<void(Kernel)> Translated);
 
 } // namespace tilecc::frontend
 
