@@ -16,9 +16,18 @@
 // DEPS: {{.*}}/cmath
 // DEPS: {{.*}}/tile/tile.hpp
 //
-// tilecc's build writes one beside it, which is the default.
+// tilecc's build writes two beside it, which are the default: one built
+// after <algorithm>, loaded where the file includes it too (here), and one
+// without.
 // RUN: %tilecc %s -o %t/default --explain-pch 2>&1 \
-// RUN:   | %FileCheck %s --check-prefix=LOADS
+// RUN:   | %FileCheck %s --check-prefix=DEFAULT
+// RUN: diff -r %t/default %t/without
+// DEFAULT: tilecc: loading {{.*}}tile-algorithm.pch
+// RUN: %tilecc-bin --write-pch=%t/with-algorithm.pch --pch-with=algorithm
+// RUN: %tilecc %samples/vector_add/vector_add.tile.cpp -o %t/no-algorithm \
+// RUN:   --tile-pch=%t/with-algorithm.pch --explain-pch 2>&1 \
+// RUN:   | %FileCheck %s --check-prefix=NO-ALGORITHM
+// NO-ALGORITHM: not loading a precompiled tile/tile.hpp: {{.*}}with-algorithm.pch: the file does not include <algorithm>
 //
 // Loaded, the header would place Clang's diagnostics elsewhere (its
 // #include on line 1): a translation with something to report runs again
@@ -49,7 +58,7 @@
 // RUN: %tilecc %s -o %t/stale --tile-pch=%t/tile.pch --explain-pch 2>&1 \
 // RUN:   | %FileCheck %s --check-prefix=STALE
 // RUN: diff -r %t/stale %t/without
-// STALE: not loading a precompiled tile/tile.hpp: changed since its manifest was written
+// STALE: not loading a precompiled tile/tile.hpp: {{.*}}tile.pch: changed since its manifest was written
 
 /* Standard headers may come first. */
 #include <cmath>

@@ -76,12 +76,19 @@ static cl::opt<bool> VerifyFormat(
 static cl::opt<std::string> WritePch(
     "write-pch",
     cl::desc("precompile tile/tile.hpp to this file, for translations to "
-             "load (tilecc's build writes tile.pch beside it)"),
+             "load (tilecc's build writes tile.pch and tile-algorithm.pch "
+             "beside it)"),
     cl::value_desc("file"), cl::Hidden, cl::cat(Category));
+static cl::list<std::string>
+    PchWith("pch-with",
+            cl::desc("with --write-pch: a standard header to precompile "
+                     "before tile/tile.hpp (repeatable)"),
+            cl::value_desc("header"), cl::Hidden, cl::cat(Category));
 static cl::opt<std::string> TilePch(
     "tile-pch",
     cl::desc("the precompiled tile/tile.hpp to load where it gives the same "
-             "translation (default: tile.pch beside tilecc; empty: none)"),
+             "translation (default: tile-algorithm.pch, else tile.pch, "
+             "beside tilecc; empty: none)"),
     cl::value_desc("file"), cl::Hidden, cl::cat(Category));
 static cl::opt<bool>
     ExplainPch("explain-pch",
@@ -265,16 +272,18 @@ int main(int Argc, const char **Argv) {
                 "arguments\n";
       return 1;
     }
-    return frontend::writeTilePch(FO, WritePch) ? 0 : 1;
+    return frontend::writeTilePch(FO, WritePch, PchWith) ? 0 : 1;
   }
   if (Input.empty()) {
     errs() << "tilecc: error: no input file\n";
     return 1;
   }
-  FO.TilePch =
-      TilePch.getNumOccurrences()
-          ? TilePch.getValue()
-          : (sys::path::parent_path(executable(Argv[0])) + "/tile.pch").str();
+  if (!TilePch.getNumOccurrences())
+    for (const char *Name : {"tile-algorithm.pch", "tile.pch"})
+      FO.TilePchs.push_back(
+          (sys::path::parent_path(executable(Argv[0])) + "/" + Name).str());
+  else if (!TilePch.empty())
+    FO.TilePchs.push_back(TilePch);
   FO.ExplainPch = ExplainPch;
   std::vector<std::string> Dependencies;
   if (!DepFile.empty())
@@ -329,7 +338,7 @@ int main(int Argc, const char **Argv) {
     Dependencies.clear();
     if (Planner)
       Planner.emplace(Shards);
-    FO.TilePch.clear();
+    FO.TilePchs.clear();
     FO.ExplainPch = false;
     Result = Translate();
     Worker.wait();

@@ -541,23 +541,22 @@ FrontendResult runFrontend(const FrontendOptions &Opts,
   std::vector<std::string> CommandLine = {"tilecc"};
   for (std::string &Arg : clangArgs(Opts))
     CommandLine.push_back(std::move(Arg));
-  llvm::Expected<std::vector<std::string>> PchInputs =
-      usableTilePch(Opts, (*Buf)->getBuffer());
-  if (PchInputs) {
+  llvm::Expected<UsablePch> Pch = usableTilePch(Opts, (*Buf)->getBuffer());
+  if (Pch) {
     CommandLine.push_back("-include-pch");
-    CommandLine.push_back(Opts.TilePch);
+    CommandLine.push_back(Pch->Path);
     // The files the header was built from are the translation's too.
     if (Opts.Dependencies)
-      *Opts.Dependencies = *PchInputs;
+      *Opts.Dependencies = Pch->Inputs;
   }
   if (Opts.ExplainPch)
     llvm::errs() << "tilecc: "
-                 << (PchInputs ? "loading " + Opts.TilePch
-                               : "not loading a precompiled tile/tile.hpp: " +
-                                     toString(PchInputs.takeError()))
+                 << (Pch ? "loading " + Pch->Path
+                         : "not loading a precompiled tile/tile.hpp: " +
+                               toString(Pch.takeError()))
                  << "\n";
   else
-    llvm::consumeError(PchInputs.takeError());
+    llvm::consumeError(Pch.takeError());
   CommandLine.push_back(Opts.SourcePath);
 
   // Clang reads the user's file from the buffer already read.
@@ -572,19 +571,19 @@ FrontendResult runFrontend(const FrontendOptions &Opts,
   tooling::ToolInvocation Invocation(
       CommandLine,
       std::make_unique<TranslateAction>(Opts, Translated,
-                                        /*Quiet=*/bool(PchInputs), Ok),
+                                        /*Quiet=*/bool(Pch), Ok),
       Files.get());
   // With the header loaded, a diagnostic can name other places than
   // without it (the header's #include as line 1, other lines of macro
   // scratch space): it is not printed, and the caller translates again
   // without the header, which prints what a C++ compile would.
   DiagnosticConsumer Counted;
-  if (PchInputs)
+  if (Pch)
     Invocation.setDiagnosticConsumer(&Counted);
   const bool Ran = Invocation.run();
-  if (PchInputs && (Counted.getNumErrors() || Counted.getNumWarnings())) {
+  if (Pch && (Counted.getNumErrors() || Counted.getNumWarnings())) {
     if (Opts.ExplainPch)
-      llvm::errs() << "tilecc: translating again without " << Opts.TilePch
+      llvm::errs() << "tilecc: translating again without " << Pch->Path
                    << ", which would move what Clang reports\n";
     return FrontendResult::RetryWithoutPch;
   }

@@ -65,10 +65,10 @@ struct FrontendOptions {
   std::vector<std::string> OnlyKernels;
   /// When set, receives every file the translation read (for --depfile).
   std::vector<std::string> *Dependencies = nullptr;
-  /// A precompiled tile/tile.hpp (TilePch.h) to load where it gives the same
-  /// translation; empty: none.
-  std::string TilePch;
-  /// Say on stderr whether TilePch is loaded, and if not, why not.
+  /// Precompiled tile/tile.hpps (TilePch.h), the first to load where it
+  /// gives the same translation first; none: parse it.
+  std::vector<std::string> TilePchs;
+  /// Say on stderr which of TilePchs is loaded, or why none is.
   bool ExplainPch = false;
 };
 

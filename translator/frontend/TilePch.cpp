@@ -5,6 +5,7 @@
 #include "clang/Frontend/FrontendActions.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -29,6 +30,11 @@ std::optional<std::string> stamp(StringRef Path) {
              Status.getLastModificationTime().time_since_epoch().count());
 }
 
+llvm::Error whyNot(const llvm::Twine &Reason) {
+  return llvm::createStringError(
+      std::make_error_code(std::errc::invalid_argument), Reason);
+}
+
 /// Where the header's manifest lives.
 std::string manifestPath(StringRef Pch) { return (Pch + ".inputs").str(); }
 
@@ -40,16 +46,26 @@ std::string manifestHeader(const FrontendOptions &Opts) {
   return Header;
 }
 
-/// Whether Source includes <tile/tile.hpp> before any line but comments
-/// and includes of standard headers, which define nothing tile/tile.hpp
-/// reads: loading the header first then gives the same declarations.
-bool includesTileFirst(StringRef Source) {
+/// The standard headers Source includes around <tile/tile.hpp> before its
+/// first line that is not a comment or such an include, if it includes
+/// <tile/tile.hpp> there with nothing before it but comments and standard
+/// headers. These define nothing tile/tile.hpp reads and are order-free, so
+/// loading the header built from them and tile/tile.hpp first gives the
+/// same declarations.
+std::optional<llvm::StringSet<>> leadingStandardHeaders(StringRef Source) {
+  llvm::StringSet<> Standard;
+  bool SawTile = false;
+  auto Ended = [&]() -> std::optional<llvm::StringSet<>> {
+    if (!SawTile)
+      return std::nullopt;
+    return Standard;
+  };
   while (true) {
     Source = Source.ltrim(" \t\r\n\f\v");
     if (Source.starts_with("/*")) {
       size_t End = Source.find("*/");
       if (End == StringRef::npos)
-        return false;
+        return Ended();
       Source = Source.drop_front(End + 2);
       continue;
     }
@@ -66,23 +82,26 @@ bool includesTileFirst(StringRef Source) {
       continue;
     }
     if (Line.rtrim().ends_with("\\") || !Line.consume_front("#"))
-      return false;
+      return Ended();
     Line = Line.ltrim();
     if (!Line.consume_front("include"))
-      return false;
+      return Ended();
     Line = Line.ltrim();
     size_t Close = Line.find('>');
     if (!Line.consume_front("<") || Close == StringRef::npos)
-      return false;
+      return Ended();
     StringRef Name = Line.take_front(Close - 1);
     StringRef Rest = Line.drop_front(Close).trim();
     if (!Rest.empty() && !Rest.starts_with("//"))
-      return false;
-    if (Name == "tile/tile.hpp")
-      return true;
+      return Ended();
+    if (Name == "tile/tile.hpp") {
+      SawTile = true;
+      continue;
+    }
     // The standard library's headers are the ones without an extension.
     if (Name.empty() || Name.contains('/') || Name.contains('.'))
-      return false;
+      return Ended();
+    Standard.insert(Name);
   }
 }
 
@@ -108,12 +127,17 @@ private:
 
 } // namespace
 
-bool writeTilePch(const FrontendOptions &Opts, const std::string &Path) {
+bool writeTilePch(const FrontendOptions &Opts, const std::string &Path,
+                  llvm::ArrayRef<std::string> With) {
   SmallString<256> Header(Opts.RuntimeHeadersDir);
   llvm::sys::path::append(Header, "tile", "tile.hpp");
   std::vector<std::string> Args = {"tilecc", "-x", "c++-header"};
   for (const std::string &Arg : clangArgs(Opts))
     Args.push_back(Arg);
+  for (const std::string &Standard : With) {
+    Args.push_back("-include");
+    Args.push_back(Standard);
+  }
   Args.push_back(Header.str().str());
   std::vector<std::string> Inputs;
   auto Files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions());
@@ -126,6 +150,8 @@ bool writeTilePch(const FrontendOptions &Opts, const std::string &Path) {
   // The manifest last, through a temporary file: a translation that reads
   // it while the header is being replaced finds the header's stamp changed.
   std::string Manifest = manifestHeader(Opts);
+  for (const std::string &Standard : With)
+    Manifest += "with " + Standard + "\n";
   std::optional<std::string> PchStamp = stamp(Path);
   if (!PchStamp) {
     llvm::errs() << "tilecc: error: cannot read '" << Path << "'\n";
@@ -157,28 +183,28 @@ bool writeTilePch(const FrontendOptions &Opts, const std::string &Path) {
   return true;
 }
 
+namespace {
+
+/// The files Pch was built from, if a translation whose file includes the
+/// standard headers Included around tile/tile.hpp may load it.
 llvm::Expected<std::vector<std::string>>
-usableTilePch(const FrontendOptions &Opts, StringRef Source) {
-  auto WhyNot = [](const llvm::Twine &Reason) {
-    return llvm::createStringError(
-        std::make_error_code(std::errc::invalid_argument), Reason);
-  };
-  if (Opts.TilePch.empty())
-    return WhyNot("none given");
-  if (!Opts.ExtraArgs.empty())
-    return WhyNot("the translation has -I, -D or clang arguments");
-  if (!includesTileFirst(Source))
-    return WhyNot("the file has more than comments and standard headers "
-                  "before #include <tile/tile.hpp>");
-  auto Manifest = llvm::MemoryBuffer::getFile(manifestPath(Opts.TilePch));
+usablePch(const FrontendOptions &Opts, const std::string &Pch,
+          const llvm::StringSet<> &Included) {
+  auto Manifest = llvm::MemoryBuffer::getFile(manifestPath(Pch));
   if (!Manifest)
-    return WhyNot("cannot read " + manifestPath(Opts.TilePch));
+    return whyNot("cannot read " + manifestPath(Pch));
   StringRef Text = (*Manifest)->getBuffer();
   if (!Text.consume_front(manifestHeader(Opts)))
-    return WhyNot("built by another Clang or with other arguments");
-  std::optional<std::string> PchStamp = stamp(Opts.TilePch);
+    return whyNot("built by another Clang or with other arguments");
+  while (Text.consume_front("with ")) {
+    auto [Standard, Rest] = Text.split('\n');
+    if (!Included.contains(Standard))
+      return whyNot("the file does not include <" + Standard + ">");
+    Text = Rest;
+  }
+  std::optional<std::string> PchStamp = stamp(Pch);
   if (!PchStamp || !Text.consume_front("pch " + *PchStamp + "\n"))
-    return WhyNot("changed since its manifest was written");
+    return whyNot("changed since its manifest was written");
   std::vector<std::string> Inputs;
   while (!Text.empty()) {
     auto [Line, Rest] = Text.split('\n');
@@ -189,10 +215,34 @@ usableTilePch(const FrontendOptions &Opts, StringRef Source) {
     auto [Time, Path] = AfterSize.split(' ');
     std::optional<std::string> Now = stamp(Path);
     if (Kind != "input" || !Now || *Now != (Size + " " + Time).str())
-      return WhyNot(Path + " changed since it was built");
+      return whyNot(Path + " changed since it was built");
     Inputs.push_back(Path.str());
   }
   return Inputs;
+}
+
+} // namespace
+
+llvm::Expected<UsablePch> usableTilePch(const FrontendOptions &Opts,
+                                        StringRef Source) {
+  if (Opts.TilePchs.empty())
+    return whyNot("none given");
+  if (!Opts.ExtraArgs.empty())
+    return whyNot("the translation has -I, -D or clang arguments");
+  std::optional<llvm::StringSet<>> Included = leadingStandardHeaders(Source);
+  if (!Included)
+    return whyNot("the file has more than comments and standard headers "
+                  "before #include <tile/tile.hpp>");
+  std::string Reasons;
+  for (const std::string &Pch : Opts.TilePchs) {
+    llvm::Expected<std::vector<std::string>> Inputs =
+        usablePch(Opts, Pch, *Included);
+    if (Inputs)
+      return UsablePch{Pch, std::move(*Inputs)};
+    Reasons += (Reasons.empty() ? "" : "; ") + Pch + ": " +
+               toString(Inputs.takeError());
+  }
+  return whyNot(Reasons);
 }
 
 } // namespace tilecc::frontend
