@@ -335,7 +335,6 @@ int main(int Argc, const char **Argv) {
   if (Result == frontend::FrontendResult::RetryWithoutPch) {
     Translated.clear();
     Outputs.clear();
-    Dependencies.clear();
     if (Planner)
       Planner.emplace(Shards);
     FO.TilePchs.clear();

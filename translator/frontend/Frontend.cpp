@@ -545,10 +545,10 @@ FrontendResult runFrontend(const FrontendOptions &Opts,
   if (Pch) {
     CommandLine.push_back("-include-pch");
     CommandLine.push_back(Pch->Path);
-    // The files the header was built from are the translation's too.
-    if (Opts.Dependencies)
-      *Opts.Dependencies = Pch->Inputs;
   }
+  // The files the header was built from are the translation's too.
+  if (Opts.Dependencies)
+    *Opts.Dependencies = Pch ? Pch->Inputs : std::vector<std::string>();
   if (Opts.ExplainPch)
     llvm::errs() << "tilecc: "
                  << (Pch ? "loading " + Pch->Path

@@ -63,7 +63,7 @@ struct FrontendOptions {
   std::vector<std::string> ExtraArgs;
   /// Kernels to translate; empty means all TILE_KERNELs in the file.
   std::vector<std::string> OnlyKernels;
-  /// When set, receives every file the translation read (for --depfile).
+  /// When set, is set to every file the translation read (for --depfile).
   std::vector<std::string> *Dependencies = nullptr;
   /// Precompiled tile/tile.hpps (TilePch.h), the first to load where it
   /// gives the same translation first; none: parse it.
