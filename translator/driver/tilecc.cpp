@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/FormatCode.h"
 #include "codegen/Generate.h"
+#include "driver/HugePageHeap.h"
 #include "frontend/Frontend.h"
 #include "frontend/TilePch.h"
 #include "ir/Verifier.h"
@@ -238,6 +239,7 @@ static bool writeFile(const std::string &Path, const std::string &Contents) {
 }
 
 int main(int Argc, const char **Argv) {
+  backHeapWithHugePages();
   // Arguments after `--` go to Clang unchanged.
   std::vector<std::string> ClangArgs;
   for (int I = 1; I < Argc; ++I)
