@@ -14,6 +14,12 @@ config.excludes = ["unit", "consumer", "gpu", "Inputs", "CMakeLists.txt"]
 config.substitutions.append(("%tilecc-bin", config.tilecc))
 # Every file a test writes is also checked against whole-file clang-format.
 config.substitutions.append(("%tilecc", config.tilecc + " --verify-format"))
+# Bad kernels: FileCheck that also fails on any error placed inside tile's
+# own headers (an error belongs at the user's line, the library's detail in
+# notes after it).
+config.substitutions.append(
+    ("%check-errors",
+     config.filecheck + ' --implicit-check-not="{{/tile/[a-z_/]+[.](hpp|cuh):[0-9]+:[0-9]+: (fatal )?error}}"'))
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%rt", config.runtime_headers))
 config.substitutions.append(("%samples", config.samples_dir))

@@ -487,6 +487,11 @@ template <binop Op, class A, class B> auto binary(const A &a, const B &b) {
     return elementwise<Result>(
         [](auto x, auto y) { return apply<Op>(convert<R>(x), convert<R>(y)); },
         a, b);
+  } else {
+    // A tile of the expected kind, so that the check above is the only
+    // error.
+    return broadcast_tensor_t<
+        std::conditional_t<is_logical(Op), bool, element_t<A>>, A, B>{};
   }
 }
 
@@ -584,9 +589,9 @@ template <class Lo, class Hi, class Step = int>
 TILE_OP("range")
 detail::iteration_range<std::common_type_t<Lo, Hi, Step>> range(
     Lo lo, Hi hi, Step step = 1, [[maybe_unused]] int num_stages = 0) {
-  static_assert(std::is_integral_v<std::common_type_t<Lo, Hi, Step>>,
-                "tile::range iterates over integers");
-  return {lo, hi, step};
+  using I = std::common_type_t<Lo, Hi, Step>;
+  static_assert(std::is_integral_v<I>, "tile::range iterates over integers");
+  return {static_cast<I>(lo), static_cast<I>(hi), static_cast<I>(step)};
 }
 
 template <int N> TILE_OP("arange") tensor<int, N> arange() {
@@ -598,9 +603,9 @@ template <int N> TILE_OP("arange") tensor<int, N> arange() {
 
 template <int Start, int End>
 TILE_OP("arange")
-tensor<int, End - Start> arange() {
+tensor<int, (End > Start ? End - Start : 1)> arange() {
   static_assert(End > Start, "arange needs End > Start");
-  tensor<int, End - Start> r;
+  tensor<int, (End > Start ? End - Start : 1)> r;
   for (int i = 0; i < End - Start; ++i)
     r.data()[i] = Start + i;
   return r;
@@ -977,6 +982,21 @@ auto minimum(const A &a, const B &b) {
       a, b);
 }
 
+/// a raised to the power b (libdevice's pow), in float or double: the
+/// operands combine like a binary operator's.
+template <class A, class B>
+requires detail::numeric_operand<A> && detail::numeric_operand<B>
+    TILE_OP("pow")
+auto pow(const A &a, const B &b) {
+  using R = detail::common_element_t<A, B>;
+  detail::check_math<R>();
+  return detail::elementwise<R>(
+      [](auto x, auto y) {
+        return R(std::pow(detail::convert<R>(x), detail::convert<R>(y)));
+      },
+      a, b);
+}
+
 /// Triton's swizzle2d: the (row, column) that program (i, j) of a size_i x
 /// size_j grid, numbered row-major, should compute so that programs run
 /// column by column within groups of size_g rows, and the blocks of the
@@ -1041,6 +1061,7 @@ TILE_DETAIL_MATH_FUNCTION(cos, std::cos(v))
 TILE_DETAIL_MATH_FUNCTION(floor, std::floor(v))
 TILE_DETAIL_MATH_FUNCTION(ceil, std::ceil(v))
 TILE_DETAIL_MATH_FUNCTION(erf, std::erf(v))
+TILE_DETAIL_MATH_FUNCTION(tanh, std::tanh(v))
 TILE_DETAIL_MATH_FUNCTION(sigmoid, T(1) / (T(1) + std::exp(-v)))
 
 #undef TILE_DETAIL_MATH_FUNCTION
@@ -1269,15 +1290,29 @@ auto reduce(const std::tuple<X...> &xs, Combine combine) {
   });
 }
 
+namespace detail {
+/// A built-in scan of x: Op's running result along Axis, in the type of
+/// tile::sum, combining with Combine.
+template <reduce_op Op, binop Combine, int Axis, bool Reverse, class T,
+          int... D>
+auto builtin_scan(const tensor<T, D...> &x) {
+  static_assert(is_element_v<T>, "scans need numeric tiles");
+  if constexpr (is_element_v<T>) {
+    using R = reduce_result_t<Op, T>;
+    return scan_values<Axis, Reverse, R>(x, apply<Combine, R>);
+  } else {
+    return x; // the assertion is the only error
+  }
+}
+} // namespace detail
+
 /// Inclusive prefix sum along Axis (suffix sum with Reverse), in the type of
 /// tile::sum.
 template <int Axis, bool Reverse = false, class T, int... D>
 TILE_OP("cumsum")
 auto cumsum(const tensor<T, D...> &x) {
-  static_assert(detail::is_element_v<T>, "scans need numeric tiles");
-  using R = reduce_result_t<reduce_op::cumsum, T>;
-  return detail::scan_values<Axis, Reverse, R>(
-      x, detail::apply<detail::binop::add, R>);
+  return detail::builtin_scan<reduce_op::cumsum, detail::binop::add, Axis,
+                              Reverse>(x);
 }
 
 /// Inclusive prefix product along Axis (suffix product with Reverse), in the
@@ -1285,10 +1320,8 @@ auto cumsum(const tensor<T, D...> &x) {
 template <int Axis, bool Reverse = false, class T, int... D>
 TILE_OP("cumprod")
 auto cumprod(const tensor<T, D...> &x) {
-  static_assert(detail::is_element_v<T>, "scans need numeric tiles");
-  using R = reduce_result_t<reduce_op::cumprod, T>;
-  return detail::scan_values<Axis, Reverse, R>(
-      x, detail::apply<detail::binop::mul, R>);
+  return detail::builtin_scan<reduce_op::cumprod, detail::binop::mul, Axis,
+                              Reverse>(x);
 }
 
 /// Inclusive scan with combine(a, b), where a is the result so far and b the
@@ -1368,7 +1401,7 @@ constexpr bool check_dot() {
   static_assert(!std::is_void_v<dot_accumulator_t<TA>>,
                 "dot takes int8, uint8, float8_e4m3, float8_e5m2, half, "
                 "bfloat16 or float operands");
-  static_assert(dot_result_ok<TA, R>,
+  static_assert(std::is_void_v<dot_accumulator_t<TA>> || dot_result_ok<TA, R>,
                 "dot: the result must have the accumulator type (int32 for "
                 "8-bit integers, float otherwise; half operands may also "
                 "give half)");
@@ -1431,7 +1464,12 @@ auto dot(const tensor<TA, M, KA> &a, const tensor<TB, KB, N> &b,
   using R = std::conditional_t<std::is_void_v<Out>,
                                detail::dot_accumulator_t<TA>, Out>;
   using Result = std::conditional_t<std::is_void_v<R>, float, R>;
-  return dot(a, b, tensor<Result, M, N>{}, precision);
+  // Checked here as well: this body is instantiated at the user's call,
+  // the other dot's only after the whole file.
+  if constexpr (detail::check_dot<TA, TB, Result, M, KA, KB, N>())
+    return dot(a, b, tensor<Result, M, N>{}, precision);
+  else
+    return tensor<Result, M, N>{};
 }
 
 /// The transpose of a 2-D tile.
@@ -1515,10 +1553,11 @@ auto atomic_rmw(const P &ptrs, const M &mask, Update update,
   static_assert(std::is_same_v<element_t<M>, bool>,
                 "atomic masks must be bool tiles or bool values");
   constexpr auto shape = operand_traits<std::remove_cvref_t<P>>::shape;
-  static_assert((broadcasts_to(operand_traits<M>::shape, shape) && ... &&
-                 broadcasts_to(operand_traits<V>::shape, shape)),
-                "cannot broadcast tile shapes");
-  if constexpr (!std::is_const_v<T>) {
+  constexpr bool broadcasts =
+      (broadcasts_to(operand_traits<M>::shape, shape) && ... &&
+       broadcasts_to(operand_traits<V>::shape, shape));
+  static_assert(broadcasts, "cannot broadcast tile shapes");
+  if constexpr (!std::is_const_v<T> && broadcasts) {
     return elementwise<T>(
         [update](T *p, bool m, element_t<V>... v) {
           if (!m)

@@ -44,13 +44,16 @@ TILE_KERNEL void scalar_math(const float *x, float *out, float s, int k,
   // CHECK: [[D:t[0-9]+]] = rt::convert<double>(k);
   // CHECK-NEXT: const double d = rt::sqrt([[D]]);
   double d = std::sqrt(k);
+  // CHECK: rt::tanh(s);
+  // CHECK: rt::pow(s, 2.5f);
+  float h = std::tanh(s) + std::pow(s, 2.5f);
   // CHECK: (s != s);
   // CHECK: == INFINITY);
   // CHECK: < INFINITY);
   bool odd = std::isnan(s) || std::isinf(s) || !std::isfinite(r);
   auto a = tile::load(x + offs, mask, 0.0f);
-  tile::store(out + offs, a * m + float(ki) + float(d) + (odd ? 1.0f : 0.0f),
-              mask);
+  tile::store(out + offs,
+              a * m + float(ki) + float(d) + h + (odd ? 1.0f : 0.0f), mask);
 }
 TILE_CONFIGS(scalar_math, tile::config{.meta = {256}, .num_warps = 4});
 template <int BLOCK>

@@ -42,7 +42,7 @@
 // RUN:   | %FileCheck %s --check-prefix=AGAIN
 // AGAIN: tilecc: loading {{.*}}tile.pch
 // AGAIN-NEXT: tilecc: translating again without {{.*}}tile.pch
-// AGAIN-NEXT: In file included from {{.*}}mask_type.tile.cpp:5:
+// AGAIN-NEXT: {{.*}}mask_type.tile.cpp:8:33: error: load and store masks
 //
 // Not loaded where it may not give the same translation unit: with
 // arguments for Clang, after a macro, once a header it was built from (or

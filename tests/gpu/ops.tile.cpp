@@ -866,6 +866,11 @@ TILE_KERNEL void std_math(float *out, int *iout, float s, float t, int k,
   pick(14, std::isinf(s) ? 1.0f : 0.0f);
   pick(15, std::isfinite(t) ? 1.0f : 0.0f);
   pick(16, float(std::sqrt(k * k)));
+  pick(17, std::tanh(s) + std::tanh(t));
+  pick(18, std::pow(std::fabs(s), t));
+  // The tile forms of tanh and pow.
+  auto x = tile::cast<float>(i) * 0.125f - 2.0f;
+  r = tile::where(i >= 20, tile::tanh(x) + tile::pow(tile::abs(x), 0.5f), r);
   tile::store(out + i, r);
   auto q = tile::zeros<int, N>();
   q = tile::where(i == 0, std::max(k, j), q);
@@ -933,4 +938,68 @@ template <int BLOCK>
 TILE_GRID(early_exit)
 tile::grid early_exit_grid(const float *, float *, int n, int, int) {
   return {tile::cdiv(n, BLOCK) + 2};
+}
+
+// break and return inside loops (issue 48): each program adds its row's
+// blocks until their sum passes a limit; a while loop, a range-for with
+// continue, a loop nested in another, a while loop whose condition has a
+// side effect (it must not run again after the break), and a return from a
+// loop that skips the rest of the kernel (row 5).
+template <int BLOCK>
+TILE_KERNEL void breaks(const float *x, float *out, int *counts, int n,
+                        float limit) {
+  const int row = tile::program_id(0);
+  auto offs = tile::arange<BLOCK>();
+  auto acc = tile::zeros<float, BLOCK>();
+  int steps = 0;
+  for (int k = 0; k < n; k += BLOCK) {
+    acc = acc + tile::load(x + row * n + k + offs, k + offs < n, 0.0f);
+    steps += 1;
+    if (tile::sum(acc) > limit)
+      break;
+  }
+  int j = 0;
+  while (j < 100) {
+    if (j * j >= steps * 7)
+      break;
+    j += 1;
+  }
+  float extra = 0.0f;
+  for (int i : tile::range(0, 16)) {
+    if (i % 2 == 1)
+      continue;
+    if (i > steps)
+      break;
+    extra += float(i);
+  }
+  int pairs = 0;
+  for (int a = 0; a < 8; ++a)
+    for (int b = 0; b < 8; ++b) {
+      if (b > a + row % 3)
+        break;
+      pairs += 1;
+    }
+  int *polls = counts + row * 6 + 4;
+  int iterations = 0;
+  while (tile::atomic_add(polls, 1) < 10) {
+    iterations += 1;
+    if (iterations == 3)
+      break;
+  }
+  for (int r = 0; r < 4; ++r) {
+    tile::store(counts + row * 6 + 5, r);
+    if (row == 5 && r == 2)
+      return;
+  }
+  tile::store(out + row * BLOCK + offs, acc + extra);
+  tile::store(counts + row * 6, steps);
+  tile::store(counts + row * 6 + 1, j);
+  tile::store(counts + row * 6 + 2, pairs);
+  tile::store(counts + row * 6 + 3, iterations);
+}
+TILE_CONFIGS(breaks, tile::config{.meta = {64}, .num_warps = 2});
+template <int BLOCK>
+TILE_GRID(breaks)
+tile::grid breaks_grid(const float *, float *, int *, int, float) {
+  return {6};
 }

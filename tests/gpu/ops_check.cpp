@@ -770,6 +770,28 @@ void checkEarlyExit() {
   }
 }
 
+/// breaks against emulation: rows of positive values stop after a few
+/// blocks, each row at its own step; the counts (steps, the while loop's j,
+/// the nested loops' pairs, the polling loop's iterations and polls, the
+/// last step of the returning loop) must match exactly: a condition
+/// evaluated once more after its break would leave 4 polls instead of 3;
+/// row 5 returns from its loop and leaves its zeros.
+void checkBreaks() {
+  constexpr int Rows = 6, N = 1000, Block = 64;
+  auto X = randomFloats(size_t(Rows) * N, 0, 1);
+  const float Limit = 100.0f;
+  std::vector<float> Want(Rows * Block, 0.0f);
+  std::vector<int> WantCounts(Rows * 6, 0);
+  sample::DeviceArray<float> DX(X, 0), DOut(Want, 0);
+  sample::DeviceArray<int> DCounts(WantCounts, 0);
+  tile::emulate::launch(tile::grid{Rows}, breaks<Block>, X.data(), Want.data(),
+                        WantCounts.data(), N, Limit);
+  CUDA_CHECK(tilecc::breaks(DX.get(), DOut.get(), DCounts.get(), N, Limit));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare("breaks", DOut.download(), Want, 1e-5);
+  compare("breaks (counts)", DCounts.download(), WantCounts, 0);
+}
+
 void checkChains() {
   checkChainWith("chain_next (launch_pdl, gdc_wait)",
                  [](const float *B, const float *Y, float *Z, int N) {
@@ -851,6 +873,7 @@ int main() {
   checkStdMath();
   checkIndex64();
   checkEarlyExit();
+  checkBreaks();
   // An empty grid launches nothing and succeeds; a bad config is refused.
   CUDA_CHECK(tilecc::float_ops(nullptr, nullptr, nullptr, 0));
   if (tilecc::float_ops(nullptr, nullptr, nullptr, 16, nullptr, 7) !=

@@ -2,6 +2,7 @@
 #include "frontend/Frontend.h"
 #include "frontend/Lowering.h"
 #include "frontend/TilePch.h"
+#include "frontend/UserLineDiagnostics.h"
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
@@ -10,6 +11,7 @@
 #include "clang/Basic/FileManager.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Sema/Scope.h"
 #include "clang/Sema/Sema.h"
@@ -577,9 +579,18 @@ FrontendResult runFrontend(const FrontendOptions &Opts,
   // without it (the header's #include as line 1, other lines of macro
   // scratch space): it is not printed, and the caller translates again
   // without the header, which prints what a C++ compile would.
+  // Without it, what Clang reports is printed, a failed check inside
+  // tile's headers at the user's line that led there.
   DiagnosticConsumer Counted;
-  if (Pch)
-    Invocation.setDiagnosticConsumer(&Counted);
+  llvm::SmallVector<const char *> Argv;
+  for (const std::string &Arg : CommandLine)
+    Argv.push_back(Arg.c_str());
+  llvm::IntrusiveRefCntPtr<DiagnosticOptions> DiagOpts =
+      CreateAndPopulateDiagOpts(Argv);
+  UserLineDiagnostics Printed(llvm::errs(), DiagOpts.get(),
+                              Opts.RuntimeHeadersDir);
+  Invocation.setDiagnosticOptions(DiagOpts.get());
+  Invocation.setDiagnosticConsumer(Pch ? &Counted : &Printed);
   const bool Ran = Invocation.run();
   if (Pch && (Counted.getNumErrors() || Counted.getNumWarnings())) {
     if (Opts.ExplainPch)

@@ -113,6 +113,32 @@ const Stmt *firstJump(const Stmt *S, bool InInnerLoop = false) {
   return nullptr;
 }
 
+/// Whether S holds a `return`, or a `break` of the loop around it (not of
+/// a loop inside it): a way out of that loop other than its condition.
+bool exitsLoop(const Stmt *S, bool InInnerLoop = false) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  if (isa<BreakStmt>(S))
+    return !InInnerLoop;
+  const bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return exitsLoop(C, InInnerLoop || Loop);
+  });
+}
+
+/// Whether S holds a `return`.
+bool returns(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  return isa<ReturnStmt>(S) || llvm::any_of(S->children(), returns);
+}
+
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
 /// Whether every path through S ends in a jump, so that what follows S in
 /// its list never runs after it.
 bool alwaysJumps(const Stmt *S) {
@@ -393,15 +419,42 @@ private:
       }
       setLoc(S->getBeginLoc());
       llvm::ArrayRef<const Stmt *> Rest = Stmts.drop_front(I + 1);
-      if (const auto *R = dyn_cast<ReturnStmt>(S))
-        return lowerReturn(R);
+      if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+        if (!Jumps.Broken)
+          return lowerReturn(R);
+        // Inside a loop: the loops end early (lowerBreakingLoop), and what
+        // follows them is skipped (below).
+        if (R->getRetValue()) {
+          error(R->getBeginLoc(), "a 'return' with a value inside a loop is "
+                                  "not supported in a tile kernel yet");
+          return nullptr;
+        }
+        Env[Jumps.Returned] = Env[Jumps.Broken] = B.boolConst(true);
+        return nullptr;
+      }
+      if (isLoop(S) && returns(S)) {
+        if (!Jumps.Returned)
+          Jumps.Returned = flag(S->getBeginLoc(), "returned");
+        if (!Env.count(Jumps.Returned))
+          Env[Jumps.Returned] = B.boolConst(false);
+        lowerStmt(S);
+        if (Failed)
+          return nullptr;
+        setLoc(S->getBeginLoc());
+        Value *Returned = Env[Jumps.Returned];
+        // An enclosing loop ends too.
+        if (Jumps.Broken)
+          Env[Jumps.Broken] = Returned;
+        lowerWhere(B.create(OpKind::LogicalNot, Returned->type(), {Returned}),
+                   Rest);
+        return nullptr;
+      }
       if (isa<ContinueStmt>(S))
         return nullptr; // the rest of the iteration is skipped
       if (isa<BreakStmt>(S)) {
-        error(S->getBeginLoc(),
-              "'break' is not supported in a tile kernel yet; make the "
-              "loop's bound say where it ends, or skip the rest of the "
-              "iterations with 'continue'");
+        // The rest of the iteration is skipped, and the loop's condition
+        // reads the flag (lowerBreakingLoop).
+        Env[Jumps.Broken] = B.boolConst(true);
         return nullptr;
       }
       if (isa<CompoundStmt>(S)) {
@@ -412,13 +465,53 @@ private:
       if (const auto *IS = dyn_cast<IfStmt>(S))
         return lowerIf(IS, Rest);
       error(Jump->getBeginLoc(),
-            isa<ReturnStmt>(Jump)
-                ? "a 'return' inside a loop is not supported in a tile "
-                  "kernel yet"
-                : "this jump is not supported in a tile kernel yet");
+            "this jump is not supported in a tile kernel yet");
       return nullptr;
     }
     return nullptr;
+  }
+
+  /// An `if` on Cond, its regions yet to be added.
+  ir::Op *appendIf(Value *Cond) {
+    auto Op = std::make_unique<ir::Op>(OpKind::If, B.loc());
+    Op->addOperand(Cond);
+    return B.block()->append(std::move(Op));
+  }
+
+  /// What a list of statements assigns (carriedVars of each).
+  llvm::SetVector<const VarDecl *>
+  carriedVars(llvm::ArrayRef<const Stmt *> Stmts) {
+    llvm::SetVector<const VarDecl *> Carried;
+    for (const Stmt *S : Stmts)
+      for (const VarDecl *VD : carriedVars(S))
+        Carried.insert(VD);
+    return Carried;
+  }
+
+  /// A bool the lowering carries like a variable: a loop's exit flag.
+  const VarDecl *flag(SourceLocation Loc, llvm::StringRef Name) {
+    return VarDecl::Create(Ctx, Ctx.getTranslationUnitDecl(), Loc, Loc,
+                           &Ctx.Idents.get(Name), Ctx.BoolTy, nullptr, SC_None);
+  }
+
+  /// Rest, lowered where Cond holds: what follows a loop that may have
+  /// returned.
+  void lowerWhere(Value *Cond, llvm::ArrayRef<const Stmt *> Rest) {
+    if (Rest.empty())
+      return;
+    llvm::SetVector<const VarDecl *> Carried = carriedVars(Rest);
+    ir::Op *If = appendIf(Cond);
+    Block *Outer = B.block();
+    const auto Before = Env;
+    B.setBlock(*If->addRegion());
+    lowerSequence(Rest);
+    if (Failed)
+      return;
+    yieldCarried(Carried.getArrayRef(), *Outer);
+    Env = Before;
+    B.setBlock(*If->addRegion());
+    yieldCarried(Carried.getArrayRef(), *Outer);
+    addCarriedResults(*If, Carried.getArrayRef());
   }
 
   Value *lowerReturn(const ReturnStmt *R) {
@@ -472,15 +565,10 @@ private:
       std::swap(Branches[0], Branches[1]);
     }
     // What the `if` and the rest assign is the `if`'s now.
-    llvm::SetVector<const VarDecl *> Carried;
     llvm::SmallVector<const Stmt *, 8> Assigning = {IS};
     Assigning.append(Rest.begin(), Rest.end());
-    for (const Stmt *S : Assigning)
-      for (const VarDecl *VD : carriedVars(S))
-        Carried.insert(VD);
-    auto Op = std::make_unique<ir::Op>(OpKind::If, B.loc());
-    Op->addOperand(Cond);
-    ir::Op *If = B.block()->append(std::move(Op));
+    llvm::SetVector<const VarDecl *> Carried = carriedVars(Assigning);
+    ir::Op *If = appendIf(Cond);
     const auto Before = Env;
     std::optional<Type> ReturnType;
     Value *Returned[2] = {nullptr, nullptr};
@@ -662,6 +750,12 @@ private:
     for (const VarDecl *VD : AV.Vars)
       if (Env.count(VD) && !AV.Declared.count(VD))
         Out.push_back(VD);
+    // A `break` or `return` assigns its loop's flag, a `return` the
+    // function's.
+    if (Jumps.Broken && exitsLoop(S))
+      Out.push_back(Jumps.Broken);
+    if (Jumps.Returned && Env.count(Jumps.Returned) && returns(S))
+      Out.push_back(Jumps.Returned);
     return Out;
   }
 
@@ -764,7 +858,24 @@ private:
     if (Inclusive)
       Hi = B.create(OpKind::Add, Hi->type(),
                     {Hi, B.intConst(1, IVType->Elem.Kind)});
+    if (exitsLoop(LoopBody)) {
+      Env[IV] = Lo;
+      lowerBreakingLoop(
+          Loc, IV,
+          [&] {
+            return B.create(OpKind::CmpLT, Type::scalar(ScalarKind::I1),
+                            {Env[IV], Hi});
+          },
+          LoopBody,
+          [&] {
+            Env[IV] = B.create(OpKind::Add, *IVType, {Env[IV], Step});
+            Env[IV]->setName(IV->getName());
+          });
+      Env.erase(IV);
+      return;
+    }
 
+    const VarDecl *Enclosing = std::exchange(Jumps.Broken, nullptr);
     llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(LoopBody);
     setLoc(Loc); // the loop itself is at its `for`
     auto Op = std::make_unique<ir::Op>(OpKind::For, B.loc());
@@ -782,11 +893,71 @@ private:
     Block *Outer = B.block();
     B.setBlock(*Body);
     lowerSequence(statementsOf(LoopBody)); // `continue` ends an iteration
+    Jumps.Broken = Enclosing;
     if (Failed)
       return;
     yieldCarried(Carried, *Outer);
     Env.erase(IV);
     addCarriedResults(*For, Carried);
+  }
+
+  /// A loop whose body may `break`, as a while loop that carries a flag the
+  /// `break` sets (lowerSequence): Cond, lowered in the condition region, is
+  /// not evaluated once the flag is set, as C++ does not evaluate it after a
+  /// `break`; EndOfIteration (a `for` loop's step) ends every iteration,
+  /// `continue`d ones too. IV, if not null, is carried as well.
+  void lowerBreakingLoop(SourceLocation Loc, const VarDecl *IV,
+                         llvm::function_ref<Value *()> Cond,
+                         const Stmt *LoopBody,
+                         llvm::function_ref<void()> EndOfIteration) {
+    const VarDecl *Enclosing = std::exchange(Jumps.Broken, nullptr);
+    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(LoopBody);
+    Jumps.Broken = flag(Loc, "broke");
+    Env[Jumps.Broken] = B.boolConst(false);
+    Carried.push_back(Jumps.Broken);
+    if (IV)
+      Carried.push_back(IV);
+    setLoc(Loc);
+    auto Op = std::make_unique<ir::Op>(OpKind::While, B.loc());
+    for (const VarDecl *VD : Carried)
+      Op->addOperand(Env[VD]);
+    ir::Op *While = B.block()->append(std::move(Op));
+    Block *Outer = B.block();
+    const auto Before = Env;
+    auto EnterRegion = [&] {
+      Block *R = While->addRegion();
+      addCarriedArguments(*R, Carried);
+      B.setBlock(*R);
+    };
+    const Type Bool = Type::scalar(ScalarKind::I1);
+    EnterRegion();
+    // if (!broke) c = Cond(); else c = false;
+    ir::Op *Unbroken =
+        appendIf(B.create(OpKind::LogicalNot, Bool, {Env[Jumps.Broken]}));
+    Block *CondBlock = B.block();
+    B.setBlock(*Unbroken->addRegion());
+    Value *C = Cond();
+    if (!C)
+      return;
+    if (!C->type().isScalar())
+      return error(Loc, "a loop condition must be a scalar");
+    B.createVoid(OpKind::Yield, {B.cast(C, Bool.Elem)});
+    B.setBlock(*Unbroken->addRegion());
+    B.createVoid(OpKind::Yield, {B.boolConst(false)});
+    B.setBlock(*CondBlock);
+    B.createVoid(OpKind::Yield, {Unbroken->addResult(F.newValue(Bool))});
+    Env = Before;
+    EnterRegion();
+    lowerSequence(statementsOf(LoopBody));
+    if (Failed)
+      return;
+    setLoc(Loc);
+    EndOfIteration();
+    yieldCarried(Carried, *Outer);
+    Env = Before;
+    addCarriedResults(*While, Carried);
+    Env.erase(Jumps.Broken);
+    Jumps.Broken = Enclosing;
   }
 
   /// `while (cond) body`: the condition is evaluated before every
@@ -802,6 +973,11 @@ private:
       return error(WS->getCond()->getBeginLoc(),
                    "the condition of a 'while' loop cannot assign variables "
                    "in a tile kernel");
+    if (exitsLoop(WS->getBody()))
+      return lowerBreakingLoop(
+          WS->getBeginLoc(), nullptr, [&] { return lowerExpr(WS->getCond()); },
+          WS->getBody(), [] {});
+    const VarDecl *Enclosing = std::exchange(Jumps.Broken, nullptr);
     llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(WS->getBody());
     auto Op = std::make_unique<ir::Op>(OpKind::While, B.loc());
     for (const VarDecl *VD : Carried)
@@ -825,6 +1001,7 @@ private:
     Env = Before;
     EnterRegion();
     lowerSequence(statementsOf(WS->getBody()));
+    Jumps.Broken = Enclosing;
     if (Failed)
       return;
     yieldCarried(Carried, *Outer);
@@ -1285,9 +1462,9 @@ private:
   /// for any other function, whose body is inlined instead.
   static llvm::StringRef libraryFunction(const FunctionDecl *Callee) {
     static const llvm::StringSet<> Names = {
-        "sqrt",  "exp",  "exp2", "log",   "log2",  "sin",   "cos",
-        "floor", "ceil", "erf",  "fabs",  "abs",   "fma",   "fmax",
-        "fmin",  "max",  "min",  "clamp", "isnan", "isinf", "isfinite"};
+        "sqrt", "exp",   "exp2", "log",   "log2",  "sin",   "cos",     "tanh",
+        "pow",  "floor", "ceil", "erf",   "fabs",  "abs",   "fma",     "fmax",
+        "fmin", "max",   "min",  "clamp", "isnan", "isinf", "isfinite"};
     if (!Callee->getIdentifier())
       return "";
     llvm::StringRef N = Callee->getName();
@@ -1317,11 +1494,11 @@ private:
   /// and std::fmin ignore a NaN, as tile::maximum and tile::minimum do.
   Value *lowerLibraryCall(llvm::StringRef Name, const CallExpr *CE) {
     const SourceLocation L = CE->getExprLoc();
-    const unsigned Arity =
-        Name == "fma" || Name == "clamp" ? 3
-        : Name == "fmax" || Name == "fmin" || Name == "max" || Name == "min"
-            ? 2
-            : 1;
+    static const llvm::StringSet<> Binary = {"fmax", "fmin", "max", "min",
+                                             "pow"};
+    const unsigned Arity = Name == "fma" || Name == "clamp" ? 3
+                           : Binary.contains(Name)          ? 2
+                                                            : 1;
     if (CE->getNumArgs() != Arity) {
       const bool Algorithm = Name == "max" || Name == "min" || Name == "clamp";
       error(L, "std::" + Name.str() +
@@ -2005,6 +2182,11 @@ private:
     std::optional<Values> *TupleRet = nullptr;
     /// The `if` branches a jump has put the rest of the function in.
     unsigned Branches = 0;
+    /// The flag that ends the innermost loop early (lowerBreakingLoop), if
+    /// it has a `break` or a `return`.
+    const VarDecl *Broken = nullptr;
+    /// The flag a `return` inside a loop sets.
+    const VarDecl *Returned = nullptr;
   };
   JumpContext Jumps;
   SourceLocation CallSite;

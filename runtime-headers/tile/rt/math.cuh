@@ -40,6 +40,12 @@ __device__ __forceinline__ float ceil(float x) { return ceilf(x); }
 __device__ __forceinline__ double ceil(double x) { return ::ceil(x); }
 __device__ __forceinline__ float erf(float x) { return erff(x); }
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }
+__device__ __forceinline__ float tanh(float x) { return tanhf(x); }
+__device__ __forceinline__ double tanh(double x) { return ::tanh(x); }
+__device__ __forceinline__ float pow(float x, float y) { return powf(x, y); }
+__device__ __forceinline__ double pow(double x, double y) {
+  return ::pow(x, y);
+}
 template <class T> __device__ __forceinline__ T sigmoid(T x) {
   return T(1) / (T(1) + exp(-x));
 }

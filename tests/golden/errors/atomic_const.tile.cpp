@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}atomics need a pointer to non-const
-// CHECK: atomic_const.tile.cpp:7:9: note: in instantiation
+// CHECK: atomic_const.tile.cpp:7:9: error: atomics need a pointer to non-const
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: atomics need a pointer to non-const
 #include <tile/tile.hpp>
 TILE_KERNEL void k(const int *counts) {
   tile::atomic_add(counts + tile::arange<16>(), 1);

@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}combine must take two values of the tile's element type and return one
-// CHECK: combine_arity.tile.cpp:11:26: note: in instantiation
+// CHECK: combine_arity.tile.cpp:11:26: error: combine must take two values of the tile's element type and return one
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: combine must take two values of the tile's element type and return one
 #include <tile/tile.hpp>
 TILE_KERNEL void k(float *out) {
   auto v = tile::cast<float>(tile::arange<128>());

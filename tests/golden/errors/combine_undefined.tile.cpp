@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: combine_undefined.tile.cpp:11:39: error: the combine must be a lambda
 // or a function whose definition is visible

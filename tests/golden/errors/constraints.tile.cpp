@@ -1,5 +1,5 @@
 // clang-format off
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: constraints.tile.cpp:18:14: error: 'fill' cannot be instantiated with this configuration's meta-parameters
 // CHECK: constraints.tile.cpp:14:10: note: because '32 > 32' (32 > 32) evaluated to false

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t --target gfx90a 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t --target gfx90a 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: dot_shared_memory.tile.cpp:19:25: error: the kernel needs 131072
 // CHECK-SAME: bytes of shared memory (configuration 0, 131072 of them for

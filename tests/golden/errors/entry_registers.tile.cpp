@@ -1,7 +1,7 @@
 // clang-format off
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// RUN: %not %tilecc %s -o %t -- -DCOMPUTED_A 2>&1 | %FileCheck --check-prefix=REGS %s
+// RUN: %not %tilecc %s -o %t -- -DCOMPUTED_A 2>&1 | %check-errors --check-prefix=REGS %s
 // RUN: test ! -e %t
 // RUN: %tilecc %s -o %t --target sm_80
 // CHECK: entry_registers.tile.cpp:[[@LINE+20]]:{{[0-9]+}}: error: the 64 x 128 wgmma of the dot at line [[@LINE+20]] needs 90 registers a thread at the kernel's entry (ptxas), but 4 programs of 256 threads an SM (configuration 0) leave 64: use a smaller min_programs_per_sm, fewer warps or narrower blocks

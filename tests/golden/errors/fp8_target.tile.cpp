@@ -1,6 +1,6 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t --target gfx90a 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t --target gfx90a 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// RUN: %tilecc %s -o %t --target gfx90a --skip-unsupported 2>&1 | %FileCheck %s --check-prefix=SKIP
+// RUN: %tilecc %s -o %t --target gfx90a --skip-unsupported 2>&1 | %check-errors %s --check-prefix=SKIP
 // RUN: test -e %t/fine.hip && test ! -e %t/widen.hip
 // RUN: %tilecc %s -o %t.cuda --target sm_80
 // CHECK: fp8_target.tile.cpp:18:46: error: 8-bit floats (tile::float8_e4m3) are not supported on gfx90a

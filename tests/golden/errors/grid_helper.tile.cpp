@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: grid_helper.tile.cpp:21:11: error: grid rule 'k_grid' uses 'blocks_for', which its launch wrapper cannot see: a grid rule may use only its own parameters and variables and what tile:: and std:: declare
 // CHECK-NOT: error:

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: heap.tile.cpp:6:14: error: heap allocation cannot be used in a tile kernel
 #include <tile/tile.hpp>

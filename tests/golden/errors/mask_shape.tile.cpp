@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}cannot broadcast tile shapes
-// CHECK: mask_shape.tile.cpp:9:33: note: in instantiation
+// CHECK: mask_shape.tile.cpp:9:33: error: cannot broadcast tile shapes
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: cannot broadcast tile shapes
 #include <tile/tile.hpp>
 TILE_KERNEL void k(const float *x, float *out) {
   auto offs = tile::arange<128>();

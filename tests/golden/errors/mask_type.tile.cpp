@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}load and store masks must be bool tiles or bool values
-// CHECK: mask_type.tile.cpp:8:33: note: in instantiation
+// CHECK: mask_type.tile.cpp:8:33: error: load and store masks must be bool tiles or bool values
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: load and store masks must be bool tiles or bool values
 #include <tile/tile.hpp>
 TILE_KERNEL void k(const float *x, float *out) {
   auto offs = tile::arange<128>();

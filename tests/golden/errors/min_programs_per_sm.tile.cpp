@@ -1,9 +1,9 @@
 // clang-format off
-// RUN: rm -rf %t && %not %tilecc %s -o %t -- -DPROGRAMS=0 2>&1 | %FileCheck --check-prefix=ZERO %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t -- -DPROGRAMS=0 2>&1 | %check-errors --check-prefix=ZERO %s
 // RUN: test ! -e %t
-// RUN: %not %tilecc %s -o %t -- -DPROGRAMS=32 2>&1 | %FileCheck --check-prefix=MANY %s
+// RUN: %not %tilecc %s -o %t -- -DPROGRAMS=32 2>&1 | %check-errors --check-prefix=MANY %s
 // RUN: test ! -e %t
-// RUN: %not %tilecc %s -o %t --target gfx90a -- -DPROGRAMS=16 2>&1 | %FileCheck --check-prefix=WAVES %s
+// RUN: %not %tilecc %s -o %t --target gfx90a -- -DPROGRAMS=16 2>&1 | %check-errors --check-prefix=WAVES %s
 // RUN: test ! -e %t
 // ZERO: min_programs_per_sm.tile.cpp:17:39: error: min_programs_per_sm must be at least 1, got 0
 // MANY: min_programs_per_sm.tile.cpp:17:39: error: min_programs_per_sm = 32 programs of 128 threads (configuration 0) are more than the 2048 threads an SM of sm_90a holds

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t --kernel nope 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t --kernel nope 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: missing_kernel.tile.cpp:1:1: error: no TILE_KERNEL named 'nope' in this file
 #include <tile/tile.hpp>

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: non_constant_meta.tile.cpp:9:1: error: constexpr variable 'k_tile_configs' must be initialized by a constant expression
 #include <tile/tile.hpp>

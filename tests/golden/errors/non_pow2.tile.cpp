@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}tile shape dimensions must be powers of two
-// CHECK: non_pow2.tile.cpp:7:12: note: in instantiation
+// CHECK: non_pow2.tile.cpp:7:12: error: tile shape dimensions must be powers of two
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: tile shape dimensions must be powers of two
 #include <tile/tile.hpp>
 template <int BLOCK> TILE_KERNEL void k(float *out) {
   auto v = tile::arange<BLOCK>();

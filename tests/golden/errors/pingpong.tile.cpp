@@ -1,7 +1,7 @@
 // clang-format off
-// RUN: rm -rf %t && %not %tilecc %s -o %t -- -DWS=false -DWARPS=8 2>&1 | %FileCheck --check-prefix=NO-WS %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t -- -DWS=false -DWARPS=8 2>&1 | %check-errors --check-prefix=NO-WS %s
 // RUN: test ! -e %t
-// RUN: %not %tilecc %s -o %t -- -DWS=true -DWARPS=4 2>&1 | %FileCheck --check-prefix=ONE-GROUP %s
+// RUN: %not %tilecc %s -o %t -- -DWS=true -DWARPS=4 2>&1 | %check-errors --check-prefix=ONE-GROUP %s
 // RUN: test ! -e %t
 // NO-WS: pingpong.tile.cpp:14:39: error: pingpong needs warp_specialize and two consumer warpgroups (num_warps 8 or more), got no warp_specialize, 8 warps
 // ONE-GROUP: pingpong.tile.cpp:14:39: error: pingpong needs warp_specialize and two consumer warpgroups (num_warps 8 or more), got 4 warps

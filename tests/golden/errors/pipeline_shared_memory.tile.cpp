@@ -1,6 +1,6 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// RUN: %tilecc %s -o %t --skip-unsupported 2>&1 | %FileCheck %s --check-prefix=SKIP
+// RUN: %tilecc %s -o %t --skip-unsupported 2>&1 | %check-errors %s --check-prefix=SKIP
 // RUN: test ! -e %t/k.cu && test -e %t/pipeline_shared_memory.tile.h
 // SKIP: pipeline_shared_memory.tile.cpp:21:3: warning: k is left out for sm_90a:
 // SKIP-SAME: a loop software-pipelined with num_stages = 5 needs 246784 bytes

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: program_id_axis.tile.cpp:6:35: error: program_id axis must be 0, 1, or 2 but got 3
 #include <tile/tile.hpp>

@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}pointer offsets must be integers
-// CHECK: ptr_plus_ptr.tile.cpp:8:14: note: in instantiation
+// CHECK: ptr_plus_ptr.tile.cpp:8:14: error: pointer offsets must be integers
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: pointer offsets must be integers
 #include <tile/tile.hpp>
 TILE_KERNEL void k(float *x, float *y) {
   auto p = x + tile::arange<128>();

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: range_for.tile.cpp:11:16: error: a range-based 'for' loop in a tile kernel must iterate over tile::range(lo, hi, step, num_stages)
 #include <array>

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: range_stages.tile.cpp:11:37: error: num_stages must be a compile-time constant
 #include <array>

@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}reduction axis out of range
-// CHECK: reduce_axis.tile.cpp:9:26: note: in instantiation
+// CHECK: reduce_axis.tile.cpp:9:26: error: reduction axis out of range
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: reduction axis out of range
 #include <tile/tile.hpp>
 TILE_KERNEL void k(float *out) {
   auto v = tile::cast<float>(tile::arange<128>());

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: reduce_shared_memory.tile.cpp:16:22: error: the kernel's reductions
 // CHECK-SAME: and scans across warps need 65536 bytes of static shared memory

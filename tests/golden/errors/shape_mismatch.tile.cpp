@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}cannot broadcast tile shapes
-// CHECK: shape_mismatch.tile.cpp:9:26: note: in instantiation
+// CHECK: shape_mismatch.tile.cpp:9:26: error: cannot broadcast tile shapes
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: cannot broadcast tile shapes
 #include <tile/tile.hpp>
 TILE_KERNEL void k(int *out) {
   auto a = tile::arange<64>();

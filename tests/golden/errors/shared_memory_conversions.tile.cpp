@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: shared_memory_conversions.tile.cpp:22:3: error: a loop
 // CHECK-SAME: software-pipelined with num_stages = 7 needs 263224 bytes of

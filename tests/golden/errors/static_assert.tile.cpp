@@ -1,5 +1,5 @@
 // clang-format off
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: static_assert.tile.cpp:16:17: error: static assertion failed due to requirement '32 % 64 == 0': BLOCK must be a multiple of 64
 // CHECK: static_assert.tile.cpp:21:{{[0-9]+}}: note: in instantiation of function template specialization 'fill<32>' requested here

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: std_max_list.tile.cpp:9:13: error: std::max of an initializer list or with a comparator is not supported in a tile kernel: call it with two values
 #include <algorithm>

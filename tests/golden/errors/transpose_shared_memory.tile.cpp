@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t --target gfx90a 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t --target gfx90a 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: transpose_shared_memory.tile.cpp:17:15: error: the kernel needs
 // CHECK-SAME: 131072 bytes of shared memory (configuration 0, 131072 of them

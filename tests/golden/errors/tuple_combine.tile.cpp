@@ -1,7 +1,7 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: error: {{.*}}combine must take the values of two elements, (a0, b0, ..., a1, b1, ...), and return a std::tuple of one value per tile
-// CHECK: tuple_combine.tile.cpp:11:24: note: in instantiation
+// CHECK: tuple_combine.tile.cpp:11:24: error: combine must take the values of two elements, (a0, b0, ..., a1, b1, ...), and return a std::tuple of one value per tile
+// CHECK: tile/{{[a-z_/]+}}.hpp:{{[0-9]+}}:{{[0-9]+}}: note: static assertion failed{{.*}}: combine must take the values of two elements, (a0, b0, ..., a1, b1, ...), and return a std::tuple of one value per tile
 #include <tile/tile.hpp>
 TILE_KERNEL void k(float *out) {
   auto v = tile::cast<float>(tile::arange<128>());

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: virtual_call.tile.cpp:9:6: error: classes with virtual functions cannot be used in a tile kernel
 #include <tile/tile.hpp>

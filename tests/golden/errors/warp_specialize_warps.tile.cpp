@@ -1,7 +1,7 @@
 // clang-format off
-// RUN: rm -rf %t && %not %tilecc %s -o %t -- -DWARPS=2 2>&1 | %FileCheck --check-prefix=TWO %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t -- -DWARPS=2 2>&1 | %check-errors --check-prefix=TWO %s
 // RUN: test ! -e %t
-// RUN: %not %tilecc %s -o %t -- -DWARPS=1 2>&1 | %FileCheck --check-prefix=ONE %s
+// RUN: %not %tilecc %s -o %t -- -DWARPS=1 2>&1 | %check-errors --check-prefix=ONE %s
 // RUN: test ! -e %t
 // TWO: warp_specialize_warps.tile.cpp:14:39: error: warp_specialize needs whole consumer warpgroups (num_warps a multiple of 4), got num_warps = 2
 // ONE: warp_specialize_warps.tile.cpp:14:39: error: warp_specialize needs whole consumer warpgroups (num_warps a multiple of 4), got num_warps = 1

@@ -1,4 +1,4 @@
-// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %FileCheck %s
+// RUN: rm -rf %t && %not %tilecc %s -o %t 2>&1 | %check-errors %s
 // RUN: test ! -e %t
 // CHECK: while_loop.tile.cpp:10:10: error: the condition of a 'while' loop cannot assign variables in a tile kernel
 #include <tile/tile.hpp>

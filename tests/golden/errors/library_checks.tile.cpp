@@ -1,0 +1,174 @@
+// Every check tile's headers make on a kernel is reported at the kernel's
+// line, the header's detail in notes after it: one bad kernel per check.
+// RUN: rm -rf %t
+// RUN: %not %tilecc %s -o %t -DCASE=1 2>&1 | %check-errors %s --check-prefix=C1
+// RUN: %not %tilecc %s -o %t -DCASE=2 2>&1 | %check-errors %s --check-prefix=C2
+// RUN: %not %tilecc %s -o %t -DCASE=3 2>&1 | %check-errors %s --check-prefix=C3
+// RUN: %not %tilecc %s -o %t -DCASE=4 2>&1 | %check-errors %s --check-prefix=C4
+// RUN: %not %tilecc %s -o %t -DCASE=5 2>&1 | %check-errors %s --check-prefix=C5
+// RUN: %not %tilecc %s -o %t -DCASE=6 2>&1 | %check-errors %s --check-prefix=C6
+// RUN: %not %tilecc %s -o %t -DCASE=7 2>&1 | %check-errors %s --check-prefix=C7
+// RUN: %not %tilecc %s -o %t -DCASE=8 2>&1 | %check-errors %s --check-prefix=C8
+// RUN: %not %tilecc %s -o %t -DCASE=9 2>&1 | %check-errors %s --check-prefix=C9
+// RUN: %not %tilecc %s -o %t -DCASE=10 2>&1 | %check-errors %s --check-prefix=C10
+// RUN: %not %tilecc %s -o %t -DCASE=11 2>&1 | %check-errors %s --check-prefix=C11
+// RUN: %not %tilecc %s -o %t -DCASE=12 2>&1 | %check-errors %s --check-prefix=C12
+// RUN: %not %tilecc %s -o %t -DCASE=13 2>&1 | %check-errors %s --check-prefix=C13
+// RUN: %not %tilecc %s -o %t -DCASE=14 2>&1 | %check-errors %s --check-prefix=C14
+// RUN: %not %tilecc %s -o %t -DCASE=15 2>&1 | %check-errors %s --check-prefix=C15
+// RUN: %not %tilecc %s -o %t -DCASE=16 2>&1 | %check-errors %s --check-prefix=C16
+// RUN: %not %tilecc %s -o %t -DCASE=17 2>&1 | %check-errors %s --check-prefix=C17
+// RUN: %not %tilecc %s -o %t -DCASE=18 2>&1 | %check-errors %s --check-prefix=C18
+// RUN: %not %tilecc %s -o %t -DCASE=19 2>&1 | %check-errors %s --check-prefix=C19
+// RUN: %not %tilecc %s -o %t -DCASE=20 2>&1 | %check-errors %s --check-prefix=C20
+// RUN: %not %tilecc %s -o %t -DCASE=21 2>&1 | %check-errors %s --check-prefix=C21
+// RUN: %not %tilecc %s -o %t -DCASE=22 2>&1 | %check-errors %s --check-prefix=C22
+// RUN: %not %tilecc %s -o %t -DCASE=23 2>&1 | %check-errors %s --check-prefix=C23
+// RUN: %not %tilecc %s -o %t -DCASE=24 2>&1 | %check-errors %s --check-prefix=C24
+// RUN: %not %tilecc %s -o %t -DCASE=25 2>&1 | %check-errors %s --check-prefix=C25
+// RUN: %not %tilecc %s -o %t -DCASE=26 2>&1 | %check-errors %s --check-prefix=C26
+// RUN: %not %tilecc %s -o %t -DCASE=27 2>&1 | %check-errors %s --check-prefix=C27
+// RUN: %not %tilecc %s -o %t -DCASE=28 2>&1 | %check-errors %s --check-prefix=C28
+// RUN: %not %tilecc %s -o %t -DCASE=29 2>&1 | %check-errors %s --check-prefix=C29
+// RUN: %not %tilecc %s -o %t -DCASE=30 2>&1 | %check-errors %s --check-prefix=C30
+// RUN: %not %tilecc %s -o %t -DCASE=31 2>&1 | %check-errors %s --check-prefix=C31
+#include <cstdint>
+#include <tile/tile.hpp>
+#include <tuple>
+
+inline std::tuple<int, int> add_pairs(int x0, int y0, int x1, int y1) {
+  return {x0 + x1, y0 + y1};
+}
+
+TILE_KERNEL void k(float *f, int *p, bool *bp) {
+  auto a = tile::arange<16>();
+  auto o = tile::expand_dims<1>(a) * 16 + tile::expand_dims<0>(a);
+  auto h = tile::zeros<tile::half, 16, 16>();
+#if CASE == 1
+  // C1: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: tiles hold at most 1048576 elements (Triton's limit)
+  auto t = tile::zeros<float, 2048, 1024>();
+#endif
+#if CASE == 2
+  // C2: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: compound assignment must keep the tile's element type and shape; use tile::cast or a new variable
+  a += 0.5f;
+#endif
+#if CASE == 3
+  // C3: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: bitwise operators need integer tiles
+  tile::store(f + a, tile::cast<float>(a) & 1.0f);
+#endif
+#if CASE == 4
+  // C4: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: logical operators need bool tiles
+  tile::store(p + a, a && a);
+#endif
+#if CASE == 5
+  // C5: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: floordiv needs integer operands
+  tile::store(f + a, tile::floordiv(tile::cast<float>(a), 2.0f));
+#endif
+#if CASE == 6
+  // C6: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: math functions take float or double tiles; cast half/bfloat16 first
+  tile::store(p + a, tile::sqrt(a));
+#endif
+#if CASE == 7
+  // C7: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: tile::range iterates over integers
+  for (float x : tile::range(0.0f, 4.0f))
+    tile::store(f, x);
+#endif
+#if CASE == 8
+  // C8: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: arange needs End > Start
+  tile::store(p + a, tile::arange<16, 8>());
+#endif
+#if CASE == 9
+  // C9: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot broadcast tile shapes
+  tile::store(f + a, tile::zeros<float, 32>());
+#endif
+#if CASE == 10
+  // C10: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: bitwise operators need integer tiles
+  tile::store(f + a, ~tile::cast<float>(a));
+#endif
+#if CASE == 11
+  // C11: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: logical operators need bool tiles
+  tile::store(bp + a, !a);
+#endif
+#if CASE == 12
+  // C12: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: where needs a bool condition
+  tile::store(p + a, tile::where(a, 1, 2));
+#endif
+#if CASE == 13
+  // C13: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: clamp takes floating-point tiles
+  tile::store(p + a, tile::clamp(a, 0, 4));
+#endif
+#if CASE == 14
+  // C14: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: invalid axis
+  tile::store(p + a, tile::expand_dims<3>(a));
+#endif
+#if CASE == 15
+  // C15: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: invalid axis
+  auto e = tile::expand_dims<2>(1.0f);
+#endif
+#if CASE == 16
+  // C16: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot broadcast tile shapes
+  tile::store(p + a, tile::broadcast_to<8>(a));
+#endif
+#if CASE == 17
+  // C17: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: xor_sum needs integer tiles
+  tile::store(f, tile::xor_sum<0>(tile::cast<float>(a)));
+#endif
+#if CASE == 18
+  // C18: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: scans need numeric tiles
+  auto s = tile::cumsum<0>(f + a);
+#endif
+#if CASE == 19
+  // C19: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: the tuple's tiles must have one shape
+  auto r = tile::reduce<0>(std::tuple{a, tile::arange<32>()}, add_pairs);
+#endif
+#if CASE == 20
+  // C20: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot: the columns of a (K) must match the rows of b
+  tile::store(f + o, tile::dot(h, tile::zeros<tile::half, 32, 16>()));
+#endif
+#if CASE == 21
+  // C21: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot: both operands must have one element type
+  tile::store(f + o, tile::dot(h, tile::zeros<float, 16, 16>()));
+#endif
+#if CASE == 22
+  // C22: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot takes int8, uint8, float8_e4m3, float8_e5m2, half, bfloat16 or float operands
+  tile::store(p + o, tile::dot(tile::zeros<int, 16, 16>(), tile::zeros<int, 16, 16>()));
+#endif
+#if CASE == 23
+  // C23: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot: the result must have the accumulator type
+  tile::store(p + o, tile::dot<int>(h, h));
+#endif
+#if CASE == 24
+  // C24: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot needs M, N and K of at least 16
+  tile::store(f + o, tile::dot(tile::zeros<tile::half, 16, 8>(), tile::zeros<tile::half, 8, 16>()));
+#endif
+#if CASE == 25
+  // C25: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot of 8-bit operands needs K of at least 32
+  tile::store(p + o, tile::dot(tile::zeros<std::int8_t, 16, 16>(), tile::zeros<std::int8_t, 16, 16>()));
+#endif
+#if CASE == 26
+  // C26: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot: acc must be M x N
+  tile::store(f + o, tile::dot(h, h, tile::zeros<float, 16, 32>()));
+#endif
+#if CASE == 27
+  // C27: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: atomic masks must be bool tiles or bool values
+  tile::atomic_add(f + a, 1.0f, a);
+#endif
+#if CASE == 28
+  // C28: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot broadcast tile shapes
+  tile::atomic_add(f + a, tile::zeros<float, 32>());
+#endif
+#if CASE == 29
+  // C29: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: atomic_cas does not support this element type
+  tile::atomic_cas(bp + a, true, false);
+#endif
+#if CASE == 30
+  // C30: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: pointers convert only to integers and pointers
+  tile::store(f + a, tile::cast<float>(f + a));
+#endif
+#if CASE == 31
+  // C31: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: only pointers and integers convert to pointers
+  auto q = tile::cast<float *>(tile::cast<float>(a));
+#endif
+}
+TILE_CONFIGS(k, tile::config{});
+TILE_GRID(k) tile::grid k_grid(float *, int *, bool *) { return {1}; }
