@@ -8,7 +8,8 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".cpp", ".test"]
 config.test_source_root = config.tests_src_dir
 # test_exec_root is set by lit.site.cfg.py, in the build tree.
-config.excludes = ["unit", "consumer", "gpu", "Inputs", "CMakeLists.txt"]
+config.excludes = ["unit", "consumer", "gpu", "conformance", "Inputs",
+                   "CMakeLists.txt"]
 
 # The executable, for scripts that run it (they pass --verify-format).
 config.substitutions.append(("%tilecc-bin", config.tilecc))

@@ -406,19 +406,22 @@ std::string argNames(const Function &F, bool Leading) {
 /// Arguments of the <<<>>> launch: pointers to tile::half, tile::bfloat16
 /// and the 8-bit floats become pointers to the device types of the same
 /// layout, and pointers to 64-bit integers to int64_t/uint64_t (long long
-/// and long are distinct types of one layout).
+/// and long are distinct types of one layout); scalars of those floats are
+/// copied bit for bit into the device types.
 std::string launchArgs(const Function &F) {
+  const auto NarrowFloat = {ScalarKind::F8E4M3, ScalarKind::F8E5M2,
+                            ScalarKind::F16, ScalarKind::BF16};
   std::string S;
   for (unsigned I = 0; I < F.Params.size(); ++I) {
     const Param &P = F.Params[I];
     const ElemType &E = P.Arg->type().Elem;
     std::string A = P.Name;
     if (E.isPointer() &&
-        llvm::is_contained({ScalarKind::F8E4M3, ScalarKind::F8E5M2,
-                            ScalarKind::F16, ScalarKind::BF16, ScalarKind::I64,
-                            ScalarKind::U64},
-                           E.Pointee))
+        (llvm::is_contained(NarrowFloat, E.Pointee) ||
+         E.Pointee == ScalarKind::I64 || E.Pointee == ScalarKind::U64))
       A = "reinterpret_cast<" + deviceType(E) + ">(" + A + ")";
+    else if (!E.isPointer() && llvm::is_contained(NarrowFloat, E.Kind))
+      A = "rt::same_bits<" + deviceType(E) + ">(" + A + ")";
     S += (I ? ", " : "") + A;
   }
   return S;

@@ -11,6 +11,7 @@
 #include <cuda_fp8.h>
 #endif
 #include <cstdint>
+#include <cstring>
 
 namespace tile::rt {
 
@@ -43,6 +44,15 @@ template <> struct is_narrow_float<f8e5m2> {
   static constexpr bool value = true;
 };
 #endif
+
+/// A host's tile::half, tile::bfloat16 or 8-bit float as the device type of
+/// the same bits: a kernel's scalar argument of that type.
+template <class Device, class Host> inline Device same_bits(Host x) {
+  static_assert(sizeof(Device) == sizeof(Host));
+  Device d;
+  std::memcpy(static_cast<void *>(&d), &x, sizeof d);
+  return d;
+}
 
 /// Element conversion with Triton's rules: half, bfloat16 and the 8-bit
 /// floats go through float (rounding to nearest even), anything to bool is `!=

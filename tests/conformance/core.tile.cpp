@@ -1,0 +1,160 @@
+// Kernels of the conformance suite (docs/conformance.md): the semantics of
+// Triton's test_core.py, case by case. core_test.cpp runs them in emulation
+// or on the GPU and compares with references of its own.
+#include <cstdint>
+#include <tile/tile.hpp>
+
+// Case 1, vec_add_tail: a grid whose last program is partly masked.
+template <int BLOCK>
+TILE_KERNEL void vec_add(const float *x, const float *y, float *out, int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  tile::store(out + offs,
+              tile::load(x + offs, mask) + tile::load(y + offs, mask), mask);
+}
+TILE_CONFIGS(vec_add, tile::config{.meta = {1024}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(vec_add)
+tile::grid vec_add_grid(const float *, const float *, float *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+
+// Case 4, compare_nan: the six comparisons of float tiles, NaN on either
+// side, infinities, signed zeros, subnormals.
+template <int BLOCK>
+TILE_KERNEL void compare_f32(const float *x, const float *y, bool *out) {
+  auto i = tile::arange<BLOCK>();
+  auto a = tile::load(x + i);
+  auto b = tile::load(y + i);
+  tile::store(out + i, a == b);
+  tile::store(out + BLOCK + i, a != b);
+  tile::store(out + 2 * BLOCK + i, a < b);
+  tile::store(out + 3 * BLOCK + i, a <= b);
+  tile::store(out + 4 * BLOCK + i, a > b);
+  tile::store(out + 5 * BLOCK + i, a >= b);
+}
+TILE_CONFIGS(compare_f32, tile::config{.meta = {64}, .num_warps = 2});
+template <int BLOCK>
+TILE_GRID(compare_f32)
+tile::grid compare_f32_grid(const float *, const float *, bool *) {
+  return {1};
+}
+
+// Case 5, masked_load_other: lanes past n_in read `other`, for every
+// element type.
+template <int BLOCK, class T>
+void masked_copy(const T *in, T *out, int n_in, T other) {
+  auto i = tile::arange<BLOCK>();
+  tile::store(out + i, tile::load(in + i, i < n_in, other));
+}
+#define CONFORMANCE_MASKED_LOAD(NAME, T)                                       \
+  template <int BLOCK>                                                         \
+  TILE_KERNEL void NAME(const T *in, T *out, int n_in, T other) {              \
+    masked_copy<BLOCK>(in, out, n_in, other);                                  \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {128}, .num_warps = 4});             \
+  template <int BLOCK>                                                         \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, T *, int, T) {                             \
+    return {1};                                                                \
+  }
+#define CONFORMANCE_TYPE(S, T, NAME) CONFORMANCE_MASKED_LOAD(masked_load_##S, T)
+#include "element_types.def"
+#undef CONFORMANCE_TYPE
+#undef CONFORMANCE_MASKED_LOAD
+
+// Case 19, control_flow: a 64-bit induction variable from 2^35, nested
+// while loops, continue and break, a return from inside a loop.
+template <int BLOCK>
+TILE_KERNEL void control_flow(std::int64_t *out, std::int64_t lo, int n) {
+  std::int64_t span = 0;
+  for (std::int64_t i = lo; i < lo + 10; ++i)
+    span += i - lo;
+  tile::store(out, span);
+  int nested = 0, j = 0;
+  while (j < 5) {
+    int k = 0;
+    while (k < 8) {
+      nested += 1;
+      k += 1;
+    }
+    j += 1;
+  }
+  tile::store(out + 1, std::int64_t(nested));
+  std::int64_t odd = 0;
+  for (int i = 0; i < n; ++i) {
+    if (i % 2 == 0)
+      continue;
+    if (i > 11)
+      break;
+    odd += i;
+  }
+  tile::store(out + 2, odd);
+  for (int i = 0; i < n; ++i)
+    if (i == 4) {
+      tile::store(out + 3, std::int64_t(i));
+      return;
+    }
+  tile::store(out + 3, std::int64_t(-1));
+}
+TILE_CONFIGS(control_flow, tile::config{.meta = {1}, .num_warps = 1});
+template <int BLOCK>
+TILE_GRID(control_flow)
+tile::grid control_flow_grid(std::int64_t *, std::int64_t, int) {
+  return {1};
+}
+
+// Case 7, reduce_suite: sum, max, min, argmax and argmin of a 2 x 32 tile
+// along each axis and over the whole tile; ties go to the lowest index.
+#define CONFORMANCE_REDUCE(NAME, T)                                            \
+  template <int BLOCK> TILE_KERNEL void NAME(const T *x, T *out, int *index) { \
+    auto rows = tile::arange<2>();                                             \
+    auto cols = tile::arange<BLOCK>();                                         \
+    auto v = tile::load(x + tile::expand_dims<1>(rows) * BLOCK +               \
+                        tile::expand_dims<0>(cols));                           \
+    tile::store(out + cols, tile::sum<0>(v));                                  \
+    tile::store(out + BLOCK + rows, tile::sum<1>(v));                          \
+    tile::store(out + BLOCK + 2 + rows, tile::max<1>(v));                      \
+    tile::store(out + BLOCK + 4 + cols, tile::min<0>(v));                      \
+    tile::store(out + 2 * BLOCK + 4, tile::sum(tile::sum<1>(v)));              \
+    tile::store(index + rows, tile::argmax<1>(v));                             \
+    tile::store(index + 2 + rows, tile::argmin<1>(v));                         \
+    tile::store(index + 4 + cols, tile::argmax<0>(v));                         \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {32}, .num_warps = 1});              \
+  template <int BLOCK>                                                         \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, T *, int *) {                              \
+    return {1};                                                                \
+  }
+CONFORMANCE_REDUCE(reduce_f32, float)
+CONFORMANCE_REDUCE(reduce_i32, std::int32_t)
+#undef CONFORMANCE_REDUCE
+
+// Case 12, where_broadcast_ptr: where over 1000 lanes for each element
+// type, and where between two pointer tiles, then a load through the
+// pointers picked.
+#define CONFORMANCE_WHERE(NAME, T)                                             \
+  template <int BLOCK>                                                         \
+  TILE_KERNEL void NAME(const bool *cond, const T *x, const T *y, T *out,      \
+                        T *picked, int n) {                                    \
+    auto i = tile::arange<BLOCK>();                                            \
+    auto mask = i < n;                                                         \
+    auto c = tile::load(cond + i, mask, false);                                \
+    tile::store(                                                               \
+        out + i,                                                               \
+        tile::where(c, tile::load(x + i, mask), tile::load(y + i, mask)),      \
+        mask);                                                                 \
+    tile::store(picked + i, tile::load(tile::where(c, x + i, y + i), mask),    \
+                mask);                                                         \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {1024}, .num_warps = 4});            \
+  template <int BLOCK>                                                         \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const bool *, const T *, const T *, T *, T *, int) {  \
+    return {1};                                                                \
+  }
+#define CONFORMANCE_TYPE(S, T, NAME) CONFORMANCE_WHERE(where_##S, T)
+#include "element_types.def"
+#undef CONFORMANCE_TYPE
+#undef CONFORMANCE_WHERE

@@ -1,0 +1,215 @@
+// The conformance suite's cases (docs/conformance.md), each against a
+// reference written here in plain C++: in emulation when built alone, on
+// the GPU when built with CONFORMANCE_GPU and the kernels' launch wrappers.
+#ifdef CONFORMANCE_GPU
+#include "core.tile.h"
+#else
+#include "core.tile.cpp"
+#endif
+#include "harness.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <random>
+
+using conformance::Buffer;
+
+namespace {
+
+std::mt19937 Rng(48);
+
+/// Case 1: x + y over 98432 elements in blocks of 1024, bit for bit.
+void vecAddTail() {
+  constexpr int N = 98432;
+  std::uniform_real_distribution<float> U(-10, 10);
+  std::vector<float> X(N), Y(N), Want(N);
+  for (int I = 0; I < N; ++I) {
+    X[I] = U(Rng);
+    Y[I] = U(Rng);
+    Want[I] = X[I] + Y[I];
+  }
+  Buffer<float> BX(X), BY(Y), Out(N);
+  CONFORMANCE_RUN(vec_add, 1024, BX, BY, Out, N);
+  conformance::expectExact("vec_add_tail", "float32", Out.values(), Want);
+}
+
+/// Case 4: ==, !=, <, <=, >, >= on pairs with NaN on the left, the right
+/// or both, infinities, signed zeros and subnormals: IEEE's ordered
+/// comparisons (every one false with a NaN but !=).
+void compareNan() {
+  constexpr int Block = 64;
+  const float NaN = std::numeric_limits<float>::quiet_NaN();
+  const float Inf = std::numeric_limits<float>::infinity();
+  const float Sub = std::numeric_limits<float>::denorm_min();
+  const float Values[] = {NaN, -Inf, -1.5f, -0.0f, 0.0f, Sub, 1.5f, Inf};
+  std::vector<float> X(Block), Y(Block);
+  for (int I = 0; I < Block; ++I) {
+    X[I] = Values[I / 8];
+    Y[I] = Values[I % 8];
+  }
+  std::vector<bool> Want(6 * Block);
+  for (int I = 0; I < Block; ++I) {
+    const float A = X[I], B = Y[I];
+    Want[I] = A == B;
+    Want[Block + I] = A != B;
+    Want[2 * Block + I] = A < B;
+    Want[3 * Block + I] = A <= B;
+    Want[4 * Block + I] = A > B;
+    Want[5 * Block + I] = A >= B;
+  }
+  Buffer<float> BX(X), BY(Y);
+  Buffer<bool> Out(6 * Block);
+  CONFORMANCE_RUN(compare_f32, 64, BX, BY, Out);
+  conformance::expectExact("compare_nan", "float32", Out.values(), Want);
+}
+
+/// Case 5: 128 - d elements read, the other d lanes `other` (0 or 1), for
+/// d = 0..4.
+template <class T, class Launch>
+void maskedLoadOther(const char *Type, Launch Run) {
+  constexpr int Block = 128;
+  std::vector<T> Got, Want;
+  for (int D = 0; D <= 4; ++D)
+    for (int Other = 0; Other <= 1; ++Other) {
+      const int NIn = Block - D;
+      std::vector<T> In(NIn);
+      for (int I = 0; I < NIn; ++I)
+        In[I] = static_cast<T>(static_cast<float>((I * 7 + D) % 5 + 2));
+      Buffer<T> BIn(In), Out(Block);
+      Run(BIn, Out, NIn, static_cast<T>(static_cast<float>(Other)));
+      for (int I = 0; I < Block; ++I) {
+        Got.push_back(Out.values()[I]);
+        Want.push_back(I < NIn ? In[I] : static_cast<T>(float(Other)));
+      }
+    }
+  conformance::expectExact("masked_load_other", Type, Got, Want);
+}
+
+void maskedLoadOtherAll() {
+#define CONFORMANCE_TYPE(S, T, NAME)                                           \
+  maskedLoadOther<T>(NAME, [](auto &In, auto &Out, int NIn, T Other) {         \
+    CONFORMANCE_RUN(masked_load_##S, 128, In, Out, NIn, Other);                \
+  });
+#include "element_types.def"
+#undef CONFORMANCE_TYPE
+}
+
+/// Case 7: the reductions of a 2 x 32 tile whose columns 3..9 of row 0
+/// hold its maximum and columns 12..20 of row 1 its minimum, so that
+/// argmax and argmin must pick the lowest index of a tie. Sums of int32
+/// and of small integers in float are exact in any order.
+template <class T, class Launch>
+void reduceSuite(const char *Type, Launch Run) {
+  constexpr int Block = 32;
+  std::vector<T> X(2 * Block);
+  for (int I = 0; I < 2 * Block; ++I)
+    X[I] = static_cast<T>((I * 37) % 23 - 11);
+  for (int C = 3; C < 10; ++C)
+    X[C] = static_cast<T>(50);
+  for (int C = 12; C < 21; ++C)
+    X[Block + C] = static_cast<T>(-50);
+  auto At = [&](int R, int C) { return X[R * Block + C]; };
+  std::vector<T> Want(2 * Block + 5);
+  std::vector<int> WantIndex(4 + Block);
+  for (int C = 0; C < Block; ++C) {
+    Want[C] = At(0, C) + At(1, C);
+    Want[Block + 4 + C] = std::min(At(0, C), At(1, C));
+    WantIndex[4 + C] = At(1, C) > At(0, C) ? 1 : 0;
+  }
+  T Total = 0;
+  for (int R = 0; R < 2; ++R) {
+    T Sum = 0, Max = At(R, 0), Min = At(R, 0);
+    int ArgMax = 0, ArgMin = 0;
+    for (int C = 0; C < Block; ++C) {
+      Sum += At(R, C);
+      if (At(R, C) > Max)
+        Max = At(R, C), ArgMax = C;
+      if (At(R, C) < Min)
+        Min = At(R, C), ArgMin = C;
+    }
+    Want[Block + R] = Sum;
+    Want[Block + 2 + R] = Max;
+    WantIndex[R] = ArgMax;
+    WantIndex[2 + R] = ArgMin;
+    Total += Sum;
+  }
+  Want[2 * Block + 4] = Total;
+  Buffer<T> BX(X), Out(Want.size());
+  Buffer<int> Index(WantIndex.size());
+  Run(BX, Out, Index);
+  conformance::expectExact("reduce_suite", Type, Out.values(), Want);
+  conformance::expectExact("reduce_suite (index)", Type, Index.values(),
+                           WantIndex);
+}
+
+void reduceSuiteAll() {
+  reduceSuite<float>("float32", [](auto &X, auto &Out, auto &Index) {
+    CONFORMANCE_RUN(reduce_f32, 32, X, Out, Index);
+  });
+  reduceSuite<std::int32_t>("int32", [](auto &X, auto &Out, auto &Index) {
+    CONFORMANCE_RUN(reduce_i32, 32, X, Out, Index);
+  });
+}
+
+/// Case 12: where(c, x, y) over 1000 lanes, and a load through
+/// where(c, x + i, y + i).
+template <class T, class Launch>
+void whereBroadcast(const char *Type, Launch Run) {
+  constexpr int N = 1000;
+  std::bernoulli_distribution Coin(0.5);
+  std::vector<bool> C(N);
+  std::vector<T> X(N), Y(N), Want(N);
+  for (int I = 0; I < N; ++I) {
+    C[I] = Coin(Rng);
+    X[I] = static_cast<T>(static_cast<float>(I % 100));
+    Y[I] = static_cast<T>(static_cast<float>(-(I % 50)));
+    Want[I] = C[I] ? X[I] : Y[I];
+  }
+  Buffer<bool> BC(C);
+  Buffer<T> BX(X), BY(Y), Out(N), Picked(N);
+  Run(BC, BX, BY, Out, Picked, N);
+  conformance::expectExact("where_broadcast_ptr", Type, Out.values(), Want);
+  conformance::expectExact("where_broadcast_ptr (pointers)", Type,
+                           Picked.values(), Want);
+}
+
+void whereBroadcastAll() {
+#define CONFORMANCE_TYPE(S, T, NAME)                                           \
+  whereBroadcast<T>(                                                           \
+      NAME, [](auto &C, auto &X, auto &Y, auto &Out, auto &Picked, int N) {    \
+        CONFORMANCE_RUN(where_##S, 1024, C, X, Y, Out, Picked, N);             \
+      });
+#include "element_types.def"
+#undef CONFORMANCE_TYPE
+}
+
+/// Case 19: the values Triton's test computes by running the Python again,
+/// written out: sum of i - lo over ten steps from 2^35 (45), 5 x 8 nested
+/// iterations (40), the odd numbers up to 11 (36), the step a loop
+/// returned at (4).
+void controlFlow() {
+  Buffer<std::int64_t> Out(4, 0);
+  const std::int64_t Lo = std::int64_t(1) << 35;
+  CONFORMANCE_RUN(control_flow, 1, Out, Lo, 20);
+  conformance::expectExact("control_flow", "int64", Out.values(),
+                           std::vector<std::int64_t>{45, 40, 36, 4});
+}
+
+} // namespace
+
+int main() {
+#ifdef CONFORMANCE_GPU
+  int Devices = 0;
+  if (cudaGetDeviceCount(&Devices) != cudaSuccess || Devices == 0) {
+    std::printf("no GPU: skipped\n");
+    return 77;
+  }
+#endif
+  vecAddTail();
+  compareNan();
+  maskedLoadOtherAll();
+  reduceSuiteAll();
+  whereBroadcastAll();
+  controlFlow();
+  return conformance::finish();
+}

@@ -1,0 +1,179 @@
+// The conformance suite's harness: one test source runs its kernels in
+// emulation (built without CONFORMANCE_GPU: a CPU test CI runs) or on the
+// GPU through their launch wrappers (built with it), and compares both with
+// references written here, independently of tile.hpp. Each check is one row
+// of docs/conformance.md: a case and an element type.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <tile/tile.hpp>
+#include <type_traits>
+#include <vector>
+
+#ifdef CONFORMANCE_GPU
+#include <cuda_runtime.h>
+#endif
+
+namespace conformance {
+
+inline int Failures = 0;
+
+/// Where the kernels run, for the report.
+inline const char *target() {
+#ifdef CONFORMANCE_GPU
+  return "gpu";
+#else
+  return "emulation";
+#endif
+}
+
+/// A host array, mirrored on the device for a GPU run: uploaded before a
+/// launch, downloaded after it.
+template <class T> class Buffer {
+public:
+  explicit Buffer(const std::vector<T> &Values)
+      : Host(Values.begin(), Values.end()) {}
+  explicit Buffer(std::size_t N, T Fill = T{}) : Host(N, Fill) {}
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+  ~Buffer() {
+#ifdef CONFORMANCE_GPU
+    cudaFree(Device);
+#endif
+  }
+
+  /// The values the host holds (after a run: the kernel's).
+  std::vector<T> values() const { return {Host.begin(), Host.end()}; }
+
+  /// The pointer a kernel gets.
+  T *target() {
+#ifdef CONFORMANCE_GPU
+    return Device;
+#else
+    return reinterpret_cast<T *>(Host.data());
+#endif
+  }
+
+  void upload() {
+#ifdef CONFORMANCE_GPU
+    if (!Device)
+      check(cudaMalloc(&Device, bytes()));
+    check(cudaMemcpy(Device, Host.data(), bytes(), cudaMemcpyHostToDevice));
+#endif
+  }
+  void download() {
+#ifdef CONFORMANCE_GPU
+    check(cudaMemcpy(Host.data(), Device, bytes(), cudaMemcpyDeviceToHost));
+#endif
+  }
+
+private:
+  std::size_t bytes() const { return Host.size() * sizeof(Stored); }
+#ifdef CONFORMANCE_GPU
+  static void check(cudaError_t E) {
+    if (E != cudaSuccess) {
+      std::fprintf(stderr, "CUDA error: %s\n", cudaGetErrorString(E));
+      std::exit(1);
+    }
+  }
+  T *Device = nullptr;
+#endif
+  // std::vector<bool> has no data(): bools are kept as bytes.
+  using Stored = std::conditional_t<std::is_same_v<T, bool>, unsigned char, T>;
+  std::vector<Stored> Host;
+};
+
+template <class X> struct is_buffer : std::false_type {};
+template <class T> struct is_buffer<Buffer<T>> : std::true_type {};
+
+template <class X> decltype(auto) argument(X &Arg) {
+  if constexpr (is_buffer<std::remove_cvref_t<X>>::value)
+    return Arg.target();
+  else
+    return Arg;
+}
+
+/// Runs Launch (a kernel in emulation, or its wrapper) on the arguments:
+/// buffers are uploaded first and downloaded after.
+template <class Launch, class... A> void run(Launch L, A &&...Args) {
+  auto Upload = [](auto &Arg) {
+    if constexpr (is_buffer<std::remove_cvref_t<decltype(Arg)>>::value)
+      Arg.upload();
+  };
+  auto Download = [](auto &Arg) {
+    if constexpr (is_buffer<std::remove_cvref_t<decltype(Arg)>>::value)
+      Arg.download();
+  };
+  (Upload(Args), ...);
+  L(argument(Args)...);
+  (Download(Args), ...);
+}
+
+#ifdef CONFORMANCE_GPU
+#define CONFORMANCE_RUN(KERNEL, META, ...)                                     \
+  ::conformance::run(                                                          \
+      [](auto... A) {                                                          \
+        cudaError_t E = tilecc::KERNEL(A...);                                  \
+        if (E == cudaSuccess)                                                  \
+          E = cudaDeviceSynchronize();                                         \
+        if (E != cudaSuccess) {                                                \
+          std::fprintf(stderr, "%s: %s\n", #KERNEL, cudaGetErrorString(E));    \
+          std::exit(1);                                                        \
+        }                                                                      \
+      },                                                                       \
+      __VA_ARGS__)
+#else
+#define CONFORMANCE_RUN(KERNEL, META, ...)                                     \
+  ::conformance::run(                                                          \
+      [](auto... A) {                                                          \
+        tile::emulate::launch(KERNEL##_grid<META>(A...), KERNEL<META>, A...);  \
+      },                                                                       \
+      __VA_ARGS__)
+#endif
+
+/// The bits of a value, for exact comparison (NaN payloads aside).
+template <class T> bool sameValue(T A, T B) {
+  if constexpr (!std::is_integral_v<T>)
+    if (std::isnan(float(A)) && std::isnan(float(B)))
+      return true;
+  return std::memcmp(&A, &B, sizeof(T)) == 0;
+}
+
+/// A value as a double, for messages.
+template <class T> double printable(T V) {
+  if constexpr (std::is_arithmetic_v<T>)
+    return static_cast<double>(V);
+  else
+    return static_cast<double>(static_cast<float>(V));
+}
+
+/// One row: Got must equal Want exactly (NaN matches NaN).
+template <class T>
+void expectExact(const std::string &Case, const std::string &Type,
+                 const std::vector<T> &Got, const std::vector<T> &Want) {
+  std::size_t Bad = 0, First = 0;
+  for (std::size_t I = 0; I < Want.size(); ++I)
+    if (!sameValue(Got[I], Want[I]) && Bad++ == 0)
+      First = I;
+  if (Bad) {
+    ++Failures;
+    std::printf("FAIL %-30s %-10s %s: %zu of %zu differ; first at %zu: got "
+                "%.9g, want %.9g\n",
+                Case.c_str(), Type.c_str(), target(), Bad, Want.size(), First,
+                printable(Got[First]), printable(Want[First]));
+  } else {
+    std::printf("pass %-30s %-10s %s (%zu values)\n", Case.c_str(),
+                Type.c_str(), target(), Want.size());
+  }
+}
+
+inline int finish() {
+  std::printf("%d failed\n", Failures);
+  return Failures ? 1 : 0;
+}
+
+} // namespace conformance
