@@ -63,6 +63,44 @@ void masked_copy(const T *in, T *out, int n_in, T other) {
 #undef CONFORMANCE_TYPE
 #undef CONFORMANCE_MASKED_LOAD
 
+// Case 18, atomics: five programs of 64 lanes add, max and min into one
+// address each (every lane the same address), and add into four addresses
+// that lanes share; 2000 programs count under a spin lock taken with
+// atomic_cas and released with atomic_xchg.
+#define CONFORMANCE_ATOMICS(NAME, T)                                           \
+  template <int BLOCK> TILE_KERNEL void NAME(const T *x, T *out) {             \
+    auto i = tile::arange<BLOCK>();                                            \
+    auto v = tile::load(x + tile::program_id(0) * BLOCK + i);                  \
+    auto same = i * 0;                                                         \
+    tile::atomic_add(out + same, v);                                           \
+    tile::atomic_max(out + 1 + same, v);                                       \
+    tile::atomic_min(out + 2 + same, v);                                       \
+    tile::atomic_add(out + 3 + i % 4, v);                                      \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {64}, .num_warps = 2});              \
+  template <int BLOCK>                                                         \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, T *) {                                     \
+    return {5};                                                                \
+  }
+#define CONFORMANCE_TYPE(S, T, NAME) CONFORMANCE_ATOMICS(atomics_##S, T)
+#include "atomic_types.def"
+#undef CONFORMANCE_TYPE
+#undef CONFORMANCE_ATOMICS
+
+template <int BLOCK> TILE_KERNEL void spin_lock(int *lock, int *count) {
+  while (tile::atomic_cas(lock, 0, 1) == 1) {
+  }
+  tile::store(count, tile::load(count) + BLOCK);
+  tile::atomic_xchg(lock, 0);
+}
+TILE_CONFIGS(spin_lock, tile::config{.meta = {1}, .num_warps = 1});
+template <int BLOCK>
+TILE_GRID(spin_lock)
+tile::grid spin_lock_grid(int *, int *) {
+  return {2000};
+}
+
 // Case 19, control_flow: a 64-bit induction variable from 2^35, nested
 // while loops, continue and break, a return from inside a loop.
 template <int BLOCK>
@@ -130,6 +168,88 @@ tile::grid control_flow_grid(std::int64_t *, std::int64_t, int) {
 CONFORMANCE_REDUCE(reduce_f32, float)
 CONFORMANCE_REDUCE(reduce_i32, std::int32_t)
 #undef CONFORMANCE_REDUCE
+
+// Case 8, custom_tuple_reduce: Welford's mean and variance of 512 values
+// as a reduction of (mean, m2, count) triples.
+template <int BLOCK> TILE_KERNEL void welford(const float *x, float *out) {
+  auto v = tile::load(x + tile::arange<BLOCK>());
+  auto [mean, m2, count] = tile::reduce<0>(
+      std::tuple{v, tile::zeros<float, BLOCK>(), tile::full<BLOCK>(1.0f)},
+      [](float mean_a, float m2_a, float n_a, float mean_b, float m2_b,
+         float n_b) {
+        float n = n_a + n_b;
+        float delta = mean_b - mean_a;
+        float w = n_b / n;
+        return std::tuple{mean_a + delta * w,
+                          m2_a + m2_b + delta * delta * n_a * w, n};
+      });
+  tile::store(out, mean);
+  tile::store(out + 1, m2 / count);
+}
+TILE_CONFIGS(welford, tile::config{.meta = {512}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(welford)
+tile::grid welford_grid(const float *, float *) {
+  return {1};
+}
+
+// Case 9, scan_suite: on a 4 x 32 tile, cumsum along the rows, a reverse
+// cumsum down the columns, cumprod along the rows, a running maximum, and
+// the linear recurrence h = a h + b as a scan of (a, b) pairs.
+template <int BLOCK>
+TILE_KERNEL void scans(const float *x, const float *a, float *out) {
+  auto offs = tile::expand_dims<1>(tile::arange<4>()) * BLOCK +
+              tile::expand_dims<0>(tile::arange<BLOCK>());
+  auto v = tile::load(x + offs);
+  tile::store(out + offs, tile::cumsum<1>(v));
+  tile::store(out + 4 * BLOCK + offs, tile::cumsum<0, true>(v));
+  tile::store(out + 8 * BLOCK + offs, tile::cumprod<1>(v));
+  tile::store(out + 12 * BLOCK + offs,
+              tile::associative_scan<1>(
+                  v, [](float p, float q) { return p > q ? p : q; }));
+  [[maybe_unused]] auto [ha, hb] =
+      tile::associative_scan<1>(std::tuple{tile::load(a + offs), v},
+                                [](float a1, float b1, float a2, float b2) {
+                                  return std::tuple{a1 * a2, b1 * a2 + b2};
+                                });
+  tile::store(out + 16 * BLOCK + offs, hb);
+}
+TILE_CONFIGS(scans, tile::config{.meta = {32}, .num_warps = 1});
+template <int BLOCK>
+TILE_GRID(scans)
+tile::grid scans_grid(const float *, const float *, float *) {
+  return {1};
+}
+
+// Case 15, dot_base: square products of 16, 32 and 64 (8-bit: 32 and
+// 64), one configuration per size: float16 to float32, float32 as TF32
+// and in full precision, int8 to int32.
+template <int M, tile::input_precision P, class T, class R>
+void square_dot(const T *a, const T *b, R *c) {
+  auto r = tile::arange<M>();
+  auto offs = tile::expand_dims<1>(r) * M + tile::expand_dims<0>(r);
+  tile::store(c + offs,
+              tile::dot(tile::load(a + offs), tile::load(b + offs), P));
+}
+#define CONFORMANCE_DOT(NAME, T, R, PRECISION, ...)                            \
+  template <int M> TILE_KERNEL void NAME(const T *a, const T *b, R *c) {       \
+    square_dot<M, tile::input_precision::PRECISION>(a, b, c);                  \
+  }                                                                            \
+  TILE_CONFIGS(NAME, __VA_ARGS__);                                             \
+  template <int M>                                                             \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, const T *, R *) {                          \
+    return {1};                                                                \
+  }
+CONFORMANCE_DOT(dot_f16, tile::half, float, tf32, tile::config{.meta = {16}},
+                tile::config{.meta = {32}}, tile::config{.meta = {64}})
+CONFORMANCE_DOT(dot_tf32, float, float, tf32, tile::config{.meta = {16}},
+                tile::config{.meta = {32}}, tile::config{.meta = {64}})
+CONFORMANCE_DOT(dot_ieee, float, float, ieee, tile::config{.meta = {16}},
+                tile::config{.meta = {32}}, tile::config{.meta = {64}})
+CONFORMANCE_DOT(dot_i8, std::int8_t, std::int32_t, tf32,
+                tile::config{.meta = {32}}, tile::config{.meta = {64}})
+#undef CONFORMANCE_DOT
 
 // Case 12, where_broadcast_ptr: where over 1000 lanes for each element
 // type, and where between two pointer tiles, then a load through the

@@ -151,6 +151,139 @@ void reduceSuiteAll() {
   });
 }
 
+/// Case 8: the mean and population variance of 512 values, in double
+/// here; float rounding in another order of combination stays within
+/// 1e-5 relative.
+void customTupleReduce() {
+  constexpr int N = 512;
+  std::normal_distribution<float> Normal(3.0f, 2.0f);
+  std::vector<float> X(N);
+  double Sum = 0, Squares = 0;
+  for (float &V : X)
+    Sum += V = Normal(Rng);
+  const double Mean = Sum / N;
+  for (float V : X)
+    Squares += (V - Mean) * (V - Mean);
+  Buffer<float> BX(X), Out(2);
+  CONFORMANCE_RUN(welford, 512, BX, Out);
+  conformance::expectClose("custom_tuple_reduce", "float32", Out.values(),
+                           {float(Mean), float(Squares / N)}, 1e-5);
+}
+
+/// Case 9: values in {-1, 0.5, 1, 2} (and a in {0.5, 1}) keep every sum
+/// and product exact, so any order of combination gives the same bits.
+void scanSuite() {
+  constexpr int Rows = 4, Cols = 32;
+  const float Pick[] = {-1.0f, 0.5f, 1.0f, 2.0f};
+  std::uniform_int_distribution<int> U(0, 3);
+  std::vector<float> X(Rows * Cols), A(Rows * Cols);
+  for (int I = 0; I < Rows * Cols; ++I) {
+    X[I] = Pick[U(Rng)];
+    A[I] = U(Rng) % 2 ? 0.5f : 1.0f;
+  }
+  std::vector<float> Want(5 * Rows * Cols);
+  auto Plane = [&](int P, int R, int C) -> float & {
+    return Want[P * Rows * Cols + R * Cols + C];
+  };
+  for (int R = 0; R < Rows; ++R) {
+    float Sum = 0, Product = 1, Max = X[R * Cols], H = 0;
+    for (int C = 0; C < Cols; ++C) {
+      const float V = X[R * Cols + C];
+      Plane(0, R, C) = Sum += V;
+      Plane(2, R, C) = Product *= V;
+      Plane(3, R, C) = Max = std::max(Max, V);
+      Plane(4, R, C) = H = C == 0 ? V : A[R * Cols + C] * H + V;
+    }
+  }
+  for (int C = 0; C < Cols; ++C) {
+    float Sum = 0;
+    for (int R = Rows - 1; R >= 0; --R)
+      Plane(1, R, C) = Sum += X[R * Cols + C];
+  }
+  Buffer<float> BX(X), BA(A), Out(Want.size());
+  CONFORMANCE_RUN(scans, 32, BX, BA, Out);
+  conformance::expectExact("scan_suite", "float32", Out.values(), Want);
+}
+
+/// Case 15: a M x M product against a double reference. float16 inputs
+/// and float32 inputs already representable in TF32 (mantissas masked by
+/// 0xffffe000) make every product exact, so only the order of the sums
+/// differs: 1e-5 relative to the sum of |a b| along k; int8 is exact.
+template <class T, class R, class Launch>
+void squareDot(const char *Case, const char *Type, int M, Launch Run) {
+  std::uniform_real_distribution<float> U(-2, 2);
+  std::vector<T> A(M * M), B(M * M);
+  for (std::vector<T> *V : {&A, &B})
+    for (T &E : *V) {
+      float F = U(Rng);
+      if constexpr (std::is_integral_v<T>) {
+        E = static_cast<T>(std::lround(F * 60));
+      } else if constexpr (std::is_same_v<T, float>) {
+        std::uint32_t Bits;
+        std::memcpy(&Bits, &F, 4);
+        Bits &= 0xffffe000u;
+        std::memcpy(&E, &Bits, 4);
+      } else {
+        E = static_cast<T>(F);
+      }
+    }
+  std::vector<R> Want(M * M);
+  std::vector<double> Scale(M * M);
+  for (int I = 0; I < M; ++I)
+    for (int J = 0; J < M; ++J) {
+      double Sum = 0, Abs = 0;
+      for (int K = 0; K < M; ++K) {
+        const double P = double(float(A[I * M + K])) * float(B[K * M + J]);
+        Sum += P;
+        Abs += std::fabs(P);
+      }
+      Want[I * M + J] = static_cast<R>(Sum);
+      Scale[I * M + J] = Abs;
+    }
+  Buffer<T> BA(A), BB(B);
+  Buffer<R> Out(M * M);
+  Run(BA, BB, Out);
+  const std::string Name = std::string(Case) + " " + std::to_string(M);
+  if constexpr (std::is_integral_v<R>) {
+    conformance::expectExact(Name, Type, Out.values(), Want);
+  } else {
+    // Relative to the sum of magnitudes: cancellation leaves no headroom
+    // relative to the result itself.
+    std::vector<R> Got = Out.values(), Scaled(M * M), Zero(M * M, R(0));
+    for (int I = 0; I < M * M; ++I)
+      Scaled[I] = R((Got[I] - Want[I]) / std::max(1.0, Scale[I]));
+    conformance::expectClose(Name, Type, Scaled, Zero, 1e-5);
+  }
+}
+
+/// The products of one size, configuration Config of the float kernels
+/// (int8's starts at 32).
+template <int M, int Config> void dotBaseOfSize() {
+  squareDot<tile::half, float>(
+      "dot_base", "float16", M, [](auto &A, auto &B, auto &Out) {
+        CONFORMANCE_RUN_CONFIG(dot_f16, M, Config, A, B, Out);
+      });
+  squareDot<float, float>(
+      "dot_base tf32", "float32", M, [](auto &A, auto &B, auto &Out) {
+        CONFORMANCE_RUN_CONFIG(dot_tf32, M, Config, A, B, Out);
+      });
+  squareDot<float, float>(
+      "dot_base ieee", "float32", M, [](auto &A, auto &B, auto &Out) {
+        CONFORMANCE_RUN_CONFIG(dot_ieee, M, Config, A, B, Out);
+      });
+  if constexpr (M >= 32)
+    squareDot<std::int8_t, std::int32_t>(
+        "dot_base", "int8", M, [](auto &A, auto &B, auto &Out) {
+          CONFORMANCE_RUN_CONFIG(dot_i8, M, Config - 1, A, B, Out);
+        });
+}
+
+void dotBase() {
+  dotBaseOfSize<16, 0>();
+  dotBaseOfSize<32, 1>();
+  dotBaseOfSize<64, 2>();
+}
+
 /// Case 12: where(c, x, y) over 1000 lanes, and a load through
 /// where(c, x + i, y + i).
 template <class T, class Launch>
@@ -183,6 +316,47 @@ void whereBroadcastAll() {
 #undef CONFORMANCE_TYPE
 }
 
+/// Case 18: integer values (exact in float too, in any order of
+/// addition), signed ones both sides of zero.
+template <class T, class Launch> void atomics(const char *Type, Launch Run) {
+  constexpr int Programs = 5, Block = 64;
+  std::uniform_int_distribution<int> U(std::is_signed_v<T> ? -100 : 0, 100);
+  std::vector<T> X(Programs * Block);
+  for (T &V : X)
+    V = static_cast<T>(U(Rng));
+  std::vector<T> Want = {T(0),
+                         std::numeric_limits<T>::lowest(),
+                         std::numeric_limits<T>::max(),
+                         T(0),
+                         T(0),
+                         T(0),
+                         T(0)};
+  for (int I = 0; I < Programs * Block; ++I) {
+    Want[0] += X[I];
+    Want[1] = std::max(Want[1], X[I]);
+    Want[2] = std::min(Want[2], X[I]);
+    Want[3 + I % 4] += X[I];
+  }
+  Buffer<T> BX(X), Out(std::vector<T>{T(0), std::numeric_limits<T>::lowest(),
+                                      std::numeric_limits<T>::max(), T(0), T(0),
+                                      T(0), T(0)});
+  Run(BX, Out);
+  conformance::expectExact("atomics", Type, Out.values(), Want);
+}
+
+void atomicsAll() {
+#define CONFORMANCE_TYPE(S, T, NAME)                                           \
+  atomics<T>(NAME, [](auto &X, auto &Out) {                                    \
+    CONFORMANCE_RUN(atomics_##S, 64, X, Out);                                  \
+  });
+#include "atomic_types.def"
+#undef CONFORMANCE_TYPE
+  Buffer<int> Lock(1, 0), Count(1, 0);
+  CONFORMANCE_RUN(spin_lock, 1, Lock, Count);
+  conformance::expectExact("atomics (spin lock)", "int32", Count.values(),
+                           std::vector<int>{2000});
+}
+
 /// Case 19: the values Triton's test computes by running the Python again,
 /// written out: sum of i - lo over ten steps from 2^35 (45), 5 x 8 nested
 /// iterations (40), the odd numbers up to 11 (36), the step a loop
@@ -209,7 +383,11 @@ int main() {
   compareNan();
   maskedLoadOtherAll();
   reduceSuiteAll();
+  customTupleReduce();
+  scanSuite();
   whereBroadcastAll();
+  dotBase();
+  atomicsAll();
   controlFlow();
   return conformance::finish();
 }

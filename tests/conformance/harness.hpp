@@ -5,6 +5,7 @@
 // of docs/conformance.md: a case and an element type.
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -113,11 +114,13 @@ template <class Launch, class... A> void run(Launch L, A &&...Args) {
   (Download(Args), ...);
 }
 
+/// Runs KERNEL with meta-parameter META, its configuration number CONFIG
+/// (the wrapper's config argument; emulation instantiates META itself).
 #ifdef CONFORMANCE_GPU
-#define CONFORMANCE_RUN(KERNEL, META, ...)                                     \
+#define CONFORMANCE_RUN_CONFIG(KERNEL, META, CONFIG, ...)                      \
   ::conformance::run(                                                          \
       [](auto... A) {                                                          \
-        cudaError_t E = tilecc::KERNEL(A...);                                  \
+        cudaError_t E = tilecc::KERNEL(A..., nullptr, CONFIG);                 \
         if (E == cudaSuccess)                                                  \
           E = cudaDeviceSynchronize();                                         \
         if (E != cudaSuccess) {                                                \
@@ -127,13 +130,16 @@ template <class Launch, class... A> void run(Launch L, A &&...Args) {
       },                                                                       \
       __VA_ARGS__)
 #else
-#define CONFORMANCE_RUN(KERNEL, META, ...)                                     \
+#define CONFORMANCE_RUN_CONFIG(KERNEL, META, CONFIG, ...)                      \
   ::conformance::run(                                                          \
       [](auto... A) {                                                          \
         tile::emulate::launch(KERNEL##_grid<META>(A...), KERNEL<META>, A...);  \
       },                                                                       \
       __VA_ARGS__)
 #endif
+/// Runs KERNEL's only (or first) configuration, whose meta-parameter is META.
+#define CONFORMANCE_RUN(KERNEL, META, ...)                                     \
+  CONFORMANCE_RUN_CONFIG(KERNEL, META, 0, __VA_ARGS__)
 
 /// The bits of a value, for exact comparison (NaN payloads aside).
 template <class T> bool sameValue(T A, T B) {
@@ -151,6 +157,21 @@ template <class T> double printable(T V) {
     return static_cast<double>(static_cast<float>(V));
 }
 
+/// Prints a row's result: Bad of N values differ, the first at First.
+inline void report(const std::string &Case, const std::string &Type,
+                   std::size_t Bad, std::size_t N, double Got, double Want,
+                   std::size_t First) {
+  if (Bad) {
+    ++Failures;
+    std::printf("FAIL %-30s %-10s %s: %zu of %zu differ; first at %zu: got "
+                "%.9g, want %.9g\n",
+                Case.c_str(), Type.c_str(), target(), Bad, N, First, Got, Want);
+  } else {
+    std::printf("pass %-30s %-10s %s (%zu values)\n", Case.c_str(),
+                Type.c_str(), target(), N);
+  }
+}
+
 /// One row: Got must equal Want exactly (NaN matches NaN).
 template <class T>
 void expectExact(const std::string &Case, const std::string &Type,
@@ -159,16 +180,24 @@ void expectExact(const std::string &Case, const std::string &Type,
   for (std::size_t I = 0; I < Want.size(); ++I)
     if (!sameValue(Got[I], Want[I]) && Bad++ == 0)
       First = I;
-  if (Bad) {
-    ++Failures;
-    std::printf("FAIL %-30s %-10s %s: %zu of %zu differ; first at %zu: got "
-                "%.9g, want %.9g\n",
-                Case.c_str(), Type.c_str(), target(), Bad, Want.size(), First,
-                printable(Got[First]), printable(Want[First]));
-  } else {
-    std::printf("pass %-30s %-10s %s (%zu values)\n", Case.c_str(),
-                Type.c_str(), target(), Want.size());
+  report(Case, Type, Bad, Want.size(), printable(Got[First]),
+         printable(Want[First]), First);
+}
+
+/// One row: Got within RelTol of Want, relative to |Want| (at least 1).
+template <class T>
+void expectClose(const std::string &Case, const std::string &Type,
+                 const std::vector<T> &Got, const std::vector<T> &Want,
+                 double RelTol) {
+  std::size_t Bad = 0, First = 0;
+  for (std::size_t I = 0; I < Want.size(); ++I) {
+    const double G = printable(Got[I]), W = printable(Want[I]);
+    if (!(std::fabs(G - W) <= RelTol * std::max(1.0, std::fabs(W))) &&
+        Bad++ == 0)
+      First = I;
   }
+  report(Case, Type, Bad, Want.size(), printable(Got[First]),
+         printable(Want[First]), First);
 }
 
 inline int finish() {
