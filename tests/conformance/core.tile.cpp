@@ -3,6 +3,7 @@
 // or on the GPU and compares with references of its own.
 #include <cstdint>
 #include <tile/tile.hpp>
+#include <type_traits>
 
 // Case 1, vec_add_tail: a grid whose last program is partly masked.
 template <int BLOCK>
@@ -17,6 +18,31 @@ template <int BLOCK>
 TILE_GRID(vec_add)
 tile::grid vec_add_grid(const float *, const float *, float *, int n) {
   return {tile::cdiv(n, BLOCK)};
+}
+
+// Case 3, weak_scalar_typing: a literal takes the tile's type (float16
+// times 2.0 is float16, int8 plus 5 is int8 and wraps), unless it is a
+// float beside an integer tile (int8 plus 2.5f is float32).
+template <int BLOCK>
+TILE_KERNEL void weak_scalars(const tile::half *h, const std::int8_t *b,
+                              tile::half *out_h, std::int8_t *out_b,
+                              float *out_f) {
+  auto i = tile::arange<BLOCK>();
+  auto x = tile::load(h + i);
+  auto y = tile::load(b + i);
+  static_assert(std::is_same_v<decltype(x * 2.0), decltype(x)>);
+  static_assert(std::is_same_v<decltype(y + 5), decltype(y)>);
+  static_assert(std::is_same_v<decltype(y + 2.5f), tile::tensor<float, BLOCK>>);
+  tile::store(out_h + i, x * 2.0);
+  tile::store(out_b + i, y + 5);
+  tile::store(out_f + i, y + 2.5f);
+}
+TILE_CONFIGS(weak_scalars, tile::config{.meta = {128}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(weak_scalars)
+tile::grid weak_scalars_grid(const tile::half *, const std::int8_t *,
+                             tile::half *, std::int8_t *, float *) {
+  return {1};
 }
 
 // Case 4, compare_nan: the six comparisons of float tiles, NaN on either

@@ -33,6 +33,32 @@ void vecAddTail() {
   conformance::expectExact("vec_add_tail", "float32", Out.values(), Want);
 }
 
+/// Case 3: float16 times 2 is exact for these values; int8 plus 5 wraps
+/// past 127 as int8 arithmetic does in Triton; int8 plus 2.5 is float32.
+void weakScalarTyping() {
+  constexpr int N = 128;
+  std::vector<tile::half> H(N), WantH(N);
+  std::vector<std::int8_t> B(N), WantB(N);
+  std::vector<float> WantF(N);
+  for (int I = 0; I < N; ++I) {
+    H[I] = tile::half(float(I - 64) * 0.25f);
+    WantH[I] = tile::half(float(I - 64) * 0.5f);
+    B[I] = static_cast<std::int8_t>(I * 2 - 128); // -128 .. 126
+    WantB[I] = static_cast<std::int8_t>(
+        static_cast<std::uint8_t>(static_cast<std::uint8_t>(B[I]) + 5u));
+    WantF[I] = float(B[I]) + 2.5f;
+  }
+  Buffer<tile::half> BH(H), OutH(N);
+  Buffer<std::int8_t> BB(B), OutB(N);
+  Buffer<float> OutF(N);
+  CONFORMANCE_RUN(weak_scalars, 128, BH, BB, OutH, OutB, OutF);
+  conformance::expectExact("weak_scalar_typing", "float16", OutH.values(),
+                           WantH);
+  conformance::expectExact("weak_scalar_typing", "int8", OutB.values(), WantB);
+  conformance::expectExact("weak_scalar_typing", "int8+float", OutF.values(),
+                           WantF);
+}
+
 /// Case 4: ==, !=, <, <=, >, >= on pairs with NaN on the left, the right
 /// or both, infinities, signed zeros and subnormals: IEEE's ordered
 /// comparisons (every one false with a NaN but !=).
@@ -380,6 +406,7 @@ int main() {
   }
 #endif
   vecAddTail();
+  weakScalarTyping();
   compareNan();
   maskedLoadOtherAll();
   reduceSuiteAll();

@@ -1814,6 +1814,8 @@ private:
         Result = lowerAtomic(*K, Args, *RT, CE, L);
         break;
       }
+      if (!constantsFit(*K, ArgEs, Args, *RT))
+        return nullptr;
       Result = lowerElementwise(*K, Args, *RT);
       break;
     }
@@ -2136,6 +2138,45 @@ private:
     Value *R = B.create(K, RT, Ops);
     R->definingOp()->setMemory(MemOrder(*Order), MemScope(*Scope));
     return R;
+  }
+
+  /// Whether every integer constant among a tile operation's scalar
+  /// operands fits the integer type it is converted to (the weak scalar
+  /// rule gives it the tile's type): `int8_tile + 300` would otherwise be
+  /// `+ 44`. An error at the constant, as Triton's "value exceeds the range"
+  /// is, where it does not.
+  bool constantsFit(OpKind K, llvm::ArrayRef<const Expr *> ArgEs,
+                    llvm::ArrayRef<Value *> Args, const Type &RT) {
+    const ElemType To = isComparison(K) && Args.size() == 2
+                            ? compareType(Args[0], Args[1])
+                            : RT.Elem;
+    if (!isInteger(To.Kind) || To.Kind == ScalarKind::I1 || To.isPointer())
+      return true;
+    for (auto [E, V] : llvm::zip(ArgEs, Args)) {
+      if (!V->type().isScalar() || !E->getType()->isIntegerType())
+        continue;
+      std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx);
+      if (!C)
+        continue;
+      const unsigned Bits = bitWidth(To.Kind);
+      const bool Fits = isSigned(To.Kind)
+                            ? C->isSignedIntN(Bits) &&
+                                  (C->isSigned() || C->getActiveBits() < Bits)
+                            : !(C->isSigned() && C->isNegative()) &&
+                                  C->getActiveBits() <= Bits;
+      if (!Fits) {
+        llvm::SmallString<24> Text;
+        C->toString(Text);
+        error(E->getExprLoc(),
+              "the constant " + Text.str().str() +
+                  " does not fit the tile's element type " +
+                  ElemType{To.Kind}.str() +
+                  " it is converted to; cast the tile first, or use a "
+                  "constant in range");
+        return false;
+      }
+    }
+    return true;
   }
 
   /// The element type both operands of a comparison are converted to.
