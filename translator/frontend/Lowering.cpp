@@ -96,6 +96,10 @@ std::optional<bool> constantCondition(const Expr *E, const ASTContext &Ctx) {
   return std::nullopt;
 }
 
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
 /// The first `return` in S, or `break`/`continue` of the loop around S (not
 /// of a loop inside it): a jump out of the statement list S is in. Lambdas
 /// are functions of their own.
@@ -106,9 +110,8 @@ const Stmt *firstJump(const Stmt *S, bool InInnerLoop = false) {
     return S;
   if (isa<BreakStmt, ContinueStmt>(S))
     return InInnerLoop ? nullptr : S;
-  const bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
   for (const Stmt *C : S->children())
-    if (const Stmt *J = firstJump(C, InInnerLoop || Loop))
+    if (const Stmt *J = firstJump(C, InInnerLoop || isLoop(S)))
       return J;
   return nullptr;
 }
@@ -122,9 +125,8 @@ bool exitsLoop(const Stmt *S, bool InInnerLoop = false) {
     return true;
   if (isa<BreakStmt>(S))
     return !InInnerLoop;
-  const bool Loop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
   return llvm::any_of(S->children(), [&](const Stmt *C) {
-    return exitsLoop(C, InInnerLoop || Loop);
+    return exitsLoop(C, InInnerLoop || isLoop(S));
   });
 }
 
@@ -133,10 +135,6 @@ bool returns(const Stmt *S) {
   if (!S || isa<LambdaExpr>(S))
     return false;
   return isa<ReturnStmt>(S) || llvm::any_of(S->children(), returns);
-}
-
-bool isLoop(const Stmt *S) {
-  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
 }
 
 /// Whether every path through S ends in a jump, so that what follows S in
@@ -901,6 +899,37 @@ private:
     addCarriedResults(*For, Carried);
   }
 
+  /// A while op that carries Carried: Cond lowers the condition region's
+  /// bool (null after an error), Body the body region.
+  void buildWhile(llvm::ArrayRef<const VarDecl *> Carried,
+                  llvm::function_ref<Value *()> Cond,
+                  llvm::function_ref<void()> Body) {
+    auto Op = std::make_unique<ir::Op>(OpKind::While, B.loc());
+    for (const VarDecl *VD : Carried)
+      Op->addOperand(Env[VD]);
+    ir::Op *While = B.block()->append(std::move(Op));
+    Block *Outer = B.block();
+    const auto Before = Env;
+    auto EnterRegion = [&] {
+      Block *R = While->addRegion();
+      addCarriedArguments(*R, Carried);
+      B.setBlock(*R);
+    };
+    EnterRegion();
+    Value *C = Cond();
+    if (!C)
+      return;
+    B.createVoid(OpKind::Yield, {C});
+    Env = Before;
+    EnterRegion();
+    Body();
+    if (Failed)
+      return;
+    yieldCarried(Carried, *Outer);
+    Env = Before;
+    addCarriedResults(*While, Carried);
+  }
+
   /// A loop whose body may `break`, as a while loop that carries a flag the
   /// `break` sets (lowerSequence): Cond, lowered in the condition region, is
   /// not evaluated once the flag is set, as C++ does not evaluate it after a
@@ -918,44 +947,31 @@ private:
     if (IV)
       Carried.push_back(IV);
     setLoc(Loc);
-    auto Op = std::make_unique<ir::Op>(OpKind::While, B.loc());
-    for (const VarDecl *VD : Carried)
-      Op->addOperand(Env[VD]);
-    ir::Op *While = B.block()->append(std::move(Op));
-    Block *Outer = B.block();
-    const auto Before = Env;
-    auto EnterRegion = [&] {
-      Block *R = While->addRegion();
-      addCarriedArguments(*R, Carried);
-      B.setBlock(*R);
-    };
     const Type Bool = Type::scalar(ScalarKind::I1);
-    EnterRegion();
-    // if (!broke) c = Cond(); else c = false;
-    ir::Op *Unbroken =
-        appendIf(B.create(OpKind::LogicalNot, Bool, {Env[Jumps.Broken]}));
-    Block *CondBlock = B.block();
-    B.setBlock(*Unbroken->addRegion());
-    Value *C = Cond();
-    if (!C)
-      return;
-    if (!C->type().isScalar())
-      return error(Loc, "a loop condition must be a scalar");
-    B.createVoid(OpKind::Yield, {B.cast(C, Bool.Elem)});
-    B.setBlock(*Unbroken->addRegion());
-    B.createVoid(OpKind::Yield, {B.boolConst(false)});
-    B.setBlock(*CondBlock);
-    B.createVoid(OpKind::Yield, {Unbroken->addResult(F.newValue(Bool))});
-    Env = Before;
-    EnterRegion();
-    lowerSequence(statementsOf(LoopBody));
-    if (Failed)
-      return;
-    setLoc(Loc);
-    EndOfIteration();
-    yieldCarried(Carried, *Outer);
-    Env = Before;
-    addCarriedResults(*While, Carried);
+    buildWhile(
+        Carried,
+        [&]() -> Value * {
+          // if (!broke) c = Cond(); else c = false;
+          ir::Op *Unbroken =
+              appendIf(B.create(OpKind::LogicalNot, Bool, {Env[Jumps.Broken]}));
+          Block *CondBlock = B.block();
+          B.setBlock(*Unbroken->addRegion());
+          Value *C = Cond();
+          if (!C)
+            return nullptr;
+          B.createVoid(OpKind::Yield, {C});
+          B.setBlock(*Unbroken->addRegion());
+          B.createVoid(OpKind::Yield, {B.boolConst(false)});
+          B.setBlock(*CondBlock);
+          return Unbroken->addResult(F.newValue(Bool));
+        },
+        [&] {
+          lowerSequence(statementsOf(LoopBody));
+          if (Failed)
+            return;
+          setLoc(Loc);
+          EndOfIteration();
+        });
     Env.erase(Jumps.Broken);
     Jumps.Broken = Enclosing;
   }
@@ -973,40 +989,22 @@ private:
       return error(WS->getCond()->getBeginLoc(),
                    "the condition of a 'while' loop cannot assign variables "
                    "in a tile kernel");
-    if (exitsLoop(WS->getBody()))
-      return lowerBreakingLoop(
-          WS->getBeginLoc(), nullptr, [&] { return lowerExpr(WS->getCond()); },
-          WS->getBody(), [] {});
-    const VarDecl *Enclosing = std::exchange(Jumps.Broken, nullptr);
-    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(WS->getBody());
-    auto Op = std::make_unique<ir::Op>(OpKind::While, B.loc());
-    for (const VarDecl *VD : Carried)
-      Op->addOperand(Env[VD]);
-    ir::Op *While = B.block()->append(std::move(Op));
-    Block *Outer = B.block();
-    auto EnterRegion = [&] {
-      Block *R = While->addRegion();
-      addCarriedArguments(*R, Carried);
-      B.setBlock(*R);
+    auto Cond = [&]() -> Value * {
+      Value *C = lowerExpr(WS->getCond());
+      if (C && !C->type().isScalar()) {
+        error(WS->getCond()->getBeginLoc(),
+              "a 'while' condition must be a scalar");
+        return nullptr;
+      }
+      return C ? B.cast(C, ElemType{ScalarKind::I1}) : nullptr;
     };
-    auto Before = Env;
-    EnterRegion();
-    Value *Cond = lowerExpr(WS->getCond());
-    if (!Cond)
-      return;
-    if (!Cond->type().isScalar())
-      return error(WS->getCond()->getBeginLoc(),
-                   "a 'while' condition must be a scalar");
-    B.createVoid(OpKind::Yield, {B.cast(Cond, ElemType{ScalarKind::I1})});
-    Env = Before;
-    EnterRegion();
-    lowerSequence(statementsOf(WS->getBody()));
+    if (exitsLoop(WS->getBody()))
+      return lowerBreakingLoop(WS->getBeginLoc(), nullptr, Cond, WS->getBody(),
+                               [] {});
+    const VarDecl *Enclosing = std::exchange(Jumps.Broken, nullptr);
+    buildWhile(carriedVars(WS->getBody()), Cond,
+               [&] { lowerSequence(statementsOf(WS->getBody())); });
     Jumps.Broken = Enclosing;
-    if (Failed)
-      return;
-    yieldCarried(Carried, *Outer);
-    Env = Before;
-    addCarriedResults(*While, Carried);
   }
 
   //===--- Tuples ---------------------------------------------------------===//
@@ -2150,21 +2148,20 @@ private:
     const ElemType To = isComparison(K) && Args.size() == 2
                             ? compareType(Args[0], Args[1])
                             : RT.Elem;
-    if (!isInteger(To.Kind) || To.Kind == ScalarKind::I1 || To.isPointer())
+    if (!isInteger(To.Kind) || To.Kind == ScalarKind::I1)
       return true;
+    const unsigned Bits = bitWidth(To.Kind);
+    const bool Unsigned = !isSigned(To.Kind);
+    const llvm::APSInt Min = llvm::APSInt::getMinValue(Bits, Unsigned),
+                       Max = llvm::APSInt::getMaxValue(Bits, Unsigned);
     for (auto [E, V] : llvm::zip(ArgEs, Args)) {
       if (!V->type().isScalar() || !E->getType()->isIntegerType())
         continue;
       std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx);
       if (!C)
         continue;
-      const unsigned Bits = bitWidth(To.Kind);
-      const bool Fits = isSigned(To.Kind)
-                            ? C->isSignedIntN(Bits) &&
-                                  (C->isSigned() || C->getActiveBits() < Bits)
-                            : !(C->isSigned() && C->isNegative()) &&
-                                  C->getActiveBits() <= Bits;
-      if (!Fits) {
+      if (llvm::APSInt::compareValues(*C, Min) < 0 ||
+          llvm::APSInt::compareValues(*C, Max) > 0) {
         llvm::SmallString<24> Text;
         C->toString(Text);
         error(E->getExprLoc(),
