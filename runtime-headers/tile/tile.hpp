@@ -320,6 +320,19 @@ template <class A, class B> constexpr auto common_element() {
 template <class A, class B>
 using common_element_t = typename decltype(common_element<A, B>())::type;
 
+/// Whether A and B are integers of different signedness that both take part
+/// in promotion (a weak scalar may not).
+template <class A, class B> constexpr bool mixes_signedness() {
+  using EA = element_t<A>;
+  using EB = element_t<B>;
+  if constexpr (is_tensor_v<A> == is_tensor_v<B>)
+    return mixed_signedness<EA, EB>();
+  else if constexpr (is_tensor_v<A>)
+    return scalar_takes_part<EA, EB>() && mixed_signedness<EA, EB>();
+  else
+    return scalar_takes_part<EB, EA>() && mixed_signedness<EA, EB>();
+}
+
 /// Stands for the combination of A and B when folding over more operands:
 /// still a tile if either was one.
 template <class A, class B>
@@ -479,8 +492,14 @@ template <binop Op, class A, class B> auto binary(const A &a, const B &b) {
   static_assert(!is_logical(Op) || bools, "logical operators need bool tiles");
   static_assert(Op != binop::floordiv || integers,
                 "floordiv needs integer operands");
+  constexpr bool divides =
+      Op == binop::div || Op == binop::floordiv || Op == binop::rem;
+  static_assert(!divides || !mixes_signedness<A, B>(),
+                "cannot divide integers of different signedness (/, floordiv "
+                "and %), as in Triton: cast one to the other's signedness");
   if constexpr ((!is_bitwise(Op) || integers) && (!is_logical(Op) || bools) &&
-                (Op != binop::floordiv || integers)) {
+                (Op != binop::floordiv || integers) &&
+                (!divides || !mixes_signedness<A, B>())) {
     using R =
         typename decltype(operation_type<Op, common_element_t<A, B>>())::type;
     using Result = decltype(apply<Op>(R{}, R{}));
@@ -985,8 +1004,7 @@ auto minimum(const A &a, const B &b) {
 /// a raised to the power b (libdevice's pow), in float or double: the
 /// operands combine like a binary operator's.
 template <class A, class B>
-requires detail::numeric_operand<A> && detail::numeric_operand<B>
-    TILE_OP("pow")
+requires detail::numeric_operand<A> && detail::numeric_operand<B> TILE_OP("pow")
 auto pow(const A &a, const B &b) {
   using R = detail::common_element_t<A, B>;
   detail::check_math<R>();

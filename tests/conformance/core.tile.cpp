@@ -128,7 +128,32 @@ tile::grid spin_lock_grid(int *, int *) {
 }
 
 // Case 19, control_flow: a 64-bit induction variable from 2^35, nested
-// while loops, continue and break, a return from inside a loop.
+// while loops, continue and break, a return from inside a loop, helpers
+// that return values (a scalar, a tile) from inside loops.
+inline int first_at_least(int n, int limit) {
+  for (int i = 0; i < n; ++i)
+    if (i * i >= limit)
+      return i;
+  return n;
+}
+
+inline int find_pair(int n) {
+  for (int i = 1; i < n; ++i)
+    for (int j = i + 1; j < n; ++j)
+      if (i * j == 12)
+        return i * 100 + j;
+  return -1;
+}
+
+template <class T> T doubled_until(T x, int n, int stop) {
+  for (int i = 0; i < n; ++i) {
+    if (i == stop)
+      return x + float(i);
+    x = x * 2.0f;
+  }
+  return x;
+}
+
 template <int BLOCK>
 TILE_KERNEL void control_flow(std::int64_t *out, std::int64_t lo, int n) {
   std::int64_t span = 0;
@@ -154,6 +179,11 @@ TILE_KERNEL void control_flow(std::int64_t *out, std::int64_t lo, int n) {
     odd += i;
   }
   tile::store(out + 2, odd);
+  tile::store(out + 4, std::int64_t(first_at_least(n, 10)));
+  tile::store(out + 5, std::int64_t(find_pair(8)));
+  tile::store(out + 6, std::int64_t(first_at_least(3, 100)));
+  auto steps = doubled_until(tile::cast<float>(tile::arange<4>()), n, 3);
+  tile::store(out + 7, tile::cast<std::int64_t>(tile::sum(steps)));
   for (int i = 0; i < n; ++i)
     if (i == 4) {
       tile::store(out + 3, std::int64_t(i));
@@ -191,8 +221,9 @@ tile::grid control_flow_grid(std::int64_t *, std::int64_t, int) {
   tile::grid NAME##_grid(const T *, T *, int *) {                              \
     return {1};                                                                \
   }
-CONFORMANCE_REDUCE(reduce_f32, float)
-CONFORMANCE_REDUCE(reduce_i32, std::int32_t)
+#define CONFORMANCE_TYPE(S, T, NAME) CONFORMANCE_REDUCE(reduce_##S, T)
+#include "numeric_types.def"
+#undef CONFORMANCE_TYPE
 #undef CONFORMANCE_REDUCE
 
 // Case 8, custom_tuple_reduce: Welford's mean and variance of 512 values
@@ -247,9 +278,32 @@ tile::grid scans_grid(const float *, const float *, float *) {
   return {1};
 }
 
+// Case 9 for every numeric type: cumsum along the rows, a reverse cumsum
+// down the columns, cumprod along the rows (narrow types widen first).
+#define CONFORMANCE_SCANS(NAME, T)                                             \
+  template <int BLOCK> TILE_KERNEL void NAME(const T *x, T *out) {             \
+    auto offs = tile::expand_dims<1>(tile::arange<4>()) * BLOCK +              \
+                tile::expand_dims<0>(tile::arange<BLOCK>());                   \
+    auto v = tile::load(x + offs);                                             \
+    tile::store(out + offs, tile::cumsum<1>(v));                               \
+    tile::store(out + 4 * BLOCK + offs, tile::cumsum<0, true>(v));             \
+    tile::store(out + 8 * BLOCK + offs, tile::cumprod<1>(v));                  \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {32}, .num_warps = 1});              \
+  template <int BLOCK>                                                         \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, T *) {                                     \
+    return {1};                                                                \
+  }
+#define CONFORMANCE_TYPE(S, T, NAME) CONFORMANCE_SCANS(scans_##S, T)
+#include "numeric_types.def"
+#undef CONFORMANCE_TYPE
+#undef CONFORMANCE_SCANS
+
 // Case 15, dot_base: square products of 16, 32 and 64 (8-bit: 32 and
-// 64), one configuration per size: float16 to float32, float32 as TF32
-// and in full precision, int8 to int32.
+// 64), one configuration per size: float16 and bfloat16 to float32,
+// float32 as TF32 and in full precision, int8 and uint8 to int32, the
+// 8-bit floats to float32.
 template <int M, tile::input_precision P, class T, class R>
 void square_dot(const T *a, const T *b, R *c) {
   auto r = tile::arange<M>();
@@ -274,6 +328,15 @@ CONFORMANCE_DOT(dot_tf32, float, float, tf32, tile::config{.meta = {16}},
 CONFORMANCE_DOT(dot_ieee, float, float, ieee, tile::config{.meta = {16}},
                 tile::config{.meta = {32}}, tile::config{.meta = {64}})
 CONFORMANCE_DOT(dot_i8, std::int8_t, std::int32_t, tf32,
+                tile::config{.meta = {32}}, tile::config{.meta = {64}})
+CONFORMANCE_DOT(dot_bf16, tile::bfloat16, float, tf32,
+                tile::config{.meta = {16}}, tile::config{.meta = {32}},
+                tile::config{.meta = {64}})
+CONFORMANCE_DOT(dot_u8, std::uint8_t, std::int32_t, tf32,
+                tile::config{.meta = {32}}, tile::config{.meta = {64}})
+CONFORMANCE_DOT(dot_e4m3, tile::float8_e4m3, float, tf32,
+                tile::config{.meta = {32}}, tile::config{.meta = {64}})
+CONFORMANCE_DOT(dot_e5m2, tile::float8_e5m2, float, tf32,
                 tile::config{.meta = {32}}, tile::config{.meta = {64}})
 #undef CONFORMANCE_DOT
 
@@ -304,3 +367,156 @@ CONFORMANCE_DOT(dot_i8, std::int8_t, std::int32_t, tf32,
 #include "element_types.def"
 #undef CONFORMANCE_TYPE
 #undef CONFORMANCE_WHERE
+
+// Case 2, binop_promotion_matrix: +, -, *, /, % and floordiv of two tiles
+// for every pair of element types, and a tile plus a scalar of the other
+// type; the result types are checked against binop_pairs.def's table.
+template <int BLOCK, bool DIVIDES, class P, class Q, class R, class W, class X,
+          class Y>
+void binops(const X *x, const Y *y, P *sum, P *diff, P *prod, Q *quot, R *rem,
+            P *trunc, W *weak) {
+  auto i = tile::arange<BLOCK>();
+  auto a = tile::load(x + i);
+  auto b = tile::load(y + i);
+  using Sum = tile::tensor<P, BLOCK>;
+  static_assert(std::is_same_v<decltype(a + b), Sum>);
+  static_assert(std::is_same_v<decltype(a - b), Sum>);
+  static_assert(std::is_same_v<decltype(a * b), Sum>);
+  tile::store(sum + i, a + b);
+  tile::store(diff + i, a - b);
+  tile::store(prod + i, a * b);
+  if constexpr (DIVIDES) {
+    static_assert(std::is_same_v<decltype(a / b), tile::tensor<Q, BLOCK>>);
+    static_assert(std::is_same_v<decltype(a % b), tile::tensor<R, BLOCK>>);
+    tile::store(quot + i, a / b);
+    tile::store(rem + i, a % b);
+    if constexpr (std::is_integral_v<X> && std::is_integral_v<Y>) {
+      static_assert(std::is_same_v<decltype(tile::floordiv(a, b)), Sum>);
+      tile::store(trunc + i, tile::floordiv(a, b));
+    }
+  }
+  auto scalar = tile::load(y);
+  static_assert(std::is_same_v<decltype(a + scalar), tile::tensor<W, BLOCK>>);
+  tile::store(weak + i, a + scalar);
+}
+#define CONFORMANCE_PAIR(S, X, Y, P, Q, R, W, DIVIDES, NAME)                   \
+  template <int BLOCK>                                                         \
+  TILE_KERNEL void binops_##S(const X *x, const Y *y, P *sum, P *diff,         \
+                              P *prod, Q *quot, R *rem, P *trunc, W *weak) {   \
+    binops<BLOCK, DIVIDES>(x, y, sum, diff, prod, quot, rem, trunc, weak);     \
+  }                                                                            \
+  TILE_CONFIGS(binops_##S, tile::config{.meta = {128}, .num_warps = 4});       \
+  template <int BLOCK>                                                         \
+  TILE_GRID(binops_##S)                                                        \
+  tile::grid binops_##S##_grid(const X *, const Y *, P *, P *, P *, Q *, R *,  \
+                               P *, W *) {                                     \
+    return {1};                                                                \
+  }
+#include "binop_pairs.def"
+#undef CONFORMANCE_PAIR
+
+// Case 14, cast_exhaustive: tile::cast from each element type to every
+// element type (8-bit floats included), one kernel per source type.
+template <int BLOCK, class X>
+void cast_to_all(const X *x, bool *to_bool, std::int8_t *to_i8,
+                 std::int16_t *to_i16, std::int32_t *to_i32,
+                 std::int64_t *to_i64, std::uint8_t *to_u8,
+                 std::uint16_t *to_u16, std::uint32_t *to_u32,
+                 std::uint64_t *to_u64, tile::half *to_f16,
+                 tile::bfloat16 *to_bf16, float *to_f32, double *to_f64,
+                 tile::float8_e4m3 *to_e4m3, tile::float8_e5m2 *to_e5m2) {
+  auto i = tile::arange<BLOCK>();
+  auto v = tile::load(x + i);
+  tile::store(to_bool + i, tile::cast<bool>(v));
+  tile::store(to_i8 + i, tile::cast<std::int8_t>(v));
+  tile::store(to_i16 + i, tile::cast<std::int16_t>(v));
+  tile::store(to_i32 + i, tile::cast<std::int32_t>(v));
+  tile::store(to_i64 + i, tile::cast<std::int64_t>(v));
+  tile::store(to_u8 + i, tile::cast<std::uint8_t>(v));
+  tile::store(to_u16 + i, tile::cast<std::uint16_t>(v));
+  tile::store(to_u32 + i, tile::cast<std::uint32_t>(v));
+  tile::store(to_u64 + i, tile::cast<std::uint64_t>(v));
+  tile::store(to_f16 + i, tile::cast<tile::half>(v));
+  tile::store(to_bf16 + i, tile::cast<tile::bfloat16>(v));
+  tile::store(to_f32 + i, tile::cast<float>(v));
+  tile::store(to_f64 + i, tile::cast<double>(v));
+  tile::store(to_e4m3 + i, tile::cast<tile::float8_e4m3>(v));
+  tile::store(to_e5m2 + i, tile::cast<tile::float8_e5m2>(v));
+}
+#define CONFORMANCE_CASTS(NAME, X)                                             \
+  template <int BLOCK>                                                         \
+  TILE_KERNEL void NAME(                                                       \
+      const X *x, bool *to_bool, std::int8_t *to_i8, std::int16_t *to_i16,     \
+      std::int32_t *to_i32, std::int64_t *to_i64, std::uint8_t *to_u8,         \
+      std::uint16_t *to_u16, std::uint32_t *to_u32, std::uint64_t *to_u64,     \
+      tile::half *to_f16, tile::bfloat16 *to_bf16, float *to_f32,              \
+      double *to_f64, tile::float8_e4m3 *to_e4m3,                              \
+      tile::float8_e5m2 *to_e5m2) {                                            \
+    cast_to_all<BLOCK>(x, to_bool, to_i8, to_i16, to_i32, to_i64, to_u8,       \
+                       to_u16, to_u32, to_u64, to_f16, to_bf16, to_f32,        \
+                       to_f64, to_e4m3, to_e5m2);                              \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {256}, .num_warps = 4});             \
+  template <int BLOCK>                                                         \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const X *, bool *, std::int8_t *, std::int16_t *,     \
+                         std::int32_t *, std::int64_t *, std::uint8_t *,       \
+                         std::uint16_t *, std::uint32_t *, std::uint64_t *,    \
+                         tile::half *, tile::bfloat16 *, float *, double *,    \
+                         tile::float8_e4m3 *, tile::float8_e5m2 *) {           \
+    return {1};                                                                \
+  }
+#define CONFORMANCE_TYPE(S, T, NAME) CONFORMANCE_CASTS(casts_from_##S, T)
+#include "element_types.def"
+#include "float8_types.def"
+#undef CONFORMANCE_TYPE
+#undef CONFORMANCE_CASTS
+
+// Case 20, tuples_and_calls: helpers that return tuples, take nested
+// tuples, take a lambda to call, or a pointer they may skip (Triton's
+// None) under a constant; lambdas capturing by copy and by reference.
+template <class T> std::tuple<T, T> min_max(T a, T b) {
+  return {tile::minimum(a, b), tile::maximum(a, b)};
+}
+
+template <class T>
+std::tuple<T, std::tuple<T, T>> fold_nested(std::tuple<T, std::tuple<T, T>> t) {
+  auto [a, rest] = t;
+  return {a + std::get<0>(rest), std::tuple{std::get<1>(rest), a}};
+}
+
+template <class F, class T> auto apply_twice(F f, T x) { return f(f(x)); }
+
+template <bool HAS_OUT, class T> void store_if(float *out, T v) {
+  if constexpr (HAS_OUT)
+    tile::store(out + tile::arange<T::shape[0]>(), v);
+}
+
+template <int BLOCK>
+TILE_KERNEL void tuples_and_calls(const float *x, const float *y, float *out) {
+  auto i = tile::arange<BLOCK>();
+  auto a = tile::load(x + i);
+  auto b = tile::load(y + i);
+  auto [lo, hi] = min_max(a, b);
+  tile::store(out + i, lo);
+  tile::store(out + BLOCK + i, hi);
+  auto [sum, pair] = fold_nested(std::tuple{a, std::tuple{b, hi}});
+  auto [first, second] = pair;
+  tile::store(out + 2 * BLOCK + i, sum);
+  tile::store(out + 3 * BLOCK + i, first);
+  tile::store(out + 4 * BLOCK + i, second);
+  float k = 3.0f;
+  auto affine = [=](auto v) { return v * k + 1.0f; };
+  k = 5.0f; // the lambda keeps its copy, 3
+  tile::store(out + 5 * BLOCK + i, apply_twice(affine, a));
+  tile::store(out + 6 * BLOCK + i,
+              apply_twice([&](auto v) { return v - k; }, b));
+  store_if<true>(out + 7 * BLOCK, lo + hi);
+  store_if<false>(nullptr, lo);
+}
+TILE_CONFIGS(tuples_and_calls, tile::config{.meta = {64}, .num_warps = 2});
+template <int BLOCK>
+TILE_GRID(tuples_and_calls)
+tile::grid tuples_and_calls_grid(const float *, const float *, float *) {
+  return {1};
+}

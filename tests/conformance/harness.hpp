@@ -13,6 +13,7 @@
 #include <string>
 #include <tile/tile.hpp>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #ifdef CONFORMANCE_GPU
@@ -157,31 +158,80 @@ template <class T> double printable(T V) {
     return static_cast<double>(static_cast<float>(V));
 }
 
-/// Prints a row's result: Bad of N values differ, the first at First.
-inline void report(const std::string &Case, const std::string &Type,
-                   std::size_t Bad, std::size_t N, double Got, double Want,
-                   std::size_t First) {
-  if (Bad) {
-    ++Failures;
-    std::printf("FAIL %-30s %-10s %s: %zu of %zu differ; first at %zu: got "
-                "%.9g, want %.9g\n",
-                Case.c_str(), Type.c_str(), target(), Bad, N, First, Got, Want);
-  } else {
-    std::printf("pass %-30s %-10s %s (%zu values)\n", Case.c_str(),
-                Type.c_str(), target(), N);
+/// One row of the report: a case and an element type, over one or more
+/// compared arrays (an operation each, say); the first difference named.
+class Row {
+public:
+  Row(std::string Case, std::string Type)
+      : Case(std::move(Case)), Type(std::move(Type)) {}
+
+  /// Got must equal Want exactly (NaN matches NaN).
+  template <class T>
+  Row &exact(const std::vector<T> &Got, const std::vector<T> &Want,
+             const char *What = "") {
+    for (std::size_t I = 0; I < Want.size(); ++I)
+      note(sameValue(Got[I], Want[I]), What, I, printable(Got[I]),
+           printable(Want[I]));
+    return *this;
   }
-}
+
+  /// Got within RelTol of Want, relative to |Want| (at least 1); equal
+  /// infinities and NaNs match.
+  template <class T>
+  Row &close(const std::vector<T> &Got, const std::vector<T> &Want,
+             double RelTol, const char *What = "") {
+    for (std::size_t I = 0; I < Want.size(); ++I) {
+      const double G = printable(Got[I]), W = printable(Want[I]);
+      note(sameValue(Got[I], Want[I]) ||
+               std::fabs(G - W) <= RelTol * std::max(1.0, std::fabs(W)),
+           What, I, G, W);
+    }
+    return *this;
+  }
+
+  /// Prints the row: its values' count, or the first that differs.
+  void report() const {
+    if (Bad) {
+      ++Failures;
+      std::printf("FAIL %-30s %-18s %s: %zu of %zu differ (in%s); first: "
+                  "%s[%zu] got %.9g, want %.9g\n",
+                  Case.c_str(), Type.c_str(), target(), Bad, Count,
+                  Failed.c_str(), FirstWhat.c_str(), FirstIndex, FirstGot,
+                  FirstWant);
+    } else {
+      std::printf("pass %-30s %-18s %s (%zu values)\n", Case.c_str(),
+                  Type.c_str(), target(), Count);
+    }
+  }
+
+private:
+  void note(bool Same, const char *What, std::size_t I, double Got,
+            double Want) {
+    ++Count;
+    if (Same)
+      return;
+    if (*What &&
+        Failed.find(std::string(" ") + What + ",") == std::string::npos)
+      Failed += std::string(" ") + What + ",";
+    if (Bad++)
+      return;
+    FirstWhat = What;
+    FirstIndex = I;
+    FirstGot = Got;
+    FirstWant = Want;
+  }
+
+  // Failed lists what differed: " x+y, x*y,".
+  std::string Case, Type, FirstWhat, Failed;
+  std::size_t Count = 0, Bad = 0, FirstIndex = 0;
+  double FirstGot = 0, FirstWant = 0;
+};
 
 /// One row: Got must equal Want exactly (NaN matches NaN).
 template <class T>
 void expectExact(const std::string &Case, const std::string &Type,
                  const std::vector<T> &Got, const std::vector<T> &Want) {
-  std::size_t Bad = 0, First = 0;
-  for (std::size_t I = 0; I < Want.size(); ++I)
-    if (!sameValue(Got[I], Want[I]) && Bad++ == 0)
-      First = I;
-  report(Case, Type, Bad, Want.size(), printable(Got[First]),
-         printable(Want[First]), First);
+  Row(Case, Type).exact(Got, Want).report();
 }
 
 /// One row: Got within RelTol of Want, relative to |Want| (at least 1).
@@ -189,15 +239,7 @@ template <class T>
 void expectClose(const std::string &Case, const std::string &Type,
                  const std::vector<T> &Got, const std::vector<T> &Want,
                  double RelTol) {
-  std::size_t Bad = 0, First = 0;
-  for (std::size_t I = 0; I < Want.size(); ++I) {
-    const double G = printable(Got[I]), W = printable(Want[I]);
-    if (!(std::fabs(G - W) <= RelTol * std::max(1.0, std::fabs(W))) &&
-        Bad++ == 0)
-      First = I;
-  }
-  report(Case, Type, Bad, Want.size(), printable(Got[First]),
-         printable(Want[First]), First);
+  Row(Case, Type).close(Got, Want, RelTol).report();
 }
 
 inline int finish() {

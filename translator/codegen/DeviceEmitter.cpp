@@ -481,6 +481,9 @@ std::string KernelEmitter::arithmetic(const Op &O, ArgFn A) {
   case OpKind::Sub:
     return Infix("-");
   case OpKind::Mul:
+    // uint16 operands promote to int, where 65535 * 65535 would overflow.
+    if (O.result()->type().Elem.Kind == ScalarKind::U16)
+      return "(unsigned(" + A(0) + ") * " + A(1) + ")";
     return Infix("*");
   case OpKind::Div:
     // fp32 `/` is Triton's div.full, not IEEE division (docs/language.md).

@@ -74,6 +74,31 @@ const ClassTemplateSpecializationDecl *stdTuple(QualType QT) {
   return TS;
 }
 
+/// Whether QT is a lambda's closure type (through references).
+bool isClosure(QualType QT) {
+  const CXXRecordDecl *RD = QT.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->isLambda();
+}
+
+/// The lambda expression E is, through copies and temporaries, or null.
+const LambdaExpr *lambdaOf(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *LE = dyn_cast<LambdaExpr>(E))
+      return LE;
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else if (const auto *CC = dyn_cast<CXXConstructExpr>(E);
+             CC && CC->getNumArgs() == 1)
+      E = CC->getArg(0);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
 /// The element types of a std::tuple specialization.
 llvm::SmallVector<QualType, 4>
 tupleElements(const ClassTemplateSpecializationDecl *TS) {
@@ -81,6 +106,37 @@ tupleElements(const ClassTemplateSpecializationDecl *TS) {
   for (const TemplateArgument &A : TS->getTemplateArgs()[0].pack_elements())
     Out.push_back(A.getAsType());
   return Out;
+}
+
+/// How many values (tiles and scalars) a value of type QT is lowered to: a
+/// std::tuple holds its elements', nested tuples flattened.
+unsigned leafCount(QualType QT) {
+  const auto *TS = stdTuple(QT);
+  if (!TS)
+    return 1;
+  unsigned N = 0;
+  for (QualType E : tupleElements(TS))
+    N += leafCount(E);
+  return N;
+}
+
+/// The types of those values, in order.
+void appendLeafTypes(QualType QT, llvm::SmallVectorImpl<QualType> &Out) {
+  if (const auto *TS = stdTuple(QT))
+    for (QualType E : tupleElements(TS))
+      appendLeafTypes(E, Out);
+  else
+    Out.push_back(QT);
+}
+
+/// Where element I of tuple TS lies among its values: offset and count.
+std::pair<unsigned, unsigned>
+elementLeaves(const ClassTemplateSpecializationDecl *TS, unsigned I) {
+  auto Elems = tupleElements(TS);
+  unsigned Offset = 0;
+  for (unsigned J = 0; J < I; ++J)
+    Offset += leafCount(Elems[J]);
+  return {Offset, leafCount(Elems[I])};
 }
 
 bool isStdFunction(const FunctionDecl *FD, llvm::StringRef Name) {
@@ -135,6 +191,18 @@ bool returns(const Stmt *S) {
   if (!S || isa<LambdaExpr>(S))
     return false;
   return isa<ReturnStmt>(S) || llvm::any_of(S->children(), returns);
+}
+
+/// Whether S holds a `return` inside a loop (S itself may be the loop):
+/// one that sets the function's `returned` flag.
+bool returnsFromLoop(const Stmt *S, bool InLoop = false) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt>(S))
+    return InLoop;
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return returnsFromLoop(C, InLoop || isLoop(S));
+  });
 }
 
 /// Whether every path through S ends in a jump, so that what follows S in
@@ -420,12 +488,14 @@ private:
       if (const auto *R = dyn_cast<ReturnStmt>(S)) {
         if (!Jumps.Broken)
           return lowerReturn(R);
-        // Inside a loop: the loops end early (lowerBreakingLoop), and what
-        // follows them is skipped (below).
+        // Inside a loop: the loops end early (lowerBreakingLoop), what
+        // follows them is skipped (below), and a value waits in the
+        // function's result variable.
         if (R->getRetValue()) {
-          error(R->getBeginLoc(), "a 'return' with a value inside a loop is "
-                                  "not supported in a tile kernel yet");
-          return nullptr;
+          Value *V = lowerReturnInLoop(R);
+          if (!V)
+            return nullptr;
+          Env[Jumps.Result] = V;
         }
         Env[Jumps.Returned] = Env[Jumps.Broken] = B.boolConst(true);
         return nullptr;
@@ -435,6 +505,8 @@ private:
           Jumps.Returned = flag(S->getBeginLoc(), "returned");
         if (!Env.count(Jumps.Returned))
           Env[Jumps.Returned] = B.boolConst(false);
+        if (!startResult(S))
+          return nullptr;
         lowerStmt(S);
         if (Failed)
           return nullptr;
@@ -443,9 +515,8 @@ private:
         // An enclosing loop ends too.
         if (Jumps.Broken)
           Env[Jumps.Broken] = Returned;
-        lowerWhere(B.create(OpKind::LogicalNot, Returned->type(), {Returned}),
-                   Rest);
-        return nullptr;
+        return lowerWhere(
+            B.create(OpKind::LogicalNot, Returned->type(), {Returned}), Rest);
       }
       if (isa<ContinueStmt>(S))
         return nullptr; // the rest of the iteration is skipped
@@ -486,30 +557,83 @@ private:
     return Carried;
   }
 
-  /// A bool the lowering carries like a variable: a loop's exit flag.
-  const VarDecl *flag(SourceLocation Loc, llvm::StringRef Name) {
+  /// A variable of type QT that the lowering carries like the user's: a
+  /// loop's exit flag, a helper's result.
+  const VarDecl *variable(SourceLocation Loc, llvm::StringRef Name,
+                          QualType QT) {
     return VarDecl::Create(Ctx, Ctx.getTranslationUnitDecl(), Loc, Loc,
-                           &Ctx.Idents.get(Name), Ctx.BoolTy, nullptr, SC_None);
+                           &Ctx.Idents.get(Name), QT, nullptr, SC_None);
+  }
+
+  const VarDecl *flag(SourceLocation Loc, llvm::StringRef Name) {
+    return variable(Loc, Name, Ctx.BoolTy);
   }
 
   /// Rest, lowered where Cond holds: what follows a loop that may have
-  /// returned.
-  void lowerWhere(Value *Cond, llvm::ArrayRef<const Stmt *> Rest) {
+  /// returned. Where Rest returns a value, the function's value is that or
+  /// the one the loop returned.
+  Value *lowerWhere(Value *Cond, llvm::ArrayRef<const Stmt *> Rest) {
     if (Rest.empty())
-      return;
+      return nullptr;
     llvm::SetVector<const VarDecl *> Carried = carriedVars(Rest);
     ir::Op *If = appendIf(Cond);
     Block *Outer = B.block();
     const auto Before = Env;
     B.setBlock(*If->addRegion());
-    lowerSequence(Rest);
+    Value *Returned = lowerSequence(Rest);
     if (Failed)
-      return;
-    yieldCarried(Carried.getArrayRef(), *Outer);
+      return nullptr;
+    Value *Result = Returned && Jumps.Result
+                        ? resultOf(Returned, Rest.back()->getBeginLoc())
+                        : nullptr;
+    if (Returned && Jumps.Result && !Result)
+      return nullptr;
+    yieldCarried(Carried.getArrayRef(), *Outer, Result);
     Env = Before;
     B.setBlock(*If->addRegion());
-    yieldCarried(Carried.getArrayRef(), *Outer);
+    yieldCarried(Carried.getArrayRef(), *Outer,
+                 Result ? Env[Jumps.Result] : nullptr);
     addCarriedResults(*If, Carried.getArrayRef());
+    return Result ? If->addResult(F.newValue(Result->type())) : nullptr;
+  }
+
+  /// A helper's result variable, when a loop of S returns a value: it is
+  /// carried like a variable, from a zero of the function's type, and
+  /// set where the loop returns.
+  bool startResult(const Stmt *S) {
+    if (Jumps.IsKernel || Jumps.Fn->getReturnType()->isVoidType() ||
+        Env.count(Jumps.Result))
+      return true;
+    if (Jumps.TupleRet) {
+      error(S->getBeginLoc(), "a function returning a std::tuple cannot "
+                              "return from inside a loop in a tile kernel");
+      return false;
+    }
+    auto T = lowerType(Jumps.Fn->getReturnType(), S->getBeginLoc());
+    if (!T)
+      return false;
+    if (!Jumps.Result)
+      Jumps.Result =
+          variable(S->getBeginLoc(), "result", Jumps.Fn->getReturnType());
+    Value *Zero = T->Elem.isPointer() ? B.nullPointer(T->Elem)
+                                      : B.cast(B.intConst(0), T->Elem);
+    Env[Jumps.Result] = T->isScalar() ? Zero : B.broadcastTo(Zero, T->Shape);
+    return true;
+  }
+
+  /// The value of `return v;` inside a loop, in the function's type.
+  Value *lowerReturnInLoop(const ReturnStmt *R) {
+    Value *V = lowerReturn(R);
+    return V ? resultOf(V, R->getBeginLoc()) : nullptr;
+  }
+
+  /// V in the function's result type (a scalar converted), as the result
+  /// variable carries one type.
+  Value *resultOf(Value *V, SourceLocation Loc) {
+    auto T = lowerType(Jumps.Fn->getReturnType(), Loc);
+    if (!T)
+      return nullptr;
+    return T->isScalar() ? B.cast(V, T->Elem) : V;
   }
 
   Value *lowerReturn(const ReturnStmt *R) {
@@ -648,9 +772,13 @@ private:
       const auto *VD = dyn_cast<VarDecl>(D);
       if (!VD)
         continue; // using-declarations, typedefs, static_asserts
-      if (VD->getType()->isRecordType() &&
-          VD->getType()->getAsCXXRecordDecl()->isLambda())
-        continue; // a lambda object is inlined where it is called
+      if (isClosure(VD->getType())) {
+        // A lambda object is inlined where it is called.
+        if (const LambdaExpr *LE = lambdaOf(VD->getInit());
+            LE && !recordCaptures(LE))
+          return;
+        continue;
+      }
       if (const auto *DD = dyn_cast<DecompositionDecl>(VD)) {
         lowerBindings(DD);
         if (Failed)
@@ -700,8 +828,14 @@ private:
     auto T = lowerTuple(DD->getInit());
     if (!T)
       return;
+    const auto *TS = stdTuple(DD->getType());
     for (auto [I, BD] : llvm::enumerate(DD->bindings())) {
-      Value *V = (*T)[I];
+      auto [Offset, Count] = elementLeaves(TS, I);
+      if (stdTuple(BD->getType())) {
+        TupleEnv[BD] = Values(T->begin() + Offset, T->begin() + Offset + Count);
+        continue;
+      }
+      Value *V = (*T)[Offset];
       if (V->name().empty())
         V->setName(BD->getName());
       Env[BD] = V;
@@ -719,11 +853,15 @@ private:
   }
 
   /// Ends the current block with a yield of the carried variables' values
-  /// and continues in Outer.
-  void yieldCarried(llvm::ArrayRef<const VarDecl *> Carried, Block &Outer) {
+  /// (and Extra, a value the region returns, after them) and continues in
+  /// Outer.
+  void yieldCarried(llvm::ArrayRef<const VarDecl *> Carried, Block &Outer,
+                    Value *Extra = nullptr) {
     llvm::SmallVector<Value *, 4> Yields;
     for (const VarDecl *VD : Carried)
       Yields.push_back(Env[VD]);
+    if (Extra)
+      Yields.push_back(Extra);
     B.createVoid(OpKind::Yield, Yields);
     B.setBlock(Outer);
   }
@@ -740,8 +878,10 @@ private:
 
   /// Variables assigned in S that already have a value: the values an `if`
   /// or `for` must produce. Those S declares are its own, even when an
-  /// earlier call of the same function left them a value.
-  llvm::SmallVector<const VarDecl *, 4> carriedVars(const Stmt *S) {
+  /// earlier call of the same function left them a value. LoopBody: S is
+  /// the body of the loop being built, where any `return` sets the flags.
+  llvm::SmallVector<const VarDecl *, 4> carriedVars(const Stmt *S,
+                                                    bool LoopBody = false) {
     AssignedVars AV(Ctx);
     AV.TraverseStmt(const_cast<Stmt *>(S));
     llvm::SmallVector<const VarDecl *, 4> Out;
@@ -752,8 +892,13 @@ private:
     // function's.
     if (Jumps.Broken && exitsLoop(S))
       Out.push_back(Jumps.Broken);
-    if (Jumps.Returned && Env.count(Jumps.Returned) && returns(S))
+    // Inside a loop any `return` sets the flags; outside, one in a loop.
+    if (Jumps.Returned && Env.count(Jumps.Returned) &&
+        (LoopBody || Jumps.Broken ? returns(S) : returnsFromLoop(S))) {
       Out.push_back(Jumps.Returned);
+      if (Jumps.Result && Env.count(Jumps.Result))
+        Out.push_back(Jumps.Result);
+    }
     return Out;
   }
 
@@ -940,7 +1085,8 @@ private:
                          const Stmt *LoopBody,
                          llvm::function_ref<void()> EndOfIteration) {
     const VarDecl *Enclosing = std::exchange(Jumps.Broken, nullptr);
-    llvm::SmallVector<const VarDecl *, 4> Carried = carriedVars(LoopBody);
+    llvm::SmallVector<const VarDecl *, 4> Carried =
+        carriedVars(LoopBody, /*LoopBody=*/true);
     Jumps.Broken = flag(Loc, "broke");
     Env[Jumps.Broken] = B.boolConst(false);
     Carried.push_back(Jumps.Broken);
@@ -1045,9 +1191,11 @@ private:
     } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
       const FunctionDecl *Callee = Call->getDirectCallee();
       llvm::StringRef Op = Callee ? tileOpName(Callee) : "";
-      if (Callee && (isStdFunction(Callee, "make_tuple") ||
-                     isStdFunction(Callee, "tie") ||
-                     isStdFunction(Callee, "forward_as_tuple")))
+      if (Callee && isStdFunction(Callee, "get"))
+        Out = lowerTupleElement(Call);
+      else if (Callee && (isStdFunction(Callee, "make_tuple") ||
+                          isStdFunction(Callee, "tie") ||
+                          isStdFunction(Callee, "forward_as_tuple")))
         Out = lowerElements(Call->arguments());
       else if (Op == "reduce" || Op == "associative_scan")
         Out = lowerCombineOp(Op, Call);
@@ -1062,7 +1210,8 @@ private:
       return std::nullopt;
     }
     // Elements take the tuple's element types.
-    auto Elems = tupleElements(TS);
+    llvm::SmallVector<QualType, 4> Elems;
+    appendLeafTypes(E->getType(), Elems);
     if (Elems.size() != Out->size()) {
       error(E->getExprLoc(), "tuple has the wrong number of elements");
       return std::nullopt;
@@ -1077,9 +1226,35 @@ private:
     return Out;
   }
 
+  /// The values of std::get<I>(tuple): one, or a nested tuple's.
+  std::optional<Values> lowerTupleElement(const CallExpr *CE) {
+    const auto *TS =
+        CE->getNumArgs() == 1 ? stdTuple(CE->getArg(0)->getType()) : nullptr;
+    auto I = templateIntArg(CE->getDirectCallee(), 0);
+    if (!TS || !I || *I < 0 || size_t(*I) >= tupleElements(TS).size()) {
+      error(CE->getExprLoc(), "std::get on a tuple in a tile kernel needs "
+                              "an element index");
+      return std::nullopt;
+    }
+    auto T = lowerTuple(CE->getArg(0));
+    if (!T)
+      return std::nullopt;
+    auto [Offset, Count] = elementLeaves(TS, *I);
+    return Values(T->begin() + Offset, T->begin() + Offset + Count);
+  }
+
+  /// The values of the arguments that build a tuple; a tuple among them
+  /// contributes its own.
   std::optional<Values> lowerElements(CallExpr::const_arg_range Args) {
     Values Out;
     for (const Expr *A : Args) {
+      if (stdTuple(A->getType())) {
+        auto T = lowerTuple(A);
+        if (!T)
+          return std::nullopt;
+        Out.append(T->begin(), T->end());
+        continue;
+      }
       Value *V = lowerExpr(A);
       if (!V)
         return std::nullopt;
@@ -1435,16 +1610,8 @@ private:
       return lowerTileOp(OpName, CE);
     if (isStdFunction(Callee, "get") && CE->getNumArgs() == 1 &&
         stdTuple(CE->getArg(0)->getType())) {
-      auto T = lowerTuple(CE->getArg(0));
-      auto I = templateIntArg(Callee, 0);
-      if (!T)
-        return nullptr;
-      if (!I || *I < 0 || size_t(*I) >= T->size()) {
-        error(CE->getExprLoc(), "std::get on a tuple in a tile kernel needs "
-                                "an element index");
-        return nullptr;
-      }
-      return (*T)[*I];
+      auto T = lowerTupleElement(CE);
+      return T ? T->front() : nullptr;
     }
     if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
         MD &&
@@ -1603,6 +1770,14 @@ private:
     }
     for (unsigned I = First; I < CE->getNumArgs(); ++I) {
       const ParmVarDecl *P = Def->getParamDecl(I - First);
+      if (isClosure(P->getType())) {
+        // A lambda passed on: calls of it inline its body, which needs no
+        // value; one written in the call captures here.
+        if (const LambdaExpr *LE = lambdaOf(CE->getArg(I));
+            LE && !recordCaptures(LE))
+          return nullptr;
+        continue;
+      }
       if (stdTuple(P->getType())) {
         auto T = lowerTuple(CE->getArg(I));
         if (!T)
@@ -1627,6 +1802,24 @@ private:
     return R;
   }
 
+  /// Takes the values lambda LE captures by copy where it is evaluated, as
+  /// C++ copies them into the closure: a later assignment to the variable
+  /// must not reach the lambda's body.
+  bool recordCaptures(const LambdaExpr *LE) {
+    if (LE->isMutable()) {
+      error(LE->getBeginLoc(),
+            "mutable lambdas cannot be used in a tile kernel");
+      return false;
+    }
+    auto &Copies = CopiedCaptures[LE->getLambdaClass()];
+    Copies.clear();
+    for (const LambdaCapture &C : LE->captures())
+      if (C.getCaptureKind() == LCK_ByCopy && C.capturesVariable())
+        if (Value *V = Env.lookup(C.getCapturedVar()))
+          Copies.push_back({C.getCapturedVar(), V});
+    return true;
+  }
+
   /// Lowers Def's body where it is called from (its parameters already
   /// bound); diagnostics inside it point at the call in the user's file.
   Value *inlineBody(SourceLocation CallLoc, const FunctionDecl *Def,
@@ -1634,9 +1827,19 @@ private:
     SourceLocation SavedCallSite = CallSite;
     if (CallSite.isInvalid() || isUserFile(SM.getExpansionLoc(CallLoc)))
       CallSite = SM.getExpansionLoc(CallLoc);
+    // A lambda's body sees what it captured by copy as it was then.
+    llvm::SmallVector<std::pair<const ValueDecl *, Value *>, 4> Outer;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+        MD && MD->getParent()->isLambda())
+      for (auto [VD, V] : CopiedCaptures.lookup(MD->getParent())) {
+        Outer.push_back({VD, Env.lookup(VD)});
+        Env[VD] = V;
+      }
     InlineStack.push_back(Def->getCanonicalDecl());
     Value *R = lowerBody(*Def, /*IsKernel=*/false, TupleRet);
     InlineStack.pop_back();
+    for (auto [VD, V] : Outer)
+      Env[VD] = V;
     CallSite = SavedCallSite;
     return R;
   }
@@ -2212,6 +2415,10 @@ private:
   Builder B;
   llvm::DenseMap<const ValueDecl *, Value *> Env;
   llvm::DenseMap<const ValueDecl *, Values> TupleEnv;
+  /// What each lambda (by closure type) captured by copy, and the value.
+  llvm::DenseMap<const CXXRecordDecl *,
+                 llvm::SmallVector<std::pair<const ValueDecl *, Value *>, 4>>
+      CopiedCaptures;
   llvm::SmallVector<const FunctionDecl *, 4> InlineStack;
   /// Where the statements being lowered may jump to.
   struct JumpContext {
@@ -2225,6 +2432,8 @@ private:
     const VarDecl *Broken = nullptr;
     /// The flag a `return` inside a loop sets.
     const VarDecl *Returned = nullptr;
+    /// The value such a `return` leaves, in a helper with one.
+    const VarDecl *Result = nullptr;
   };
   JumpContext Jumps;
   SourceLocation CallSite;

@@ -21,9 +21,9 @@ namespace detail {
 /// Element types a tile may hold besides pointers. long double has no
 /// counterpart on the GPU.
 template <class T>
-inline constexpr bool is_element_v =
-    is_float16_v<T> ||
-    (std::is_arithmetic_v<T> && !std::is_same_v<T, long double>);
+inline constexpr bool is_element_v = is_float16_v<T> ||
+                                     (std::is_arithmetic_v<T> &&
+                                      !std::is_same_v<T, long double>);
 
 template <class T>
 inline constexpr bool is_floating_v =
@@ -72,13 +72,18 @@ template <class A, class B> constexpr auto promote() {
     return type_identity<std::conditional_t<sizeof(B) >= sizeof(A), B, A>>{};
 }
 
+/// Whether a scalar S beside a tile of T takes part in promotion. Triton
+/// leaves out a weak scalar of a kind no higher than the tile's (bool <
+/// unsigned < signed < floating). A 64-bit integer is strong with an integer
+/// tile: its program asked for 64 bits (an index past 2^31, say), which a
+/// weak rule would narrow.
+template <class T, class S> constexpr bool scalar_takes_part() {
+  return (std::is_integral_v<S> && sizeof(S) == 8 && std::is_integral_v<T>) ||
+         kind_of<S>() > kind_of<T>();
+}
+
 template <class T, class S> constexpr auto weak_promote() {
-  // A 64-bit integer is strong with an integer tile: its program asked for
-  // 64 bits (an index past 2^31, say), which a weak rule would narrow.
-  if constexpr (std::is_integral_v<S> && sizeof(S) == 8 &&
-                std::is_integral_v<T>)
-    return promote<T, S>();
-  else if constexpr (kind_of<S>() <= kind_of<T>())
+  if constexpr (!scalar_takes_part<T, S>())
     return std::type_identity<T>{};
   // Triton types a Python float as fp32 whatever its width; a 16-bit scalar
   // follows suit, as in the translator's table (TypeRules.cpp).
@@ -86,6 +91,17 @@ template <class T, class S> constexpr auto weak_promote() {
     return std::type_identity<float>{};
   else
     return promote<T, S>();
+}
+
+/// Whether A and B (element types, each beside the other in promotion) are
+/// integers of different signedness. Triton refuses to divide them: C's
+/// conversion to unsigned is unlikely to give a useful quotient.
+template <class A, class B> constexpr bool mixed_signedness() {
+  if constexpr (std::is_same_v<A, bool> || std::is_same_v<B, bool> ||
+                !std::is_integral_v<A> || !std::is_integral_v<B>)
+    return false;
+  else
+    return std::is_signed_v<A> != std::is_signed_v<B>;
 }
 
 /// Triton divides integers in fp32 and 16-bit floats in fp32.
@@ -151,7 +167,7 @@ template <reduce_op Op, class T> constexpr auto reduce_result() {
 /// The element type of a binary operation between two tiles (or two scalars)
 /// with element types A and B.
 template <class A, class B>
-  requires detail::is_element_v<A> && detail::is_element_v<B>
+requires detail::is_element_v<A> && detail::is_element_v<B>
 using promote_t = typename decltype(detail::promote<A, B>())::type;
 
 /// The element type of a binary operation between a tile of T and a C++ scalar
@@ -159,23 +175,23 @@ using promote_t = typename decltype(detail::promote<A, B>())::type;
 /// above the tile's, or if it is a 64-bit integer and the tile's elements
 /// are integers (docs/decisions.md).
 template <class T, class S>
-  requires detail::is_element_v<T> && detail::is_element_v<S>
+requires detail::is_element_v<T> && detail::is_element_v<S>
 using weak_promote_t = typename decltype(detail::weak_promote<T, S>())::type;
 
 /// The element type of `/` between element types A and B.
 template <class A, class B>
-  requires detail::is_element_v<A> && detail::is_element_v<B>
+requires detail::is_element_v<A> && detail::is_element_v<B>
 using div_result_t = detail::true_div_t<promote_t<A, B>>;
 
 /// The element type of `%` between element types A and B.
 template <class A, class B>
-  requires detail::is_element_v<A> && detail::is_element_v<B>
+requires detail::is_element_v<A> && detail::is_element_v<B>
 using rem_result_t = detail::remainder_t<promote_t<A, B>>;
 
 /// The element type of reduction or scan Op over a tile of T; the emulation
 /// also accumulates in it.
 template <reduce_op Op, class T>
-  requires detail::is_element_v<T>
+requires detail::is_element_v<T>
 using reduce_result_t = typename decltype(detail::reduce_result<Op, T>())::type;
 
 } // namespace tile

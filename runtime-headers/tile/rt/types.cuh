@@ -12,6 +12,7 @@
 #endif
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 namespace tile::rt {
 
@@ -30,9 +31,7 @@ using f8e5m2 = __nv_fp8_e5m2;
 template <class T> struct is_narrow_float {
   static constexpr bool value = false;
 };
-template <> struct is_narrow_float<f16> {
-  static constexpr bool value = true;
-};
+template <> struct is_narrow_float<f16> { static constexpr bool value = true; };
 template <> struct is_narrow_float<bf16> {
   static constexpr bool value = true;
 };
@@ -54,16 +53,89 @@ template <class Device, class Host> inline Device same_bits(Host x) {
   return d;
 }
 
+/// x rounded to odd in float: truncated toward zero, the last bit set when
+/// anything was dropped. Rounding that to a format at least two bits
+/// narrower gives what rounding x once would, where a plain conversion to
+/// float first would round twice.
+__device__ __forceinline__ float round_to_odd_float(double x) {
+  float f = static_cast<float>(x);
+  const double back = static_cast<double>(f);
+  if (back == x || x != x)
+    return f;
+  std::uint32_t bits;
+  std::memcpy(&bits, &f, sizeof bits);
+  if (fabs(back) > fabs(x))
+    --bits; // f rounded away from zero: its neighbour toward zero.
+  bits |= 1;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+
+template <class I> __device__ __forceinline__ float round_to_odd_float(I x) {
+  bool negative = false;
+  auto mag = static_cast<unsigned long long>(x);
+  if constexpr (std::is_signed_v<I>) {
+    negative = x < 0;
+    if (negative)
+      mag = 0 - mag; // Unsigned negation keeps the most negative value exact.
+  }
+  // float's significand holds 24 bits; the rest are dropped, sticky.
+  const int dropped = 40 - __clzll(static_cast<long long>(mag));
+  if (dropped > 0) {
+    const unsigned long long rest = mag & ((1ull << dropped) - 1);
+    mag = (mag >> dropped) | (rest != 0);
+  }
+  const float f = ldexpf(static_cast<float>(mag), dropped > 0 ? dropped : 0);
+  return negative ? -f : f;
+}
+
+/// The float a narrow float is rounded from: x itself when float holds it
+/// exactly, x rounded to odd when it may not (double, integers of 32 bits
+/// and more).
+template <class From> __device__ __forceinline__ float float_to_narrow(From x) {
+  if constexpr (__is_same(From, double) ||
+                (std::is_integral_v<From> && sizeof(From) >= 4))
+    return round_to_odd_float(x);
+  else
+    return static_cast<float>(x);
+}
+
+/// x truncated toward zero to the integer type To, saturating at its
+/// bounds: cvt.rzi saturates at 32 and 64 bits; narrower types clamp the
+/// 32-bit result, as the emulation saturates at their own bounds.
+template <class To, class From>
+__device__ __forceinline__ To truncate_to_integer(From x) {
+  if constexpr (sizeof(To) >= 4) {
+    return static_cast<To>(x);
+  } else {
+    constexpr int bits = 8 * sizeof(To);
+    if constexpr (std::is_signed_v<To>) {
+      constexpr int hi = (1 << (bits - 1)) - 1;
+      const int w = static_cast<int>(x);
+      return static_cast<To>(w < -hi - 1 ? -hi - 1 : w > hi ? hi : w);
+    } else {
+      constexpr unsigned hi = (1u << bits) - 1;
+      const unsigned w = static_cast<unsigned>(x);
+      return static_cast<To>(w > hi ? hi : w);
+    }
+  }
+}
+
 /// Element conversion with Triton's rules: half, bfloat16 and the 8-bit
-/// floats go through float (rounding to nearest even), anything to bool is `!=
-/// 0`, float to integer truncates toward zero.
+/// floats round once to nearest even (float_to_narrow), anything to bool is
+/// `!= 0`, float to integer truncates toward zero and saturates (NaN: 0).
 template <class To, class From> __device__ __forceinline__ To convert(From x) {
   if constexpr (is_narrow_float<From>::value) {
     return convert<To>(static_cast<float>(x));
   } else if constexpr (is_narrow_float<To>::value) {
-    return To(static_cast<float>(x));
+    return To(float_to_narrow(x));
   } else if constexpr (__is_same(To, bool)) {
     return x != From(0);
+  } else if constexpr (std::is_integral_v<To> &&
+                       std::is_floating_point_v<From>) {
+    // NaN gives 0, as in the emulation; cvt.rzi gives 0 only from float
+    // to 32-bit integers, the most negative value otherwise.
+    return x != x ? To(0) : truncate_to_integer<To>(x);
   } else {
     return static_cast<To>(x);
   }

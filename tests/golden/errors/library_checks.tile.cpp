@@ -32,6 +32,9 @@
 // RUN: %not %tilecc %s -o %t -DCASE=29 2>&1 | %check-errors %s --check-prefix=C29
 // RUN: %not %tilecc %s -o %t -DCASE=30 2>&1 | %check-errors %s --check-prefix=C30
 // RUN: %not %tilecc %s -o %t -DCASE=31 2>&1 | %check-errors %s --check-prefix=C31
+// RUN: %not %tilecc %s -o %t -DCASE=32 2>&1 | %check-errors %s --check-prefix=C32
+// RUN: %not %tilecc %s -o %t -DCASE=33 2>&1 | %check-errors %s --check-prefix=C33
+// RUN: %not %tilecc %s -o %t -DCASE=34 2>&1 | %check-errors %s --check-prefix=C34
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -168,6 +171,19 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 31
   // C31: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: only pointers and integers convert to pointers
   auto q = tile::cast<float *>(tile::cast<float>(a));
+#endif
+#if CASE == 32
+  // C32: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot divide integers of different signedness (/, floordiv and %), as in Triton: cast one to the other's signedness
+  tile::store(f + a, a / tile::cast<unsigned>(a));
+#endif
+#if CASE == 33
+  // C33: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot divide integers of different signedness (/, floordiv and %), as in Triton: cast one to the other's signedness
+  tile::store(p + a, tile::floordiv(tile::cast<std::uint8_t>(a), a));
+#endif
+#if CASE == 34
+  // A signed literal takes part beside an unsigned tile (its kind is higher).
+  // C34: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot divide integers of different signedness (/, floordiv and %), as in Triton: cast one to the other's signedness
+  tile::store(p + a, tile::cast<unsigned>(a) % 3);
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
