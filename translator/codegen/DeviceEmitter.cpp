@@ -20,46 +20,10 @@ using namespace tilecc::analysis;
 namespace tilecc::codegen {
 
 std::string deviceType(const ElemType &E) {
-  auto Scalar = [](ScalarKind K) -> std::string {
-    switch (K) {
-    case ScalarKind::I1:
-      return "bool";
-    case ScalarKind::I8:
-      return "int8_t";
-    case ScalarKind::I16:
-      return "int16_t";
-    case ScalarKind::I32:
-      return "int";
-    case ScalarKind::I64:
-      return "int64_t";
-    case ScalarKind::U8:
-      return "uint8_t";
-    case ScalarKind::U16:
-      return "uint16_t";
-    case ScalarKind::U32:
-      return "unsigned";
-    case ScalarKind::U64:
-      return "uint64_t";
-    case ScalarKind::F8E4M3:
-      return "rt::f8e4m3";
-    case ScalarKind::F8E5M2:
-      return "rt::f8e5m2";
-    case ScalarKind::F16:
-      return "rt::f16";
-    case ScalarKind::BF16:
-      return "rt::bf16";
-    case ScalarKind::F32:
-      return "float";
-    case ScalarKind::F64:
-      return "double";
-    case ScalarKind::Ptr:
-      break;
-    }
-    return "void";
-  };
   if (!E.isPointer())
-    return Scalar(E.Kind);
-  return (E.PointeeConst ? "const " : "") + Scalar(E.Pointee) + " *";
+    return deviceSpelling(E.Kind).str();
+  return (E.PointeeConst ? "const " : "") + deviceSpelling(E.Pointee).str() +
+         " *";
 }
 
 std::string declaration(const ElemType &E, const std::string &Name) {
@@ -69,9 +33,9 @@ std::string declaration(const ElemType &E, const std::string &Name) {
 
 namespace {
 
+/// Integers C++ promotes to int before arithmetic.
 bool isNarrowInt(ScalarKind K) {
-  return K == ScalarKind::I8 || K == ScalarKind::I16 || K == ScalarKind::U8 ||
-         K == ScalarKind::U16;
+  return isInteger(K) && K != ScalarKind::I1 && bitWidth(K) < 32;
 }
 
 /// Whether any of the kernel's TMA accesses writes memory (a store or an add).

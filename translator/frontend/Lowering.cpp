@@ -401,16 +401,10 @@ private:
         return std::nullopt;
       }
     }
-    if (const auto *RD = QT->getAsCXXRecordDecl()) {
-      if (isInTileNamespace(RD, "half"))
-        return ScalarKind::F16;
-      if (isInTileNamespace(RD, "bfloat16"))
-        return ScalarKind::BF16;
-      if (isInTileNamespace(RD, "float8_e4m3"))
-        return ScalarKind::F8E4M3;
-      if (isInTileNamespace(RD, "float8_e5m2"))
-        return ScalarKind::F8E5M2;
-    }
+    if (const auto *RD = QT->getAsCXXRecordDecl())
+      for (ScalarKind K : scalarKinds())
+        if (!tileTypeName(K).empty() && isInTileNamespace(RD, tileTypeName(K)))
+          return K;
     return std::nullopt;
   }
 

@@ -6,52 +6,65 @@
 
 namespace tilecc::ir {
 
-bool isInteger(ScalarKind K) { return K <= ScalarKind::U64; }
+namespace {
 
-bool isSigned(ScalarKind K) {
-  return K >= ScalarKind::I8 && K <= ScalarKind::I64;
+enum class KindClass { Bool, Signed, Unsigned, Float, Pointer };
+
+struct KindInfo {
+  const char *Spelling;
+  const char *Device;
+  unsigned Bits;
+  KindClass Class;
+  const char *TileName;
+};
+
+constexpr KindInfo Kinds[] = {
+#define TILE_SCALAR_KIND(Kind, Spelling, Device, Bits, Class, TileName)        \
+  {Spelling, Device, Bits, KindClass::Class, TileName},
+#include "ir/ScalarKinds.def"
+};
+
+const KindInfo &info(ScalarKind K) { return Kinds[static_cast<unsigned>(K)]; }
+
+} // namespace
+
+bool isInteger(ScalarKind K) {
+  KindClass C = info(K).Class;
+  return C == KindClass::Bool || C == KindClass::Signed ||
+         C == KindClass::Unsigned;
 }
 
-bool isFloat(ScalarKind K) {
-  return K >= ScalarKind::F8E4M3 && K <= ScalarKind::F64;
-}
+bool isSigned(ScalarKind K) { return info(K).Class == KindClass::Signed; }
 
-unsigned bitWidth(ScalarKind K) {
-  switch (K) {
-  case ScalarKind::I1:
-    return 1;
-  case ScalarKind::I8:
-  case ScalarKind::U8:
-  case ScalarKind::F8E4M3:
-  case ScalarKind::F8E5M2:
-    return 8;
-  case ScalarKind::I16:
-  case ScalarKind::U16:
-  case ScalarKind::F16:
-  case ScalarKind::BF16:
-    return 16;
-  case ScalarKind::I32:
-  case ScalarKind::U32:
-  case ScalarKind::F32:
-    return 32;
-  case ScalarKind::I64:
-  case ScalarKind::U64:
-  case ScalarKind::F64:
-  case ScalarKind::Ptr:
-    return 64;
-  }
-  llvm_unreachable("unknown scalar kind");
-}
+bool isFloat(ScalarKind K) { return info(K).Class == KindClass::Float; }
+
+unsigned bitWidth(ScalarKind K) { return info(K).Bits; }
 
 unsigned storageBytes(ScalarKind K) {
   return K == ScalarKind::I1 ? 1 : bitWidth(K) / 8;
 }
 
-llvm::StringRef spell(ScalarKind K) {
-  static const char *const Names[] = {
-      "i1",  "i8",     "i16",    "i32", "i64",  "u8",  "u16", "u32",
-      "u64", "f8e4m3", "f8e5m2", "f16", "bf16", "f32", "f64", "ptr"};
-  return Names[static_cast<unsigned>(K)];
+llvm::StringRef spell(ScalarKind K) { return info(K).Spelling; }
+
+llvm::StringRef deviceSpelling(ScalarKind K) { return info(K).Device; }
+
+llvm::StringRef tileTypeName(ScalarKind K) { return info(K).TileName; }
+
+llvm::ArrayRef<ScalarKind> scalarKinds() {
+  static constexpr ScalarKind All[] = {
+#define TILE_SCALAR_KIND(Kind, Spelling, Device, Bits, Class, TileName)        \
+  ScalarKind::Kind,
+#include "ir/ScalarKinds.def"
+  };
+  return All;
+}
+
+ScalarKind integerOfWidth(unsigned Bits, bool Signed) {
+  KindClass Wanted = Signed ? KindClass::Signed : KindClass::Unsigned;
+  for (ScalarKind K : scalarKinds())
+    if (info(K).Class == Wanted && info(K).Bits == Bits)
+      return K;
+  llvm_unreachable("no integer kind of that width");
 }
 
 std::string ElemType::str() const {

@@ -18,22 +18,8 @@
 namespace tilecc::ir {
 
 enum class ScalarKind : uint8_t {
-  I1,
-  I8,
-  I16,
-  I32,
-  I64,
-  U8,
-  U16,
-  U32,
-  U64,
-  F8E4M3, // OCP FP8, Triton's float8e4nv
-  F8E5M2, // OCP FP8, Triton's float8e5
-  F16,
-  BF16,
-  F32,
-  F64,
-  Ptr,
+#define TILE_SCALAR_KIND(Kind, Spelling, Device, Bits, Class, TileName) Kind,
+#include "ir/ScalarKinds.def"
 };
 
 bool isInteger(ScalarKind K); // includes I1
@@ -44,6 +30,16 @@ unsigned bitWidth(ScalarKind K); // Ptr is 64
 unsigned storageBytes(ScalarKind K);
 /// TileIR spelling: i32, f16, bf16, ptr, ...
 llvm::StringRef spell(ScalarKind K);
+/// The type generated code declares for an element of kind K (a pointer's
+/// is its pointee's followed by `*`).
+llvm::StringRef deviceSpelling(ScalarKind K);
+/// The tile:: type a kernel names for K (half, bfloat16, float8_e4m3,
+/// float8_e5m2), or "" for the kinds C++ has built in.
+llvm::StringRef tileTypeName(ScalarKind K);
+/// Every kind, in the table's order.
+llvm::ArrayRef<ScalarKind> scalarKinds();
+/// The integer kind of Bits bits and the given signedness.
+ScalarKind integerOfWidth(unsigned Bits, bool Signed);
 
 struct ElemType {
   ScalarKind Kind = ScalarKind::I32;

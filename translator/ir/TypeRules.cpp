@@ -14,32 +14,6 @@ int kindRank(ScalarKind K) {
   return isSigned(K) ? 2 : 1;
 }
 
-ScalarKind unsignedOfWidth(unsigned W) {
-  switch (W) {
-  case 8:
-    return ScalarKind::U8;
-  case 16:
-    return ScalarKind::U16;
-  case 32:
-    return ScalarKind::U32;
-  default:
-    return ScalarKind::U64;
-  }
-}
-
-ScalarKind signedOfWidth(unsigned W) {
-  switch (W) {
-  case 8:
-    return ScalarKind::I8;
-  case 16:
-    return ScalarKind::I16;
-  case 32:
-    return ScalarKind::I32;
-  default:
-    return ScalarKind::I64;
-  }
-}
-
 } // namespace
 
 ScalarKind promote(ScalarKind A, ScalarKind B) {
@@ -61,8 +35,8 @@ ScalarKind promote(ScalarKind A, ScalarKind B) {
     return WA >= WB ? A : B;
   ScalarKind U = isSigned(A) ? B : A, S = isSigned(A) ? A : B;
   if (bitWidth(U) >= bitWidth(S))
-    return unsignedOfWidth(bitWidth(U));
-  return signedOfWidth(bitWidth(S));
+    return integerOfWidth(bitWidth(U), /*Signed=*/false);
+  return integerOfWidth(bitWidth(S), /*Signed=*/true);
 }
 
 ScalarKind promoteWithScalar(ScalarKind TensorElem, ScalarKind Scalar) {
