@@ -91,22 +91,15 @@ std::vector<T> binopOperands(bool BesideFloat, bool Divisor) {
   return V;
 }
 
-template <class T> double asDouble(T V) {
-  if constexpr (std::is_arithmetic_v<T>)
-    return static_cast<double>(V);
-  else
-    return static_cast<double>(static_cast<float>(V));
-}
-
 /// X's value converted to P as Triton converts operands (integers by
 /// sign or zero extension and truncation; to floats rounding to nearest).
 template <class P, class X> P as(X V) {
   if constexpr (std::is_integral_v<P> && std::is_integral_v<X>)
     return static_cast<P>(V);
   else if constexpr (std::is_arithmetic_v<P>)
-    return static_cast<P>(asDouble(V));
+    return static_cast<P>(conformance::asDouble(V));
   else
-    return P(static_cast<float>(asDouble(V)));
+    return P(static_cast<float>(conformance::asDouble(V)));
 }
 
 enum class Arith { Add, Sub, Mul };
@@ -124,7 +117,8 @@ template <class P> P arith(Arith Op, P A, P B) {
   else if constexpr (std::is_arithmetic_v<P>)
     return Apply(A, B);
   else
-    return P(static_cast<float>(Apply(asDouble(A), asDouble(B))));
+    return P(static_cast<float>(
+        Apply(conformance::asDouble(A), conformance::asDouble(B))));
 }
 
 /// Case 2: x + y, x - y, x * y, x / y, x % y and floordiv(x, y) of 128
@@ -533,7 +527,7 @@ void reduceSuite(const char *Type, Launch Run) {
     if constexpr (std::is_integral_v<T>)
       return S + static_cast<std::uint64_t>(V);
     else
-      return S + asDouble(V);
+      return S + conformance::asDouble(V);
   };
   auto Narrow = [](Acc S) {
     if constexpr (std::is_integral_v<T> || std::is_arithmetic_v<T>)

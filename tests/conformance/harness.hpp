@@ -150,8 +150,9 @@ template <class T> bool sameValue(T A, T B) {
   return std::memcmp(&A, &B, sizeof(T)) == 0;
 }
 
-/// A value as a double, for messages.
-template <class T> double printable(T V) {
+/// A value as a double (16- and 8-bit floats by way of float, which holds
+/// them exactly), for messages and references.
+template <class T> double asDouble(T V) {
   if constexpr (std::is_arithmetic_v<T>)
     return static_cast<double>(V);
   else
@@ -170,8 +171,8 @@ public:
   Row &exact(const std::vector<T> &Got, const std::vector<T> &Want,
              const char *What = "") {
     for (std::size_t I = 0; I < Want.size(); ++I)
-      note(sameValue(Got[I], Want[I]), What, I, printable(Got[I]),
-           printable(Want[I]));
+      note(sameValue(Got[I], Want[I]), What, I, asDouble(Got[I]),
+           asDouble(Want[I]));
     return *this;
   }
 
@@ -181,7 +182,7 @@ public:
   Row &close(const std::vector<T> &Got, const std::vector<T> &Want,
              double RelTol, const char *What = "") {
     for (std::size_t I = 0; I < Want.size(); ++I) {
-      const double G = printable(Got[I]), W = printable(Want[I]);
+      const double G = asDouble(Got[I]), W = asDouble(Want[I]);
       note(sameValue(Got[I], Want[I]) ||
                std::fabs(G - W) <= RelTol * std::max(1.0, std::fabs(W)),
            What, I, G, W);
