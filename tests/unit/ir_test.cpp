@@ -68,10 +68,10 @@ TEST_CASE("constants are converted when cast") {
   Builder B(F, F.body());
   Value *C = B.cast(B.intConst(3), ElemType{ScalarKind::F32});
   REQUIRE(C->definingOp()->kind() == OpKind::Const);
-  CHECK(C->definingOp()->floatAttr() == 3.0);
+  CHECK(C->definingOp()->floatValue() == 3.0);
   Value *Bool =
       B.cast(B.floatConst(0.5, ScalarKind::F32), ElemType{ScalarKind::I1});
-  CHECK(Bool->definingOp()->intAttr() == 1);
+  CHECK(Bool->definingOp()->intValue() == 1);
 }
 
 TEST_CASE("the verifier rejects mismatched elementwise shapes") {

@@ -77,7 +77,7 @@ struct BoxLoad {
       llvm::SmallVector<int64_t, 2> S(T.Shape.begin(), T.Shape.end());
       S.insert(S.begin() + Axis, 1);
       Value *E = B.create(OpKind::ExpandDims, Type::tensor(T.Elem, S), {V});
-      E->definingOp()->setIntAttr(Axis);
+      E->definingOp()->setAxis(Axis);
       return E;
     };
     Value *RowOff =

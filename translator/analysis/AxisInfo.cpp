@@ -15,6 +15,69 @@ unsigned rankOf(const Value *V) { return std::max(1u, V->type().rank()); }
 int64_t dimSize(const Value *V, unsigned D) {
   return V->type().isScalar() ? 1 : V->type().Shape[D];
 }
+
+/// x + y, x - y and pointer + offset.
+AxisInfo sumInfo(const Op &O, const AxisInfo &L, const AxisInfo &Rt) {
+  const Value *R = O.result();
+  unsigned Rank = rankOf(R);
+  AxisInfo A = AxisInfo::unknown(Rank);
+  int64_t Scale =
+      O.kind() == OpKind::AddPtr ? R->type().Elem.pointeeBytes() : 1;
+  for (unsigned D = 0; D < Rank; ++D) {
+    int64_t C = std::gcd(L.Contiguity[D], Rt.Constancy[D]);
+    if (O.kind() != OpKind::Sub)
+      C = std::max(C, std::gcd(L.Constancy[D], Rt.Contiguity[D]));
+    A.Contiguity[D] = C;
+    A.Divisibility[D] = std::gcd(L.Divisibility[D], Rt.Divisibility[D] * Scale);
+    A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
+  }
+  if (O.kind() != OpKind::AddPtr && L.ConstantValue && Rt.ConstantValue)
+    A.ConstantValue = O.kind() == OpKind::Add
+                          ? *L.ConstantValue + *Rt.ConstantValue
+                          : *L.ConstantValue - *Rt.ConstantValue;
+  return A;
+}
+
+/// x < y and the other comparisons: runs of equal results.
+AxisInfo comparisonInfo(const AxisInfo &L, const AxisInfo &Rt) {
+  unsigned Rank = L.Constancy.size();
+  AxisInfo A = AxisInfo::unknown(Rank);
+  for (unsigned D = 0; D < Rank; ++D) {
+    int64_t C = std::gcd(L.Constancy[D], Rt.Constancy[D]);
+    // x < c with x contiguous from a multiple of g and c a multiple of g
+    // flips only at multiples of g.
+    if (Rt.Constancy[D] >= L.Contiguity[D] && L.Contiguity[D] > 1)
+      C = std::max(C, std::min(L.Contiguity[D], std::gcd(L.Divisibility[D],
+                                                         Rt.Divisibility[D])));
+    if (L.Constancy[D] >= Rt.Contiguity[D] && Rt.Contiguity[D] > 1)
+      C = std::max(C, std::min(Rt.Contiguity[D], std::gcd(L.Divisibility[D],
+                                                          Rt.Divisibility[D])));
+    A.Constancy[D] = C;
+  }
+  return A;
+}
+
+/// x % m.
+AxisInfo remainderInfo(const Op &O, const AxisInfo &L, const AxisInfo &Rt) {
+  const Value *R = O.result();
+  unsigned Rank = rankOf(R);
+  AxisInfo A = AxisInfo::unknown(Rank);
+  for (unsigned D = 0; D < Rank; ++D) {
+    A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
+    // x % m with m the same along D wraps only at multiples of m, so a
+    // run starting at a multiple g of gcd(x's and m's divisors) stays
+    // contiguous for g elements (indices taken to be non-negative, as
+    // Triton's analysis does): `(pid * BN + arange) % n` keeps vectors.
+    if (isInteger(R->type().Elem.Kind) &&
+        Rt.Constancy[D] == dimSize(O.operand(1), D)) {
+      int64_t G = std::gcd(L.Divisibility[D], Rt.Divisibility[D]);
+      A.Contiguity[D] = std::gcd(L.Contiguity[D], G);
+      A.Divisibility[D] = G;
+    }
+  }
+  return A;
+}
+
 } // namespace
 
 int64_t highestPowerOf2Divisor(int64_t V) {
@@ -162,11 +225,11 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
   switch (O.kind()) {
   case OpKind::Const:
     if (!isFloat(R->type().Elem.Kind))
-      return AxisInfo::constant(O.intAttr(), R->type().Shape);
+      return AxisInfo::constant(O.intValue(), R->type().Shape);
     return A;
   case OpKind::Arange:
     A.Contiguity[0] = R->type().Shape[0];
-    A.Divisibility[0] = highestPowerOf2Divisor(O.intAttr());
+    A.Divisibility[0] = highestPowerOf2Divisor(O.arangeStart());
     return A;
   case OpKind::Splat:
     A.Divisibility.assign(Rank, In(0).Divisibility[0]);
@@ -176,7 +239,7 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
     return A;
   case OpKind::ExpandDims: {
     A = In(0);
-    unsigned Axis = O.intAttr();
+    unsigned Axis = O.axis();
     A.Contiguity.insert(A.Contiguity.begin() + Axis, 1);
     A.Divisibility.insert(
         A.Divisibility.begin() + Axis,
@@ -200,25 +263,8 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
     return In(0);
   case OpKind::Add:
   case OpKind::Sub:
-  case OpKind::AddPtr: {
-    int64_t Scale =
-        O.kind() == OpKind::AddPtr ? R->type().Elem.pointeeBytes() : 1;
-    for (unsigned D = 0; D < Rank; ++D) {
-      const AxisInfo &L = In(0), &Rt = In(1);
-      int64_t C = std::gcd(L.Contiguity[D], Rt.Constancy[D]);
-      if (O.kind() != OpKind::Sub)
-        C = std::max(C, std::gcd(L.Constancy[D], Rt.Contiguity[D]));
-      A.Contiguity[D] = C;
-      A.Divisibility[D] =
-          std::gcd(L.Divisibility[D], Rt.Divisibility[D] * Scale);
-      A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
-    }
-    if (O.kind() != OpKind::AddPtr)
-      A.ConstantValue = BothConst([&](int64_t X, int64_t Y) {
-        return O.kind() == OpKind::Add ? X + Y : X - Y;
-      });
-    return A;
-  }
+  case OpKind::AddPtr:
+    return sumInfo(O, In(0), In(1));
   case OpKind::Mul:
     for (unsigned D = 0; D < Rank; ++D) {
       const AxisInfo &L = In(0), &Rt = In(1);
@@ -240,38 +286,9 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
   case OpKind::CmpGE:
   case OpKind::CmpEQ:
   case OpKind::CmpNE:
-    for (unsigned D = 0; D < Rank; ++D) {
-      const AxisInfo &L = In(0), &Rt = In(1);
-      int64_t C = std::gcd(L.Constancy[D], Rt.Constancy[D]);
-      // x < c with x contiguous from a multiple of g and c a multiple of g
-      // flips only at multiples of g.
-      if (Rt.Constancy[D] >= L.Contiguity[D] && L.Contiguity[D] > 1)
-        C = std::max(C,
-                     std::min(L.Contiguity[D],
-                              std::gcd(L.Divisibility[D], Rt.Divisibility[D])));
-      if (L.Constancy[D] >= Rt.Contiguity[D] && Rt.Contiguity[D] > 1)
-        C = std::max(C,
-                     std::min(Rt.Contiguity[D],
-                              std::gcd(L.Divisibility[D], Rt.Divisibility[D])));
-      A.Constancy[D] = C;
-    }
-    return A;
+    return comparisonInfo(In(0), In(1));
   case OpKind::Rem:
-    for (unsigned D = 0; D < Rank; ++D) {
-      const AxisInfo &L = In(0), &Rt = In(1);
-      A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
-      // x % m with m the same along D wraps only at multiples of m, so a
-      // run starting at a multiple g of gcd(x's and m's divisors) stays
-      // contiguous for g elements (indices taken to be non-negative, as
-      // Triton's analysis does): `(pid * BN + arange) % n` keeps vectors.
-      if (isInteger(R->type().Elem.Kind) &&
-          Rt.Constancy[D] == dimSize(O.operand(1), D)) {
-        int64_t G = std::gcd(L.Divisibility[D], Rt.Divisibility[D]);
-        A.Contiguity[D] = std::gcd(L.Contiguity[D], G);
-        A.Divisibility[D] = G;
-      }
-    }
-    return A;
+    return remainderInfo(O, In(0), In(1));
   case OpKind::And:
   case OpKind::Or:
   case OpKind::Xor:

@@ -45,13 +45,13 @@ DeferredLaneSums deferredLaneSums(const Function &F, const LayoutMap &LM) {
       return false;
     // One layout, a slice along the summed dimension, for l, the sum and
     // the scale: every lane the sum combines holds the same l and a.
-    if (R.SliceDim != unsigned(Sum.intAttr()) || LM.get(L) != R)
+    if (R.SliceDim != unsigned(Sum.axis()) || LM.get(L) != R)
       return false;
     if (Scale && (Scale->operand(0) == Scale->operand(1) ||
                   LM.get(Scale->operand(0)) != LM.get(Scale->operand(1)) ||
                   OnlyUser(Scale->result()) != &Add))
       return false;
-    return combinesLanesOnly(LM.get(P), P->type().Shape, Sum.intAttr());
+    return combinesLanesOnly(LM.get(P), P->type().Shape, Sum.axis());
   };
   walk(F.body(), [&](const Op &Loop) {
     if (Loop.kind() != OpKind::For)
@@ -91,7 +91,7 @@ DeferredLaneSums deferredLaneSums(const Function &F, const LayoutMap &LM) {
         continue;
       for (DeferredLaneSums::PartialSum &P : It->second)
         if (Prev->result(P.Index) == Init &&
-            P.Sum->intAttr() == S.Sum->intAttr() &&
+            P.Sum->axis() == S.Sum->axis() &&
             LM.get(P.Sum->operand(0)) == LM.get(S.Sum->operand(0)))
           P.Combine = S.Split = false;
     }

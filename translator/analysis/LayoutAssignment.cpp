@@ -50,7 +50,7 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
   const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
   const Type &C = O.result()->type();
   if (!tensorCoreTypes(A.Elem.Kind, B.Elem.Kind, C.Elem.Kind,
-                       static_cast<DotPrecision>(O.intAttr())) ||
+                       O.precision()) ||
       A.Shape[1] % (32 / storageBytes(A.Elem.Kind)) != 0)
     return std::nullopt;
   if (storageBytes(A.Elem.Kind) == 2 && computedOperandA(O))
@@ -266,7 +266,7 @@ private:
   /// (ReduceFromAnchor), of the anchor.
   std::optional<Layout> reductionLayout(const Op &O, unsigned I) {
     const Value &R = *O.result(I);
-    auto Axis = static_cast<unsigned>(O.intAttr());
+    auto Axis = O.axis();
     if (auto It = Followed.find(O.operand(I));
         It != Followed.end() && !It->second.SliceDim)
       return Layout{It->second.Parent, Axis};
@@ -285,7 +285,7 @@ private:
       const Layout &R = Map.get(O.result());
       if (R.SliceDim)
         return anchor(V->type().rank());
-      return Layout{R.Parent, static_cast<unsigned>(O.intAttr())};
+      return Layout{R.Parent, O.axis()};
     }
     case OpKind::Store:
       if (auto It = Followed.find(O.operand(1)); It != Followed.end())
@@ -451,7 +451,7 @@ private:
   /// The layout an operand of D needs for D's result to have layout W.
   static Layout operandLayout(const Op &D, const Layout &W) {
     if (D.kind() == OpKind::ExpandDims)
-      return Layout{W.Parent, static_cast<unsigned>(D.intAttr())};
+      return Layout{W.Parent, D.axis()};
     return W;
   }
 
@@ -461,8 +461,7 @@ private:
     for (Value *O : D->operands())
       Clone->addOperand(
           O->type().isScalar() ? O : inLayout(O, operandLayout(*D, W)));
-    Clone->setIntAttr(D->intAttr());
-    Clone->setFloatAttr(D->floatAttr());
+    Clone->copyAttributes(*D);
     Value *R = Clone->addResult(F.newValue(V->type()));
     R->setName(V->name());
     Map.set(R, W);

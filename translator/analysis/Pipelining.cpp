@@ -37,7 +37,7 @@ public:
     // at run time, which its prefetches check.
     const Op *Step = Loop.operand(2)->definingOp();
     P.ConstantStep = Step && Step->kind() == OpKind::Const;
-    if (P.ConstantStep ? Step->intAttr() <= 0 : !Hint)
+    if (P.ConstantStep ? Step->intValue() <= 0 : !Hint)
       return std::nullopt;
     llvm::DenseSet<const Op *> Candidates;
     for (const auto &O : Body.ops())
@@ -325,8 +325,8 @@ bool isZeroConstant(const Value *V) {
   const Op *D = V->definingOp();
   while (D && (D->kind() == OpKind::Splat || D->kind() == OpKind::Broadcast))
     D = D->operand(0)->definingOp();
-  return D && D->kind() == OpKind::Const && D->intAttr() == 0 &&
-         D->floatAttr() == 0.0;
+  return D && D->kind() == OpKind::Const && D->intValue() == 0 &&
+         D->floatValue() == 0.0;
 }
 
 std::pair<const Op *, bool> stagedSource(const PipelinedLoop &P,

@@ -40,7 +40,7 @@ bool alongLastDim(const Value *I, const Op &Mul) {
   bool Expanded = false;
   walk(*Mul.parentBlock(), [&](const Op &U) {
     if (U.kind() == OpKind::ExpandDims && U.operand(0) == Mul.result() &&
-        U.intAttr() == int64_t(T.rank()))
+        U.axis() == int64_t(T.rank()))
       Expanded = true;
   });
   return !Expanded;

@@ -27,7 +27,7 @@ const Value *splatted(const Value *V) {
 
 /// The rank-2 dimension a 1-D tile expanded at Axis varies along.
 unsigned expandedDim(const Op &ExpandDims) {
-  return ExpandDims.intAttr() == 1 ? 0 : 1;
+  return ExpandDims.axis() == 1 ? 0 : 1;
 }
 
 /// Decomposes an integer offset tile into terms; false if it is not a sum
@@ -89,7 +89,7 @@ bool boxStart(const Value *Index, TensorMapAxis &A) {
   if (!D)
     return false;
   if (D->kind() == OpKind::Arange) {
-    A.Start = D->intAttr();
+    A.Start = D->arangeStart();
     return true;
   }
   if (D->kind() != OpKind::Add)
@@ -99,7 +99,7 @@ bool boxStart(const Value *Index, TensorMapAxis &A) {
     if (const Value *S = splatted(D->operand(1 - I));
         S && R && R->kind() == OpKind::Arange) {
       A.Offset = S;
-      A.Start = R->intAttr();
+      A.Start = R->arangeStart();
       return true;
     }
   }
@@ -172,7 +172,7 @@ bool sameScalar(const Value *A, const Value *B) {
   if (A == B)
     return true;
   const Op *CA = constant(A), *CB = constant(B);
-  return CA && CB && CA->intAttr() == CB->intAttr();
+  return CA && CB && CA->intValue() == CB->intValue();
 }
 
 /// Reads Base = param + batch * (Bound * Stride) of A's outer axis into
@@ -278,16 +278,16 @@ bool tensorMapUsable(const TensorMapAccess &A, const Function &F,
   const TensorMapAxis &Outer = A.Axes[A.outerDim()];
   bool InnerUnit =
       !Inner.Stride ||
-      (constant(Inner.Stride) && constant(Inner.Stride)->intAttr() == 1) ||
+      (constant(Inner.Stride) && constant(Inner.Stride)->intValue() == 1) ||
       Spec(Inner.Stride) == ParamSpec::EqualsOne;
   bool OuterAligned =
       Outer.Stride && ((constant(Outer.Stride) &&
-                        constant(Outer.Stride)->intAttr() * Bytes % 16 == 0 &&
-                        constant(Outer.Stride)->intAttr() > 0) ||
+                        constant(Outer.Stride)->intValue() * Bytes % 16 == 0 &&
+                        constant(Outer.Stride)->intValue() > 0) ||
                        Spec(Outer.Stride) == ParamSpec::Aligned16);
   // A bound the mask leaves out is the box's end.
   auto BoundOk = [&](const Value *B) {
-    return !B || Spec(B) || (constant(B) && constant(B)->intAttr() > 0);
+    return !B || Spec(B) || (constant(B) && constant(B)->intValue() > 0);
   };
   return Spec(A.Base) == ParamSpec::Aligned16 && InnerUnit && OuterAligned &&
          BoundOk(Inner.Bound) && BoundOk(Outer.Bound);

@@ -329,9 +329,9 @@ std::string KernelEmitter::literal(const Op &O) {
   llvm::raw_string_ostream OS(S);
   switch (E.Kind) {
   case ScalarKind::I1:
-    return O.intAttr() ? "true" : "false";
+    return O.intValue() ? "true" : "false";
   case ScalarKind::I32:
-    return std::to_string(O.intAttr());
+    return std::to_string(O.intValue());
   case ScalarKind::Ptr: // typed, as the C++ was: a ?: takes its type
     return "static_cast<" + deviceType(E) + ">(nullptr)";
   case ScalarKind::F32:
@@ -340,7 +340,7 @@ std::string KernelEmitter::literal(const Op &O) {
   case ScalarKind::F8E5M2:
   case ScalarKind::F16:
   case ScalarKind::BF16: {
-    double D = O.floatAttr();
+    double D = O.floatValue();
     std::string Num;
     if (std::isinf(D) || std::isnan(D)) {
       // CUDA's INFINITY and NAN are floats.
@@ -359,7 +359,7 @@ std::string KernelEmitter::literal(const Op &O) {
     return deviceType(E) + "(" + Num + "f)";
   }
   default:
-    return deviceType(E) + "(" + std::to_string(O.intAttr()) + ")";
+    return deviceType(E) + "(" + std::to_string(O.intValue()) + ")";
   }
 }
 
@@ -390,12 +390,12 @@ std::string KernelEmitter::compute(const Op &O, const std::string &Idx) {
   case OpKind::Const:
     return literal(O);
   case OpKind::ProgramId:
-    return std::string("static_cast<int>(blockIdx.") + "xyz"[O.intAttr()] + ")";
+    return std::string("static_cast<int>(blockIdx.") + "xyz"[O.axis()] + ")";
   case OpKind::NumPrograms:
-    return std::string("static_cast<int>(gridDim.") + "xyz"[O.intAttr()] + ")";
+    return std::string("static_cast<int>(gridDim.") + "xyz"[O.axis()] + ")";
   case OpKind::Arange: {
     std::string C = layoutOf(O.result()) + "::coord(" + Idx + ", 0)";
-    return O.intAttr() ? "(" + C + " + " + std::to_string(O.intAttr()) + ")"
+    return O.arangeStart() ? "(" + C + " + " + std::to_string(O.arangeStart()) + ")"
                        : C;
   }
   case OpKind::Splat:
@@ -886,7 +886,7 @@ void KernelEmitter::onLaneSums(const Op &O,
   if (auto It = LaneSums.Carried.find(&O); It != LaneSums.Carried.end())
     for (const DeferredLaneSums::PartialSum &S : It->second)
       if (S.*Where)
-        line(Indent, Fn + "<" + std::to_string(S.Sum->intAttr()) + ", " +
+        line(Indent, Fn + "<" + std::to_string(S.Sum->axis()) + ", " +
                          layoutOf(S.Sum->operand(0)) + ">(" +
                          nameOf(O.result(S.Index)) + ", " + Arg + ");");
 }
@@ -1059,12 +1059,12 @@ void KernelEmitter::emitReduce(const Op &O, unsigned Indent) {
   std::string Out = combinedOutput(O, Indent);
   // A loop-carried sum's lanes combine after the loop (LaneSums).
   if (LaneSums.Reduces.count(&O)) {
-    line(Indent, "rt::reduce_in_thread<" + std::to_string(O.intAttr()) + ", " +
+    line(Indent, "rt::reduce_in_thread<" + std::to_string(O.axis()) + ", " +
                      layoutOf(X) + ", " + layoutOf(R) + ">(" + In + ", " + Out +
                      ", " + Combine + ");");
     return unpackResults(O, Out, Indent);
   }
-  const std::string Instance = Fn + "<" + std::to_string(O.intAttr()) + ", " +
+  const std::string Instance = Fn + "<" + std::to_string(O.axis()) + ", " +
                                layoutOf(X) + ", " + layoutOf(R) + syncArg() +
                                ">";
   countPartials(O, Instance);
@@ -1147,7 +1147,7 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
       Folded ? "rt::dot_mma_trans_a<"
       : Fma  ? "rt::dot_fma<" +
                   std::string(
-                      precisionName(static_cast<DotPrecision>(O.intAttr()))) +
+                      precisionName(O.precision())) +
                   ", "
             : "rt::dot_mma<";
   // wgmma reads from shared memory an A that ptxas may overwrite in its
@@ -1263,7 +1263,7 @@ void KernelEmitter::countPartials(const Op &O, const std::string &Instance) {
     Kinds = {T.Elem.Kind, ScalarKind::I32};
   const bool Scan = O.kind() == OpKind::Scan;
   const bool All = !Scan && O.result()->type().isScalar();
-  const unsigned Dim = Scan ? O.scanAxis() : All ? 0 : O.intAttr();
+  const unsigned Dim = Scan ? O.scanAxis() : All ? 0 : O.axis();
   // The dimension of the parent layout: reduce_all's tile is a slice of
   // its parent or the whole 1-D parent.
   unsigned D = Dim;

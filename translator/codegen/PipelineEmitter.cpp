@@ -40,7 +40,7 @@ std::string KernelEmitter::stageType(const Op &L) {
 std::string KernelEmitter::hostScalar(const Value *V) {
   if (auto I = paramIndex(F, V))
     return F.Params[*I].Name;
-  return std::to_string(V->definingOp()->intAttr());
+  return std::to_string(V->definingOp()->intValue());
 }
 
 std::string KernelEmitter::stageTile(const Op &L, const std::string &S) {

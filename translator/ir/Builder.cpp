@@ -18,7 +18,7 @@ Op *Builder::createVoid(OpKind K, llvm::ArrayRef<Value *> Operands) {
 
 Value *Builder::intConst(int64_t V, ScalarKind K) {
   Value *R = create(OpKind::Const, Type::scalar(K), {});
-  R->definingOp()->setIntAttr(V);
+  R->definingOp()->setIntValue(V);
   return R;
 }
 
@@ -26,7 +26,7 @@ Value *Builder::floatConst(double V, ScalarKind K) {
   Value *R = create(OpKind::Const, Type::scalar(K), {});
   // An fp32 constant holds exactly the float the conversion gives, as in
   // emulation; printing it then needs no second rounding.
-  R->definingOp()->setFloatAttr(K == ScalarKind::F32 ? double(float(V)) : V);
+  R->definingOp()->setFloatValue(K == ScalarKind::F32 ? double(float(V)) : V);
   return R;
 }
 
@@ -34,7 +34,7 @@ Value *Builder::boolConst(bool V) { return intConst(V, ScalarKind::I1); }
 
 Value *Builder::nullPointer(ElemType E) {
   Value *R = create(OpKind::Const, Type::scalar(E), {});
-  R->definingOp()->setIntAttr(0);
+  R->definingOp()->setIntValue(0);
   return R;
 }
 
@@ -46,13 +46,13 @@ Value *Builder::cast(Value *V, ElemType E) {
   if (Op *D = V->definingOp(); D && D->kind() == OpKind::Const &&
                                !E.isPointer() && V->type().isScalar()) {
     ScalarKind From = V->type().Elem.Kind;
-    double AsFloat = isFloat(From) ? D->floatAttr() : double(D->intAttr());
+    double AsFloat = isFloat(From) ? D->floatValue() : double(D->intValue());
     if (isFloat(E.Kind))
       return floatConst(AsFloat, E.Kind);
     if (E.Kind == ScalarKind::I1)
-      return boolConst(isFloat(From) ? AsFloat != 0 : D->intAttr() != 0);
+      return boolConst(isFloat(From) ? AsFloat != 0 : D->intValue() != 0);
     if (!isFloat(From))
-      return intConst(D->intAttr(), E.Kind);
+      return intConst(D->intValue(), E.Kind);
   }
   return create(OpKind::Cast, V->type().withElem(E), {V});
 }
@@ -69,7 +69,7 @@ Value *Builder::broadcastTo(Value *V, llvm::ArrayRef<int64_t> Shape) {
                                     Cur->type().Shape.end());
     S.insert(S.begin(), 1);
     Cur = create(OpKind::ExpandDims, Cur->type().withShape(S), {Cur});
-    Cur->definingOp()->setIntAttr(0);
+    Cur->definingOp()->setAxis(0);
   }
   if (llvm::ArrayRef<int64_t>(Cur->type().Shape) != Shape)
     Cur = create(OpKind::Broadcast, Cur->type().withShape(Shape), {Cur});

@@ -111,6 +111,9 @@ private:
   std::vector<std::unique_ptr<Op>> Ops;
 };
 
+/// How a dot multiplies fp32 operands, in tile::input_precision's order.
+enum class DotPrecision : uint8_t { TF32, TF32x3, IEEE };
+
 class Op {
 public:
   Op(OpKind Kind, SourceLoc Loc) : Kind(Kind), Loc(Loc) {}
@@ -135,12 +138,33 @@ public:
 
   Block *parentBlock() const { return Parent; }
 
-  // Attributes. Which op uses which is stated at each accessor's users; they
-  // are plain fields because every op needs at most one or two of them.
-  int64_t intAttr() const { return IntAttr; }
-  void setIntAttr(int64_t V) { IntAttr = V; }
-  double floatAttr() const { return FloatAttr; }
-  void setFloatAttr(double V) { FloatAttr = V; }
+  // Attributes, one accessor per meaning; an op has at most two of them.
+
+  // Const: the value, by the result's element kind (integers, bool and
+  // the null pointer in intValue, floating point in floatValue).
+  int64_t intValue() const { return IntAttr; }
+  void setIntValue(int64_t V) { IntAttr = V; }
+  double floatValue() const { return FloatAttr; }
+  void setFloatValue(double V) { FloatAttr = V; }
+
+  // ProgramId and NumPrograms: the grid axis (0-2). ExpandDims: the axis
+  // inserted. Reduce category: the axis reduced.
+  unsigned axis() const { return unsigned(IntAttr); }
+  void setAxis(unsigned Axis) { IntAttr = Axis; }
+
+  // Arange: the first value.
+  int64_t arangeStart() const { return IntAttr; }
+  void setArangeStart(int64_t Start) { IntAttr = Start; }
+
+  // Matmul: how fp32 operands are multiplied.
+  DotPrecision precision() const { return DotPrecision(IntAttr); }
+  void setPrecision(DotPrecision P) { IntAttr = int64_t(P); }
+
+  /// Takes O's attributes (O being of this op's kind): a clone.
+  void copyAttributes(const Op &O) {
+    IntAttr = O.IntAttr;
+    FloatAttr = O.FloatAttr;
+  }
 
   // Scan: the axis and the direction, packed into IntAttr.
   unsigned scanAxis() const { return IntAttr & 0xff; }
@@ -239,10 +263,6 @@ const Op *enclosingFor(const Op &O);
 /// other than the induction variable) out of the loop, or null where V is
 /// no such argument.
 const Value *carriedResult(const Value *V);
-
-/// How a dot multiplies fp32 operands: a Matmul op's IntAttr, in
-/// tile::input_precision's order.
-enum class DotPrecision : uint8_t { TF32, TF32x3, IEEE };
 
 /// Whether dot D's A operand is computed rather than loaded for it: it is
 /// not a load (maybe through trans) in D's own block. A loaded operand is

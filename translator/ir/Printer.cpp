@@ -34,17 +34,17 @@ private:
     switch (O.kind()) {
     case OpKind::Const:
       if (isFloat(O.result()->type().Elem.Kind))
-        OS << " " << llvm::format("%g", O.floatAttr());
+        OS << " " << llvm::format("%g", O.floatValue());
       else
-        OS << " " << O.intAttr();
+        OS << " " << O.intValue();
       break;
     case OpKind::ProgramId:
     case OpKind::NumPrograms:
     case OpKind::ExpandDims:
-      OS << " {axis = " << O.intAttr() << "}";
+      OS << " {axis = " << O.axis() << "}";
       break;
     case OpKind::Arange:
-      OS << " {start = " << O.intAttr() << "}";
+      OS << " {start = " << O.arangeStart() << "}";
       break;
     case OpKind::For:
       if (O.numStagesHint())
@@ -56,7 +56,7 @@ private:
       break;
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce)
-        OS << " {axis = " << O.intAttr() << "}";
+        OS << " {axis = " << O.axis() << "}";
       break;
     }
   }

@@ -58,10 +58,10 @@ private:
   void checkReduce(const Op &O) {
     if (O.numOperands() != O.numResults() || !O.numOperands())
       return fail(O, "needs one result per operand");
-    int64_t Axis = O.intAttr();
+    unsigned Axis = O.axis();
     for (unsigned I = 0; I < O.numOperands(); ++I) {
       const Type &In = O.operand(I)->type(), &Out = O.result(I)->type();
-      if (In.isScalar() || Axis < 0 || Axis >= In.rank())
+      if (In.isScalar() || Axis >= In.rank())
         return fail(O, "axis out of range for " + In.str());
       llvm::SmallVector<int64_t, 2> Want(In.Shape);
       Want.erase(Want.begin() + Axis);

@@ -1,0 +1,186 @@
+//===- AstQueries.cpp - Questions the lowering asks of the AST ------------===//
+#include "frontend/AstQueries.h"
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "llvm/ADT/STLExtras.h"
+
+namespace tilecc::frontend::lowering {
+
+llvm::StringRef tileOpName(const FunctionDecl *FD) {
+  auto Find = [](const FunctionDecl *D) -> llvm::StringRef {
+    if (!D)
+      return "";
+    for (const auto *A : D->specific_attrs<AnnotateAttr>())
+      if (A->getAnnotation() == "tile.op" && A->args_size() == 1)
+        if (const auto *SL = dyn_cast<StringLiteral>(
+                A->args_begin()[0]->IgnoreParenImpCasts()))
+          return SL->getString();
+    return "";
+  };
+  if (llvm::StringRef N = Find(FD); !N.empty())
+    return N;
+  if (llvm::StringRef N = Find(FD->getTemplateInstantiationPattern());
+      !N.empty())
+    return N;
+  if (const auto *FT = FD->getPrimaryTemplate())
+    return Find(FT->getTemplatedDecl());
+  return "";
+}
+
+bool isInTileNamespace(const Decl *D, llvm::StringRef Name) {
+  const auto *ND = dyn_cast<NamedDecl>(D);
+  return ND && ND->getQualifiedNameAsString() == ("tile::" + Name).str();
+}
+
+const ClassTemplateSpecializationDecl *stdTuple(QualType QT) {
+  const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      QT.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!TS || !TS->isInStdNamespace() || TS->getName() != "tuple")
+    return nullptr;
+  return TS;
+}
+
+bool isClosure(QualType QT) {
+  const CXXRecordDecl *RD = QT.getNonReferenceType()->getAsCXXRecordDecl();
+  return RD && RD->isLambda();
+}
+
+const LambdaExpr *lambdaOf(const Expr *E) {
+  while (E) {
+    E = E->IgnoreParenImpCasts();
+    if (const auto *LE = dyn_cast<LambdaExpr>(E))
+      return LE;
+    if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else if (const auto *CC = dyn_cast<CXXConstructExpr>(E);
+             CC && CC->getNumArgs() == 1)
+      E = CC->getArg(0);
+    else
+      return nullptr;
+  }
+  return nullptr;
+}
+
+llvm::SmallVector<QualType, 4>
+tupleElements(const ClassTemplateSpecializationDecl *TS) {
+  llvm::SmallVector<QualType, 4> Out;
+  for (const TemplateArgument &A : TS->getTemplateArgs()[0].pack_elements())
+    Out.push_back(A.getAsType());
+  return Out;
+}
+
+unsigned leafCount(QualType QT) {
+  const auto *TS = stdTuple(QT);
+  if (!TS)
+    return 1;
+  unsigned N = 0;
+  for (QualType E : tupleElements(TS))
+    N += leafCount(E);
+  return N;
+}
+
+void appendLeafTypes(QualType QT, llvm::SmallVectorImpl<QualType> &Out) {
+  if (const auto *TS = stdTuple(QT))
+    for (QualType E : tupleElements(TS))
+      appendLeafTypes(E, Out);
+  else
+    Out.push_back(QT);
+}
+
+std::pair<unsigned, unsigned>
+elementLeaves(const ClassTemplateSpecializationDecl *TS, unsigned I) {
+  auto Elems = tupleElements(TS);
+  unsigned Offset = 0;
+  for (unsigned J = 0; J < I; ++J)
+    Offset += leafCount(Elems[J]);
+  return {Offset, leafCount(Elems[I])};
+}
+
+bool isStdFunction(const FunctionDecl *FD, llvm::StringRef Name) {
+  return FD->isInStdNamespace() && FD->getIdentifier() && FD->getName() == Name;
+}
+
+std::optional<bool> constantCondition(const Expr *E, const ASTContext &Ctx) {
+  bool R;
+  if (!E->isValueDependent() && E->EvaluateAsBooleanCondition(R, Ctx))
+    return R;
+  return std::nullopt;
+}
+
+bool isLoop(const Stmt *S) {
+  return isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+}
+
+const Stmt *firstJump(const Stmt *S, bool InInnerLoop) {
+  if (!S || isa<LambdaExpr>(S))
+    return nullptr;
+  if (isa<ReturnStmt>(S))
+    return S;
+  if (isa<BreakStmt, ContinueStmt>(S))
+    return InInnerLoop ? nullptr : S;
+  for (const Stmt *C : S->children())
+    if (const Stmt *J = firstJump(C, InInnerLoop || isLoop(S)))
+      return J;
+  return nullptr;
+}
+
+bool exitsLoop(const Stmt *S, bool InInnerLoop) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt>(S))
+    return true;
+  if (isa<BreakStmt>(S))
+    return !InInnerLoop;
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return exitsLoop(C, InInnerLoop || isLoop(S));
+  });
+}
+
+bool returns(const Stmt *S) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  return isa<ReturnStmt>(S) || llvm::any_of(S->children(), returns);
+}
+
+bool returnsFromLoop(const Stmt *S, bool InLoop) {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ReturnStmt>(S))
+    return InLoop;
+  return llvm::any_of(S->children(), [&](const Stmt *C) {
+    return returnsFromLoop(C, InLoop || isLoop(S));
+  });
+}
+
+bool alwaysJumps(const Stmt *S) {
+  if (isa<ReturnStmt, BreakStmt, ContinueStmt>(S))
+    return true;
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return llvm::any_of(CS->body(), alwaysJumps);
+  if (const auto *IS = dyn_cast<IfStmt>(S))
+    return IS->getElse() && alwaysJumps(IS->getThen()) &&
+           alwaysJumps(IS->getElse());
+  return false;
+}
+
+llvm::SmallVector<const Stmt *, 8> statementsOf(const Stmt *S) {
+  if (!S)
+    return {};
+  if (const auto *CS = dyn_cast<CompoundStmt>(S))
+    return llvm::SmallVector<const Stmt *, 8>(CS->body());
+  return {S};
+}
+
+bool isBareJump(const Stmt *S) {
+  llvm::SmallVector<const Stmt *, 8> Stmts = statementsOf(S);
+  if (Stmts.size() != 1)
+    return false;
+  if (const auto *R = dyn_cast<ReturnStmt>(Stmts[0]))
+    return !R->getRetValue();
+  return isa<ContinueStmt>(Stmts[0]);
+}
+
+} // namespace tilecc::frontend::lowering

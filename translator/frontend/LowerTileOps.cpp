@@ -1,0 +1,385 @@
+//===- LowerTileOps.cpp - tile:: operations to TileIR ---------------------===//
+//
+// One op per tile:: operation, its operands converted to the types the
+// header declared; loads, stores, dots, atomics, reductions.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/AstQueries.h"
+#include "frontend/KernelLowering.h"
+#include "ir/TypeRules.h"
+
+namespace tilecc::frontend::lowering {
+
+/// Broadcasts V (scalar or tile) to Shape after casting its elements to E.
+Value *KernelLowering::operand(Value *V, ElemType E,
+                               llvm::ArrayRef<int64_t> Shape) {
+  return B.broadcastTo(B.cast(V, E), Shape);
+}
+
+Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
+  SourceLocation L = CE->getExprLoc();
+  if (Name == "reduce" || Name == "associative_scan" || Name == "cumsum" ||
+      Name == "cumprod") {
+    auto R = lowerCombineOp(Name, CE);
+    return R ? R->front() : nullptr;
+  }
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  llvm::SmallVector<const Expr *, 4> ArgEs(CE->arguments());
+  // Compound assignment operators (`acc += x`) are the binary op followed
+  // by an assignment to the left operand, whose type the result has.
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(CE);
+  const bool Compound = OC && OC->isAssignmentOp();
+  std::optional<Type> RT;
+  if (QualType QT = Compound ? ArgEs[0]->getType() : CE->getType();
+      !QT->isVoidType() && !(RT = lowerType(QT, L)))
+    return nullptr;
+
+  auto K = tileOpKind(Name, L);
+  if (!K)
+    return nullptr;
+
+  // Atomics' memory order and scope, and dot's input precision, are
+  // compile-time enumerators.
+  bool IsAtomic = isAtomicRMW(*K) || *K == OpKind::AtomicCas;
+  if (IsAtomic && ArgEs.size() > 3)
+    ArgEs.resize(3);
+  std::optional<int64_t> Precision;
+  if (*K == OpKind::Dot) {
+    Precision = constantArg(ArgEs.back(), "the input precision");
+    if (!Precision)
+      return nullptr;
+    ArgEs.pop_back();
+  }
+  llvm::SmallVector<Value *, 4> Args;
+  // Axes and zeros' shape are compile-time arguments, not values.
+  if (Name != "zeros" && *K != OpKind::ProgramId && *K != OpKind::NumPrograms)
+    for (const Expr *A : ArgEs)
+      if (!Args.emplace_back(lowerExpr(A)))
+        return nullptr;
+  setLoc(L);
+
+  Value *Result = nullptr;
+  switch (*K) {
+  case OpKind::ProgramId:
+  case OpKind::NumPrograms:
+    Result = lowerGridQuery(*K, Name, ArgEs[0]);
+    break;
+  case OpKind::Arange: {
+    const TemplateArgumentList *TA = Callee->getTemplateSpecializationArgs();
+    Result = B.create(OpKind::Arange, *RT, {});
+    Result->definingOp()->setArangeStart(
+        TA && TA->size() == 2 ? *templateIntArg(Callee, 0) : 0);
+    break;
+  }
+  case OpKind::Splat:
+    if (Name == "zeros")
+      Result = B.broadcastTo(B.cast(B.intConst(0), RT->Elem), RT->Shape);
+    else
+      Result = operand(Args[0], RT->Elem, RT->Shape);
+    break;
+  case OpKind::ExpandDims: {
+    auto Axis = templateIntArg(Callee, 0);
+    int64_t A = Axis ? *Axis : 0;
+    if (A < 0)
+      A += RT->rank();
+    Result = B.create(OpKind::ExpandDims, *RT, {Args[0]});
+    Result->definingOp()->setAxis(A);
+    break;
+  }
+  case OpKind::Cast:
+    Result = B.cast(Args[0], RT->Elem);
+    break;
+  case OpKind::Cdiv:
+    Result = B.create(OpKind::Cdiv, *RT,
+                      {B.cast(Args[0], RT->Elem), B.cast(Args[1], RT->Elem)});
+    break;
+  case OpKind::AddPtr:
+    Result = lowerAddPtr(Args, *RT, /*Subtract=*/Name == "subptr", L);
+    break;
+  case OpKind::Load:
+    Result = lowerLoad(Args, *RT, L);
+    break;
+  case OpKind::ReduceSum:
+  case OpKind::ReduceMax:
+  case OpKind::ReduceMin:
+  case OpKind::ReduceXor:
+  case OpKind::ArgMax:
+  case OpKind::ArgMin:
+    Result = lowerReduce(*K, Callee, Args[0], *RT, L);
+    break;
+  case OpKind::Dot:
+    Result = lowerDot(Args, *RT, *Precision);
+    break;
+  case OpKind::Trans:
+    Result = B.create(OpKind::Trans, *RT, {Args[0]});
+    break;
+  case OpKind::Store:
+    lowerStore(Args, L);
+    return nullptr;
+  case OpKind::DebugBarrier:
+  case OpKind::GdcWait:
+  case OpKind::GdcLaunchDependents:
+    B.createVoid(*K, {});
+    return nullptr;
+  default:
+    if (IsAtomic) {
+      Result = lowerAtomic(*K, Args, *RT, CE, L);
+      break;
+    }
+    if (!constantsFit(*K, ArgEs, Args, *RT))
+      return nullptr;
+    Result = lowerElementwise(*K, Args, *RT);
+    break;
+  }
+  if (Compound && Result)
+    return assign(ArgEs[0], Result);
+  return Result;
+}
+
+/// The op a tile:: operation (by its TILE_OP name) lowers to, where it is
+/// not lowered to its own op kind's spelling.
+std::optional<OpKind> KernelLowering::tileOpKind(llvm::StringRef Name,
+                                                 SourceLocation L) {
+  auto K = opKindFromSpelling(Name);
+  if (Name == "subptr")
+    K = OpKind::AddPtr;
+  else if (Name == "zeros" || Name == "full" || Name == "broadcast_to")
+    K = OpKind::Splat;
+  if (!K)
+    error(L, "tile operation '" + Name.str() +
+                 "' is not supported by this version of tilecc");
+  return K;
+}
+
+/// program_id(axis) and num_programs(axis), the axis a constant 0-2.
+Value *KernelLowering::lowerGridQuery(OpKind K, llvm::StringRef Name,
+                                      const Expr *AxisArg) {
+  auto Axis = constantArg(AxisArg, "the axis of " + Name.str());
+  if (!Axis)
+    return nullptr;
+  if (*Axis < 0 || *Axis > 2) {
+    error(AxisArg->getExprLoc(), Name.str() +
+                                     " axis must be 0, 1, or 2 but got " +
+                                     std::to_string(*Axis));
+    return nullptr;
+  }
+  Value *R = B.create(K, Type::scalar(ScalarKind::I32), {});
+  R->definingOp()->setAxis(*Axis);
+  return R;
+}
+
+/// A pointer (tile) plus or, for subptr, minus an integer offset (tile),
+/// in either order.
+Value *KernelLowering::lowerAddPtr(llvm::ArrayRef<Value *> Args, const Type &RT,
+                                   bool Subtract, SourceLocation L) {
+  unsigned P = Args[0]->type().Elem.isPointer() ? 0 : 1;
+  Value *Off = Args[1 - P];
+  if (!isInteger(Off->type().Elem.Kind)) {
+    error(L, "pointer offsets must be integers");
+    return nullptr;
+  }
+  if (Subtract)
+    Off = B.create(OpKind::Neg, Off->type(), {Off});
+  return B.create(
+      OpKind::AddPtr, RT,
+      {B.broadcastTo(Args[P], RT.Shape), B.broadcastTo(Off, RT.Shape)});
+}
+
+/// Axis counted from the end when negative, or an error naming What
+/// ("reduction", "scan") when the tile has no such axis.
+std::optional<int64_t> KernelLowering::axisOf(int64_t Axis, int64_t Rank,
+                                              llvm::StringRef What,
+                                              SourceLocation L) {
+  int64_t A = Axis < 0 ? Axis + Rank : Axis;
+  if (A >= 0 && A < Rank)
+    return A;
+  error(L, What.str() + " axis " + std::to_string(Axis) +
+               " is out of range for a rank-" + std::to_string(Rank) + " tile");
+  return std::nullopt;
+}
+
+/// sum<Axis, KeepDims>(x) and friends; without an axis, the whole tile.
+/// The header gives the result's element type (the accumulation type:
+/// sums of half accumulate in float); the input is converted to it first.
+Value *KernelLowering::lowerReduce(OpKind K, const FunctionDecl *Callee,
+                                   Value *X, const Type &RT, SourceLocation L) {
+  if (X->type().isScalar()) {
+    error(L, "cannot reduce a scalar");
+    return nullptr;
+  }
+  bool IsArg = K == OpKind::ArgMax || K == OpKind::ArgMin;
+  if (!IsArg)
+    X = B.cast(X, RT.Elem);
+  int64_t Rank = X->type().rank();
+  auto Reduce = [&](Value *In, int64_t Axis) {
+    llvm::SmallVector<int64_t, 2> Shape(In->type().Shape);
+    Shape.erase(Shape.begin() + Axis);
+    Value *R = B.create(K, Type::tensor(RT.Elem, Shape), {In});
+    R->definingOp()->setAxis(Axis);
+    return R;
+  };
+  auto Axis = templateIntArg(Callee, 0);
+  if (!Axis) {
+    // The whole tile: innermost axis first, down to a scalar.
+    if (IsArg && Rank > 1) {
+      error(L, "argmax and argmin of a whole tile need a 1-D tile");
+      return nullptr;
+    }
+    for (int64_t A = Rank - 1; A >= 0; --A)
+      X = Reduce(X, A);
+    return X;
+  }
+  auto NormalAxis = axisOf(*Axis, Rank, "reduction", L);
+  if (!NormalAxis)
+    return nullptr;
+  int64_t A = *NormalAxis;
+  Value *R = Reduce(X, A);
+  if (templateIntArg(Callee, 1).value_or(0)) { // KeepDims
+    Value *E = B.create(OpKind::ExpandDims, RT, {R});
+    E->definingOp()->setAxis(A);
+    return E;
+  }
+  return R;
+}
+
+/// dot(a, b[, acc]): without acc, the result starts from zeros. (The
+/// generator checks the shared memory its operands are staged in against
+/// the target's.)
+Value *KernelLowering::lowerDot(llvm::ArrayRef<Value *> Args, const Type &RT,
+                                int64_t Precision) {
+  Value *Acc = Args.size() > 2
+                   ? B.cast(Args[2], RT.Elem)
+                   : B.broadcastTo(B.cast(B.intConst(0), RT.Elem), RT.Shape);
+  Value *R = B.create(OpKind::Dot, RT, {Args[0], Args[1], Acc});
+  R->definingOp()->setPrecision(DotPrecision(Precision));
+  return R;
+}
+
+Value *KernelLowering::lowerLoad(llvm::ArrayRef<Value *> Args, const Type &RT,
+                                 SourceLocation L) {
+  Value *Ptrs = Args[0];
+  llvm::SmallVector<Value *, 3> Ops{Ptrs};
+  if (Args.size() >= 2)
+    Ops.push_back(
+        operand(Args[1], ElemType{ScalarKind::I1}, Ptrs->type().Shape));
+  if (Args.size() >= 3)
+    Ops.push_back(operand(Args[2], RT.Elem, Ptrs->type().Shape));
+  return B.create(OpKind::Load, RT, Ops);
+}
+
+void KernelLowering::lowerStore(llvm::ArrayRef<Value *> Args,
+                                SourceLocation L) {
+  Value *Ptrs = Args[0];
+  ElemType Pointee{Ptrs->type().Elem.Pointee};
+  if (Ptrs->type().Elem.PointeeConst) {
+    error(L, "cannot store through a pointer to const");
+    return;
+  }
+  llvm::SmallVector<Value *, 3> Ops{
+      Ptrs, operand(Args[1], Pointee, Ptrs->type().Shape)};
+  if (Args.size() >= 3)
+    Ops.push_back(
+        operand(Args[2], ElemType{ScalarKind::I1}, Ptrs->type().Shape));
+  B.createVoid(OpKind::Store, Ops);
+}
+
+/// atomic_*(ptrs, value, mask, order, scope) and atomic_cas(ptrs, cmp,
+/// value, order, scope): values take the pointee type and the pointers'
+/// shape; order and scope are constants.
+Value *KernelLowering::lowerAtomic(OpKind K, llvm::ArrayRef<Value *> Args,
+                                   const Type &RT, const CallExpr *CE,
+                                   SourceLocation L) {
+  Value *Ptrs = Args[0];
+  if (Ptrs->type().Elem.PointeeConst) {
+    error(L, "atomics need a pointer to non-const");
+    return nullptr;
+  }
+  llvm::ArrayRef<int64_t> Shape = Ptrs->type().Shape;
+  llvm::SmallVector<Value *, 3> Ops{Ptrs};
+  for (unsigned I = 1; I < Args.size(); ++I) {
+    bool IsMask = K != OpKind::AtomicCas && I == 2;
+    Ops.push_back(
+        operand(Args[I], IsMask ? ElemType{ScalarKind::I1} : RT.Elem, Shape));
+  }
+  auto Order = constantArg(CE->getArg(3), "the memory order");
+  auto Scope = constantArg(CE->getArg(4), "the memory scope");
+  if (!Order || !Scope)
+    return nullptr;
+  if (MemScope(*Scope) == MemScope::Sys) {
+    error(CE->getArg(4)->getExprLoc(),
+          "system-scope atomics are not supported yet");
+    return nullptr;
+  }
+  Value *R = B.create(K, RT, Ops);
+  R->definingOp()->setMemory(MemOrder(*Order), MemScope(*Scope));
+  return R;
+}
+
+/// Whether every integer constant among a tile operation's scalar
+/// operands fits the integer type it is converted to (the weak scalar
+/// rule gives it the tile's type): `int8_tile + 300` would otherwise be
+/// `+ 44`. An error at the constant, as Triton's "value exceeds the range"
+/// is, where it does not.
+bool KernelLowering::constantsFit(OpKind K, llvm::ArrayRef<const Expr *> ArgEs,
+                                  llvm::ArrayRef<Value *> Args,
+                                  const Type &RT) {
+  const ElemType To = isComparison(K) && Args.size() == 2
+                          ? compareType(Args[0], Args[1])
+                          : RT.Elem;
+  if (!isInteger(To.Kind) || To.Kind == ScalarKind::I1)
+    return true;
+  const unsigned Bits = bitWidth(To.Kind);
+  const bool Unsigned = !isSigned(To.Kind);
+  const llvm::APSInt Min = llvm::APSInt::getMinValue(Bits, Unsigned),
+                     Max = llvm::APSInt::getMaxValue(Bits, Unsigned);
+  for (auto [E, V] : llvm::zip(ArgEs, Args)) {
+    if (!V->type().isScalar() || !E->getType()->isIntegerType())
+      continue;
+    std::optional<llvm::APSInt> C = E->getIntegerConstantExpr(Ctx);
+    if (!C)
+      continue;
+    if (llvm::APSInt::compareValues(*C, Min) < 0 ||
+        llvm::APSInt::compareValues(*C, Max) > 0) {
+      llvm::SmallString<24> Text;
+      C->toString(Text);
+      error(E->getExprLoc(),
+            "the constant " + Text.str().str() +
+                " does not fit the tile's element type " +
+                ElemType{To.Kind}.str() +
+                " it is converted to; cast the tile first, or use a "
+                "constant in range");
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The element type both operands of a comparison are converted to.
+ElemType KernelLowering::compareType(Value *A, Value *Bv) {
+  const ElemType &EA = A->type().Elem, &EB = Bv->type().Elem;
+  if (EA.isPointer())
+    return EA;
+  bool SA = A->type().isScalar(), SB = Bv->type().isScalar();
+  if (SA != SB)
+    return ElemType{
+        promoteWithScalar(SA ? EB.Kind : EA.Kind, SA ? EA.Kind : EB.Kind)};
+  return ElemType{promote(EA.Kind, EB.Kind)};
+}
+
+Value *KernelLowering::lowerElementwise(OpKind K, llvm::ArrayRef<Value *> Args,
+                                        const Type &RT) {
+  llvm::SmallVector<Value *, 3> Ops;
+  ElemType OperandElem = RT.Elem;
+  if (isComparison(K))
+    OperandElem = compareType(Args[0], Args[1]);
+  for (unsigned I = 0; I < Args.size(); ++I) {
+    ElemType E = OperandElem;
+    if ((K == OpKind::Select && I == 0) || K == OpKind::LogicalAnd ||
+        K == OpKind::LogicalOr || K == OpKind::LogicalNot)
+      E = ElemType{ScalarKind::I1};
+    Ops.push_back(operand(Args[I], E, RT.Shape));
+  }
+  return B.create(K, RT, Ops);
+}
+
+} // namespace tilecc::frontend::lowering
