@@ -15,6 +15,8 @@
 // RUN: %if nvcc %{ %nvcc-sm80 %t.shards/variants.tile.shard0.cu -o %t.shards/sm80.o %}
 // RUN: %if nvcc %{ %host-cxx %t.shards/variants.tile.launch.cpp -o %t.shards/launch.o %}
 // RUN: %not %tilecc %s -o %t.bad --shards 0 2>&1 | %FileCheck %s --check-prefix=BAD
+// RUN: %tilecc %s --emit=plan | %FileCheck %s --check-prefix=PLAN
+// RUN: %tilecc %s --emit=plan --target gfx90a | %FileCheck %s --check-prefix=PLAN-HIP
 // clang-format on
 //
 // Which variants a configuration gets, and where each is compiled (one CUDA
@@ -22,7 +24,8 @@
 // sm_90 on, its twin's (the same facts without TMA) below sm_90 only, the
 // generic one everywhere. A configuration that assumes aligned arguments
 // gets no generic variant, and its wrapper refuses other arguments. With
-// --shards, the kernels are also compiled in pieces.
+// --shards, the kernels are also compiled in pieces. --emit=plan shows the
+// same decisions without the code.
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int BK>
@@ -146,3 +149,25 @@ tile::grid copy_grid(const float *, float *, int n) {
 // GUARD-NOT: #if !defined(TILECC_SHARD)
 
 // BAD: tilecc: error: --shards must be between 1 and 256, got 0
+
+// PLAN: // mm configuration 0: BM=64, BN=64, BK=32 num_warps=4 num_stages=2 on sm_90a
+// PLAN-NEXT: launch mm_c0_aligned16_tma when tilecc_aligned16 && m > 0 && k > 0 && n > 0, unless it declines
+// PLAN-NEXT: launch mm_c0_aligned16 when tilecc_aligned16, unless it declines
+// PLAN-NEXT: launch mm_c0_generic when always
+// PLAN-NEXT: kernel mm_c0_aligned16_tma: 128 threads, __launch_bounds__(128), 34816 bytes of dynamic and 0 of static shared memory
+// PLAN-NEXT: staged loads copied by TMA
+// PLAN-NEXT: tensor map x_map: rt::smem_tile<rt::f16, 64, 32> boxes of a
+// PLAN-NEXT: tensor map y_map: rt::smem_tile<rt::f16, 32, 64> boxes of b
+// PLAN-NEXT: tensor map acc_map: rt::smem_tile<float, 64, 64> boxes of c
+// PLAN-NEXT: kernel mm_c0_aligned16: 128 threads, __launch_bounds__(128), 17408 bytes of dynamic and 0 of static shared memory
+// PLAN-NEXT: built below sm_90 only
+// PLAN-NEXT: kernel mm_c0_generic: 128 threads
+// PLAN-NEXT: none (any arguments)
+// PLAN-NEXT: // copy configuration 0: BLOCK=1024 num_warps=4 num_stages=1 on sm_90a
+// PLAN-NEXT: launch copy_c0_aligned16 when tilecc_aligned16{{$}}
+// PLAN-NEXT: kernel copy_c0_aligned16: 128 threads, __launch_bounds__(128), 0 bytes of dynamic and 0 of static shared memory
+// PLAN-HIP: // mm configuration 0: BM=64, BN=64, BK=32 num_warps=4 num_stages=2 on gfx90a
+// PLAN-HIP-NEXT: launch mm_c0_aligned16 when tilecc_aligned16{{$}}
+// PLAN-HIP-NEXT: launch mm_c0_generic when always
+// PLAN-HIP-NEXT: kernel mm_c0_aligned16: 256 threads, __launch_bounds__(256), 0 bytes of dynamic and 8192 of static shared memory
+// PLAN-HIP-NOT: tensor map

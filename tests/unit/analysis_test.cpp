@@ -167,7 +167,7 @@ TEST_CASE("small tiles replicate across the spare threads") {
 TEST_CASE("layout assignment anchors memory ops and slices expanded vectors") {
   VectorAdd K(1024);
   AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
-  LayoutMap LM = assignLayouts(K.F, AI, 4, {32});
+  LayoutMap LM = assignLayouts(K.F, AI, 4, tilecc::TargetDesc());
   CHECK(LM.get(K.Offs) == LM.get(K.Ptrs));
   CHECK(LM.get(K.Ptrs).Parent.SizePerThread[0] == 4);
 }

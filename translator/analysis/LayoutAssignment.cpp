@@ -44,13 +44,12 @@ bool tensorCoreTypes(ScalarKind A, ScalarKind B, ScalarKind C, DotPrecision P) {
 } // namespace
 
 std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
-                                              const TargetInfo &Target) {
+                                              const TargetDesc &Target) {
   if (O.kind() != OpKind::Dot || Target.MmaVersion == 0)
     return std::nullopt;
   const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
   const Type &C = O.result()->type();
-  if (!tensorCoreTypes(A.Elem.Kind, B.Elem.Kind, C.Elem.Kind,
-                       O.precision()) ||
+  if (!tensorCoreTypes(A.Elem.Kind, B.Elem.Kind, C.Elem.Kind, O.precision()) ||
       A.Shape[1] % (32 / storageBytes(A.Elem.Kind)) != 0)
     return std::nullopt;
   if (storageBytes(A.Elem.Kind) == 2 && computedOperandA(O))
@@ -69,7 +68,7 @@ namespace {
 class Assigner {
 public:
   Assigner(Function &F, const AxisInfoAnalysis &AI, unsigned NumWarps,
-           const TargetInfo &T)
+           const TargetDesc &T)
       : F(F), AI(AI), NumWarps(NumWarps), Target(T) {}
 
   LayoutMap run() {
@@ -495,7 +494,7 @@ private:
   Function &F;
   const AxisInfoAnalysis &AI;
   unsigned NumWarps;
-  TargetInfo Target;
+  TargetDesc Target;
   std::map<unsigned, Layout> Anchors;
   llvm::DenseMap<const Value *, Layout> Followed;
   /// Whether reductions of operands without a fixed layout take the
@@ -511,7 +510,7 @@ private:
 } // namespace
 
 LayoutMap assignLayouts(Function &F, const AxisInfoAnalysis &AI,
-                        unsigned NumWarps, const TargetInfo &Target) {
+                        unsigned NumWarps, const TargetDesc &Target) {
   return Assigner(F, AI, NumWarps, Target).run();
 }
 

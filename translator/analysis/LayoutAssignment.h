@@ -15,15 +15,10 @@
 #include "analysis/AxisInfo.h"
 #include "analysis/Layout.h"
 #include "ir/IR.h"
+#include "ir/Target.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace tilecc::analysis {
-
-struct TargetInfo {
-  unsigned WarpSize = 32;
-  /// Tensor-core generation: 3 wgmma, 2 mma.sync, 0 none.
-  unsigned MmaVersion = 0;
-};
 
 /// The accumulator layout of dot op O if it runs on the target's tensor
 /// cores: fp16 or bf16 operands accumulated in fp32, fp32 ones at tf32
@@ -33,7 +28,7 @@ struct TargetInfo {
 /// 16-bit A operand is computed (ir::computedOperandA) stacks all warps along M
 /// where the shape allows, so that A can stay in registers.
 std::optional<BlockedLayout>
-tensorCoreLayout(const ir::Op &O, unsigned NumWarps, const TargetInfo &Target);
+tensorCoreLayout(const ir::Op &O, unsigned NumWarps, const TargetDesc &Target);
 
 class LayoutMap {
 public:
@@ -48,7 +43,7 @@ private:
 /// Assigns layouts to every tile value of F, inserting convert_layout ops
 /// where needed.
 LayoutMap assignLayouts(ir::Function &F, const AxisInfoAnalysis &AI,
-                        unsigned NumWarps, const TargetInfo &Target);
+                        unsigned NumWarps, const TargetDesc &Target);
 
 } // namespace tilecc::analysis
 

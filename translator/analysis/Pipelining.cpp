@@ -307,7 +307,7 @@ llvm::DenseMap<const Op *, PipelinedLoop>
 planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages,
               unsigned Threads, PipelineTarget Target) {
   llvm::DenseMap<const Op *, PipelinedLoop> Plans;
-  walk(const_cast<Function &>(F).body(), [&](Op &O) {
+  walk(F.body(), [&](const Op &O) {
     if (O.kind() == OpKind::For)
       if (auto P = Planner(O, LM).run(NumStages, Threads, Target))
         Plans[&O] = std::move(*P);

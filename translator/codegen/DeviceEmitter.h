@@ -22,8 +22,6 @@
 
 namespace tilecc::codegen {
 
-enum class Backend { CUDA, HIP };
-
 /// Names the tile::rt layout type of a (layout, shape) pair; the caller
 /// collects them to declare the aliases once per file.
 using LayoutNamer = std::function<std::string(const analysis::Layout &,

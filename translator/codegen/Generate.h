@@ -12,25 +12,11 @@
 #include "codegen/DeviceEmitter.h"
 #include "codegen/Shards.h"
 #include "frontend/Frontend.h"
+#include "ir/Target.h"
 #include <string>
 #include <vector>
 
 namespace tilecc::codegen {
-
-struct TargetDesc {
-  std::string Name; // sm_90a, sm_80, gfx90a
-  Backend Back = Backend::CUDA;
-  unsigned WarpSize = 32;
-  /// Tensor-core generation: 3 wgmma (sm_90a), 2 mma.sync (sm_80), 0 none.
-  unsigned MmaVersion = 0;
-  /// Shared memory one program may use (with the launch asking for it),
-  /// and of it, what may be declared static.
-  unsigned MaxSharedBytes = 65536;
-  unsigned MaxStaticSharedBytes = 65536;
-};
-
-/// Parses a --target value; nothing for an unknown target.
-std::optional<TargetDesc> parseTarget(llvm::StringRef Name);
 
 struct GeneratedFile {
   std::string Name; // file name inside the output directory
@@ -58,6 +44,11 @@ struct GenerateError {
   bool Unsupported = false;
 };
 
+/// Verifies each configuration's IR and erases its dead code: what every
+/// output of K starts from. False, with Error set, for malformed IR (a bug
+/// in tilecc).
+bool prepareKernel(frontend::Kernel &K, GenerateError &Error);
+
 /// Generates K's files; on failure returns nothing and sets Error.
 std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
                                                    const GenerateOptions &Opts,
@@ -68,6 +59,14 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
 /// line. Run it on the final text (after formatting).
 std::string resetLineDirectives(const std::string &Text,
                                 const std::string &FileName);
+
+/// --emit=plan: what generate() decides for K, without the code: per
+/// configuration, the variants its launches try in order, and per kernel
+/// emitted, its threads, launch bounds, shared memory, specialization and
+/// tensor maps.
+std::optional<std::string> dumpPlan(frontend::Kernel &K,
+                                    const GenerateOptions &Opts,
+                                    GenerateError &Error);
 
 /// --emit=ir: the TileIR of every configuration, before layout assignment.
 std::string dumpIR(const frontend::Kernel &K);

@@ -24,6 +24,12 @@
 
 namespace tilecc::codegen {
 
+/// Whether any of the kernel's TMA accesses writes memory (a store or an add).
+inline bool writesByTma(const analysis::TensorMapOps &Tma) {
+  return llvm::any_of(
+      Tma, [](const auto &E) { return analysis::writesBox(*E.first); });
+}
+
 class KernelEmitter {
 public:
   KernelEmitter(const ir::Function &F, const analysis::LayoutMap &LM,

@@ -14,8 +14,6 @@
 #include "driver/HugePageHeap.h"
 #include "frontend/Frontend.h"
 #include "frontend/TilePch.h"
-#include "ir/Verifier.h"
-#include "transforms/DeadCode.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -46,9 +44,9 @@ static cl::opt<bool> SkipUnsupported(
              "floats on gfx90a, a configuration's shared memory) instead of "
              "failing"),
     cl::cat(Category));
-static cl::opt<std::string> Emit("emit",
-                                 cl::desc("files (default), ir or layouts"),
-                                 cl::init("files"), cl::cat(Category));
+static cl::opt<std::string>
+    Emit("emit", cl::desc("files (default), ir, layouts or plan"),
+         cl::init("files"), cl::cat(Category));
 static cl::opt<std::string>
     DepFile("depfile", cl::desc("write a Makefile-style dependency file"),
             cl::cat(Category));
@@ -158,18 +156,13 @@ static std::string format(codegen::GeneratedFile &F) {
   return "";
 }
 
-/// Checks a lowered kernel's IR and removes its dead code; false, after the
-/// error, if the IR is malformed (a bug in tilecc).
-static bool checkIR(frontend::Kernel &K, raw_ostream &Errors = errs()) {
-  for (const frontend::KernelInstance &I : K.Instances) {
-    for (const ir::VerifierError &E : ir::verify(*I.Fn)) {
-      Errors << Input << ":" << E.Loc.Line << ":" << E.Loc.Col
-             << ": error: internal error in tilecc: " << E.Message << "\n";
-      return false;
-    }
-    transforms::eraseDeadCode(*I.Fn);
-  }
-  return true;
+/// Reports why K's generation failed, at the user's line where it has one.
+static void reportError(raw_ostream &OS, const codegen::GenerateError &Error) {
+  if (Error.Loc)
+    OS << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
+       << ": error: " << Error.Message << "\n";
+  else
+    OS << "tilecc: error: internal error: " << Error.Message << "\n";
 }
 
 /// One kernel's formatted files, or what stopped them.
@@ -185,10 +178,6 @@ static KernelOutput translateKernel(frontend::Kernel &K,
                                     const codegen::GenerateOptions &GO) {
   KernelOutput Out{K.Name};
   raw_string_ostream Message(Out.Message);
-  if (!checkIR(K, Message)) {
-    Out.Ok = false;
-    return Out;
-  }
   codegen::GenerateError Error;
   auto KF = codegen::generate(K, GO, Error);
   if (!KF && Error.Unsupported && SkipUnsupported) {
@@ -198,11 +187,7 @@ static KernelOutput translateKernel(frontend::Kernel &K,
     return Out;
   }
   if (!KF) {
-    if (Error.Loc)
-      Message << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
-              << ": error: " << Error.Message << "\n";
-    else
-      Message << "tilecc: error: internal error: " << Error.Message << "\n";
+    reportError(Message, Error);
     Out.Ok = false;
     return Out;
   }
@@ -269,7 +254,7 @@ static std::vector<std::string> tilePchs(const char *Argv0) {
 
 /// Whether --emit, -o and --shards make sense together.
 static bool checkOutputOptions() {
-  if (Emit != "files" && Emit != "ir" && Emit != "layouts") {
+  if (Emit != "files" && Emit != "ir" && Emit != "layouts" && Emit != "plan") {
     errs() << "tilecc: error: unknown --emit value '" << Emit << "'\n";
     return false;
   }
@@ -321,6 +306,26 @@ static void appendUmbrellaFiles(std::vector<codegen::GeneratedFile> &Files,
   Files.push_back({(Stem + ".tile.h").str(), Header});
   Files.push_back({(Stem + ".tile." + KernelExt).str(), Kernels});
   Files.push_back({(Stem + ".tile.launch.cpp").str(), Launchers});
+}
+
+/// --emit=ir, layouts or plan: prints that stage of each kernel.
+static bool dumpStage(std::deque<frontend::Kernel> &Kernels,
+                      const codegen::GenerateOptions &GO) {
+  for (frontend::Kernel &K : Kernels) {
+    codegen::GenerateError Error;
+    std::optional<std::string> Text;
+    if (Emit == "plan")
+      Text = codegen::dumpPlan(K, GO, Error);
+    else if (codegen::prepareKernel(K, Error))
+      Text = Emit == "ir" ? codegen::dumpIR(K)
+                          : codegen::dumpLayouts(K, GO.Target);
+    if (!Text) {
+      reportError(errs(), Error);
+      return false;
+    }
+    outs() << *Text;
+  }
+  return true;
 }
 
 /// Writes Files into the output directory and, when asked, the depfile:
@@ -401,7 +406,7 @@ int main(int Argc, const char **Argv) {
   if (!DepFile.empty())
     FO.Dependencies = &Dependencies;
 
-  auto TD = codegen::parseTarget(Target);
+  auto TD = parseTarget(Target);
   if (!TD) {
     errs() << "tilecc: error: unknown target '" << Target
            << "' (expected sm_90a, sm_80 or gfx90a)\n";
@@ -445,15 +450,8 @@ int main(int Argc, const char **Argv) {
   if (Result != frontend::FrontendResult::Ok)
     return 1;
 
-  if (Emit != "files") {
-    for (frontend::Kernel &K : Translated) {
-      if (!checkIR(K))
-        return 1;
-      outs() << (Emit == "ir" ? codegen::dumpIR(K)
-                              : codegen::dumpLayouts(K, *TD));
-    }
-    return 0;
-  }
+  if (Emit != "files")
+    return dumpStage(Translated, GO) ? 0 : 1;
 
   std::vector<codegen::GeneratedFile> Files;
   // The kernels whose files are written (--skip-unsupported leaves some
@@ -469,8 +467,7 @@ int main(int Argc, const char **Argv) {
                  std::make_move_iterator(Out.Files.end()));
     Generated.push_back(Out.Name);
   }
-  appendUmbrellaFiles(Files, Generated,
-                      TD->Back == codegen::Backend::HIP ? "hip" : "cu",
+  appendUmbrellaFiles(Files, Generated, TD->kernelExtension(),
                       Planner ? &*Planner : nullptr);
   // The files whose names a build system knows: shards and umbrella files.
   const unsigned Named = 3 + (Planner ? Planner->count() : 0);

@@ -1,0 +1,195 @@
+//===- EmitDots.cpp - Dots, transposes and layout conversions
+//--------------===//
+//
+// Products of tiles on tensor cores (or FMA), the transposes folded into
+// them, and conversions between layouts through shared scratch memory.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/LoopInvariantA.h"
+#include "codegen/KernelEmitter.h"
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+
+namespace tilecc::codegen {
+
+/// The rt::precision enumerator that runs a dot of fp32 operands as P.
+static const char *precisionName(DotPrecision P) {
+  switch (P) {
+  case DotPrecision::TF32:
+    return "rt::precision::tf32";
+  case DotPrecision::TF32x3:
+    return "rt::precision::tf32x3";
+  case DotPrecision::IEEE:
+    return "rt::precision::ieee";
+  }
+  llvm_unreachable("unknown dot precision");
+}
+
+void KernelEmitter::foldTransposes() {
+  const UserMap Users = users(F.body());
+  auto Staged = [&](const Op *D) {
+    return llvm::any_of(Plans,
+                        [&](const auto &P) { return P.second.Dots.count(D); });
+  };
+  walk(F.body(), [&](const Op &O) {
+    const Value *T = O.kind() == OpKind::Trans ? O.result() : nullptr;
+    // Kept to A tiles of whole 64-row blocks, the ones wgmma reads M-major
+    // (the GPU tests' case); smaller ones keep the transpose.
+    if (!T || storageBytes(T->type().Elem.Kind) != 2 ||
+        T->type().Shape[0] % 64 != 0)
+      return;
+    auto It = Users.find(T);
+    if (It == Users.end() || !llvm::all_of(It->second, [&](const Op *D) {
+          return D->kind() == OpKind::Dot && D->operand(0) == T &&
+                 D->operand(1) != T && !Staged(D) &&
+                 LM.get(D->result()).isMmaAccumulator();
+        }))
+      return;
+    FoldedTransposes.insert(&O);
+  });
+}
+
+void KernelEmitter::countDot(const Op &O) {
+  const Type &TA = O.operand(0)->type();
+  // A tensor-core instruction is 32 bytes deep.
+  const uint64_t Steps =
+      uint64_t(elems(O.result())) *
+      std::max<uint64_t>(1, TA.Shape[1] * storageBytes(TA.Elem.Kind) / 32);
+  DotSteps += Steps;
+  if (TA.Elem.Kind == ScalarKind::F8E4M3 || TA.Elem.Kind == ScalarKind::F8E5M2)
+    Float8DotSteps += Steps;
+}
+
+void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
+  countDot(O);
+  const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
+  declareTile(R, Indent);
+  const Type &TA = A->type(), &TB = B->type();
+  const unsigned Bytes = storageBytes(TA.Elem.Kind);
+  // A folded transpose's dot takes the untransposed tile (foldTransposes).
+  const Op *T = A->definingOp();
+  const bool Folded = T && FoldedTransposes.count(T);
+  const Value *AIn = Folded ? T->operand(0) : A;
+  bool Fma = !LM.get(R).isMmaAccumulator();
+  std::string Callee =
+      Folded ? "rt::dot_mma_trans_a<"
+      : Fma  ? "rt::dot_fma<" + std::string(precisionName(O.precision())) + ", "
+             : "rt::dot_mma<";
+  // wgmma reads from shared memory an A that ptxas may overwrite in its
+  // registers (analysis/LoopInvariantA.h).
+  const bool AtRisk = !Fma && !Folded && analysis::invariantInChoosingLoop(O);
+  // A loop-invariant b of a pipelined loop is in shared memory already
+  // (PipelinedLoop::ResidentB).
+  const bool ResidentB = Active && llvm::is_contained(Active->ResidentB, B);
+  // The runtime's staging: rt::dot_fma_scratch for CUDA cores; b, then a
+  // at rt::dot_mma_a_offset unless a's registers hold its fragments, for
+  // tensor cores (where only mma.sync would take them, a is counted).
+  const unsigned BBytes = ResidentB ? 0 : TB.numel() * Bytes;
+  const unsigned ABytes =
+      !Fma && !Folded && Bytes == 2 && !AtRisk &&
+              analysis::holdsOperandA(LM.get(A), LM.get(R), TA.Shape[1])
+          ? 0
+          : TA.numel() * Bytes;
+  const std::string Buf =
+      Fma ? scratch(O, (ABytes + 15) / 16 * 16 + BBytes)
+      : ABytes || BBytes
+          ? scratch(O,
+                    ABytes && BBytes ? (BBytes + 1023) / 1024 * 1024 + ABytes
+                                     : ABytes + BBytes,
+                    /*Swizzled=*/true)
+          : "nullptr"; // b resident and a in registers: nothing is staged
+  // A TMA store next takes over the dot's last barrier (rt::then).
+  const Op *Store =
+      !Fma && (ABytes || BBytes) ? storeAfterStagingDot(O) : nullptr;
+  if (Store)
+    StoreBufferWaited[Store] = &O;
+  // dot_mma's a_use comes before the consumers' barrier count, and that
+  // before what follows.
+  const std::string Use = AtRisk ? ", rt::a_loop_invariant"
+                          : (Split || Store) && !Fma && !Folded
+                              ? ", rt::a_anywhere"
+                              : "";
+  const std::string Sync = Store && !Split ? ", 0" : syncArg();
+  line(Indent, Callee + layoutOf(AIn) + ", " + layoutOf(B) + ", " +
+                   layoutOf(R) + Use + Sync +
+                   (Store ? ", rt::then::tma_store" : "") + ">(" + nameOf(AIn) +
+                   ", " + (ResidentB ? Residents.lookup(B) : nameOf(B)) + ", " +
+                   nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
+}
+
+const Op *KernelEmitter::storeAfterStagingDot(const Op &O) {
+  const Block *B = O.parentBlock();
+  // A rotated loop emits its body's ops out of order.
+  if (B->parentOp() && Producer.Rotated.count(B->parentOp()))
+    return nullptr;
+  const auto &Ops = B->ops();
+  auto It = llvm::find_if(Ops, [&](const auto &P) { return P.get() == &O; });
+  for (++It; It != Ops.end(); ++It) {
+    const Op &Next = **It;
+    if (Dropped.count(&Next))
+      continue;
+    if (writesBox(Next) && Tma.count(&Next))
+      return &Next;
+    const bool WritesScratch =
+        Next.kind() == OpKind::For || Next.kind() == OpKind::If ||
+        Next.kind() == OpKind::While ||
+        (Next.kind() == OpKind::Trans && !FoldedTransposes.count(&Next)) ||
+        Next.kind() == OpKind::ConvertLayout ||
+        (Next.kind() == OpKind::Dot && !(Active && Active->Dots.count(&Next)));
+    if (WritesScratch)
+      return nullptr;
+  }
+  return nullptr;
+}
+
+const std::string &KernelEmitter::scratch(const Op &O, unsigned Bytes,
+                                          bool Swizzled) {
+  if (Bytes > ScratchBytes) {
+    ScratchBytes = Bytes;
+    ScratchLoc = O.loc();
+  }
+  ScratchSwizzled |= Swizzled;
+  return Scratch;
+}
+
+void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
+  const Value *Src = O.operand(0), *R = O.result();
+  declareTile(R, Indent);
+  const Type &T = R->type();
+  const std::string Buf = nameOf(R) + "_smem", Elem = deviceType(T.Elem);
+  line(Indent, "{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
+  line(Indent + 1,
+       Elem + " *const " + Buf + " = reinterpret_cast<" + Elem + " *>(" +
+           scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");");
+  // A 2-D tile goes through a swizzled tile: each thread writes and reads
+  // its runs of neighbours as vectors, and the rows a warp touches at once
+  // spread over the banks.
+  if (T.Shape.size() == 2 && materialized(Src) &&
+      T.Shape[1] * storageBytes(T.Elem.Kind) % 16 == 0) {
+    const std::string Tile = smemTileType(T) + "{" + Buf + "}";
+    line(Indent + 1,
+         Tile + ".template store<" + layoutOf(Src) + ">(" + nameOf(Src) + ");");
+    line(Indent + 1, barrier());
+    line(Indent + 1,
+         Tile + ".template load<" + layoutOf(R) + ">(" + nameOf(R) + ");");
+    line(Indent + 1, barrier());
+    line(Indent, "}");
+    return;
+  }
+  line(Indent + 1, "#pragma unroll");
+  line(Indent + 1, loopHeader(elems(Src)));
+  // Copies of an element (replicated layouts) are not written twice.
+  line(Indent + 2, "if (" + layoutOf(Src) + "::owns(e))");
+  line(Indent + 3, Buf + "[rt::linear_index<" + layoutOf(Src) +
+                       ">(e)] = " + elem(Src, "e") + ";");
+  line(Indent + 1, barrier());
+  line(Indent + 1, "#pragma unroll");
+  line(Indent + 1, loopHeader(elems(R)));
+  line(Indent + 2, nameOf(R) + "[e] = " + Buf + "[rt::linear_index<" +
+                       layoutOf(R) + ">(e)];");
+  line(Indent + 1, barrier());
+  line(Indent, "}");
+}
+
+} // namespace tilecc::codegen

@@ -1,0 +1,177 @@
+//===- EmitMemory.cpp - Loads, stores and atomics
+//--------------------------===//
+//
+// Global memory accesses, vectorized to the widths the axis info proves,
+// and stores of boxes by TMA.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/KernelEmitter.h"
+#include <numeric>
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+
+namespace tilecc::codegen {
+
+unsigned KernelEmitter::accessWidth(const Op &O) {
+  const Value *P = O.operand(0);
+  const Layout &L = LM.get(P);
+  unsigned D = L.fastestDim();
+  unsigned Bytes = P->type().Elem.pointeeBytes();
+  const AxisInfo &PI = AI.get(P);
+  int64_t V = std::min<int64_t>({int64_t(L.contiguousRun(P->type().Shape)),
+                                 PI.Contiguity[D], 16 / Bytes});
+  while (V > 1 && PI.Divisibility[D] % (V * Bytes) != 0)
+    V /= 2;
+  for (const Value *M : {O.mask(), O.other()})
+    if (M)
+      V = std::gcd(V, AI.get(M).Constancy[D]);
+  // Widths are powers of two that divide the run.
+  int64_t W = 1;
+  while (W * 2 <= V)
+    W *= 2;
+  return W;
+}
+
+std::string KernelEmitter::maskExpr(const Op &O, const std::string &Idx) {
+  return O.mask() ? elem(O.mask(), Idx) : "true";
+}
+
+void KernelEmitter::emitLoad(const Op &O, unsigned Indent) {
+  if (Active && llvm::is_contained(Active->OwnLoads, &O))
+    return emitOwnStagedRead(O, Indent);
+  const Value *R = O.result();
+  const ElemType &E = R->type().Elem;
+  if (R->type().isScalar()) {
+    std::string Ptr = scalar(O.operand(0));
+    std::string Load = "*" + Ptr;
+    if (O.mask())
+      Load = scalar(O.mask()) + " ? " + Load + " : " +
+             (O.other() ? scalar(O.other()) : deviceType(E) + "(0)");
+    line(Indent, constDecl(R) + " = " + Load + ";");
+    return;
+  }
+  unsigned W = accessWidth(O);
+  Accesses.push_back("load " + nameOf(R) + ": v" + std::to_string(W));
+  declareTile(R, Indent);
+  line(Indent, "#pragma unroll");
+  line(Indent, loopHeader(elems(R), W));
+  std::string Other = O.other() ? elem(O.other(), "e") : deviceType(E) + "(0)";
+  line(Indent + 1, "rt::ld_global_v" + std::to_string(W) + "(&" + nameOf(R) +
+                       "[e], " + elem(O.operand(0), "e") + ", " +
+                       maskExpr(O, "e") + ", " + Other + ");");
+}
+
+void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
+  const Value *Val = O.operand(1);
+  const TensorMapAccess &Map = Tma.find(&O)->second;
+  const Type &T = Val->type();
+  const unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
+  if (Bytes > StoreBufferBytes) {
+    StoreBufferBytes = Bytes;
+    StoreBufferLoc = O.loc();
+  }
+  const bool Add = O.kind() == OpKind::AtomicAdd;
+  Accesses.push_back((Add ? "atomic_add " : "store ") + nameOf(Val) + ": tma");
+  std::string Buf = fresh(nameOf(Val) + "_out");
+  std::string Elem = deviceType(T.Elem);
+  line(Indent, "{ // " + std::string(Add ? "add " : "store ") + nameOf(Val) +
+                   " through shared memory: one TMA " +
+                   (Add ? "reduce-add" : "store"));
+  line(Indent + 1, "const " + stageType(O) + " " + Buf + "{rt::dynamic_smem<" +
+                       Elem + ">(" + StoreBufferMark.str() + ")};");
+  // Consumed, so that a block emitted again elsewhere decides afresh.
+  if (const Op *Dot = StoreBufferWaited.lookup(&O)) {
+    StoreBufferWaited.erase(&O);
+    line(Indent + 1, "// Free: waited for in the dot at line " +
+                         std::to_string(Dot->loc().Line) +
+                         ", before its barrier.");
+  } else {
+    line(Indent + 1, "if (threadIdx.x == 0)");
+    line(Indent + 2, "rt::tma_store_wait<true>();");
+    line(Indent + 1, barrier());
+  }
+  line(Indent + 1,
+       Buf + ".template store<" + layoutOf(Val) + ">(" + nameOf(Val) + ");");
+  line(Indent + 1, "rt::fence_proxy_async();");
+  line(Indent + 1, barrier());
+  line(Indent + 1, "if (threadIdx.x == 0) {");
+  line(Indent + 2, "rt::tma_store_tile" +
+                       std::string(Add ? "<rt::tma_write::add>" : "") + "(&" +
+                       MapNames.lookup(&O) + ", " + Buf + ", " +
+                       boxCorner(Map) + ");");
+  line(Indent + 2, "rt::tma_store_commit();");
+  line(Indent + 1, "}");
+  line(Indent, "}");
+}
+
+void KernelEmitter::emitStore(const Op &O, unsigned Indent) {
+  if (Tma.count(&O))
+    return emitTmaStore(O, Indent);
+  const Value *Val = O.operand(1);
+  if (Val->type().isScalar()) {
+    std::string S = "*" + scalar(O.operand(0)) + " = " + scalar(Val) + ";";
+    line(Indent, O.mask() ? "if (" + scalar(O.mask()) + ") " + S : S);
+    return;
+  }
+  unsigned W = accessWidth(O);
+  Accesses.push_back("store " + nameOf(Val) + ": v" + std::to_string(W));
+  line(Indent, "#pragma unroll");
+  line(Indent, loopHeader(elems(Val), W));
+  line(Indent + 1, "rt::st_global_v" + std::to_string(W) + "(" +
+                       elem(O.operand(0), "e") + ", &" + nameOf(Val) + "[e], " +
+                       maskExpr(O, "e") + ");");
+}
+
+void KernelEmitter::emitAtomic(const Op &O, unsigned Indent) {
+  if (Tma.count(&O))
+    return emitTmaStore(O, Indent);
+  const Value *R = O.result();
+  std::string Fn = "rt::" + spell(O.kind()).str();
+  std::string Order = std::to_string(unsigned(O.memOrder())),
+              Scope = std::to_string(unsigned(O.memScope()));
+  auto Call = [&](const std::string &Idx, const std::string &Pred) {
+    std::string S = Fn + "(";
+    for (unsigned I = 0; I < O.numOperands(); ++I) {
+      if (O.hasMask() && O.operand(I) == O.mask())
+        continue;
+      S += (I ? ", " : "") + elem(O.operand(I), Idx);
+    }
+    std::string M = O.mask() ? elem(O.mask(), Idx) : "";
+    return S + ", " +
+           (M.empty()      ? Pred
+            : Pred.empty() ? M
+                           : M + " && " + Pred) +
+           ")";
+  };
+  // Old values nobody reads are not kept (nvcc warns about them).
+  bool Used = Uses.lookup(R) > 0;
+  // A release publishes the program's earlier writes, but its fence does not
+  // order TMA stores and adds (another proxy's, still in flight): thread 0,
+  // which issued them, first waits until they have completed.
+  const bool AfterTmaWrites = O.releases() && writesByTma(Tma);
+  if (R->type().isScalar()) {
+    // One thread runs the atomic and its fences.
+    line(Indent,
+         (Used ? constDecl(R) + " = " : "") + "rt::in_one_thread([&] { " +
+             (AfterTmaWrites ? "rt::tma_store_wait<false>(); " : "") +
+             "return rt::fenced<" + Order + ", " + Scope + ">([&] { return " +
+             Call("0", O.mask() ? "" : "true") + "; }); });");
+    return;
+  }
+  if (AfterTmaWrites) {
+    line(Indent, "if (threadIdx.x == 0)");
+    line(Indent + 1, "rt::tma_store_wait<false>();");
+    line(Indent, barrier());
+  }
+  line(Indent, "rt::atomic_fence_before<" + Order + ", " + Scope + ">();");
+  if (Used)
+    declareTile(R, Indent);
+  line(Indent, "#pragma unroll");
+  line(Indent, loopHeader(elems(R)));
+  line(Indent + 1, (Used ? nameOf(R) + "[e] = " : "") +
+                       Call("e", layoutOf(O.operand(0)) + "::owns(e)") + ";");
+  line(Indent, "rt::atomic_fence_after<" + Order + ", " + Scope + ">();");
+}
+
+} // namespace tilecc::codegen

@@ -1,0 +1,195 @@
+//===- EmitReductions.cpp - Reductions and scans
+//---------------------------===//
+//
+// Reductions and scans within a thread, across lanes and across warps,
+// with the user's combine as a device lambda, and the shared memory
+// their partials take.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/KernelEmitter.h"
+#include <algorithm>
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+
+namespace tilecc::codegen {
+
+std::string KernelEmitter::emitCombine(const Op &O, unsigned Indent) {
+  const Block &R = *O.region(0);
+  std::string Name = fresh("combine");
+  std::string Params;
+  for (const auto &A : R.arguments())
+    Params += (Params.empty() ? "" : ", ") +
+              declaration(A->type().Elem, nameOf(A.get()));
+  line(Indent, "auto " + Name + " = [&](" + Params + ") {");
+  emitBlock(R, Indent + 1);
+  const Op *Y = R.terminator();
+  std::string Values;
+  for (const Value *V : Y->operands())
+    Values += (Values.empty() ? "" : ", ") + scalar(V);
+  line(Indent + 1,
+       "return " +
+           (Y->numOperands() == 1 ? Values : "rt::make_pack(" + Values + ")") +
+           ";");
+  line(Indent, "};");
+  return O.numResults() == 1 ? Name : "rt::unpacked(" + Name + ")";
+}
+
+std::string KernelEmitter::packType(const Op &O) {
+  std::string S;
+  for (const auto &R : O.results())
+    S += (S.empty() ? "" : ", ") + deviceType(R->type().Elem);
+  return "rt::pack<" + S + ">";
+}
+
+std::string KernelEmitter::combinedInput(const Op &O, unsigned Indent) {
+  const Value *X = O.operand(0);
+  if (O.numOperands() == 1)
+    return nameOf(X);
+  std::string Name = fresh(nameOf(O.result(0)) + "_in");
+  line(Indent,
+       packType(O) + " " + Name + "[" + std::to_string(elems(X)) + "];");
+  std::string Values;
+  for (const Value *V : O.operands())
+    Values += (Values.empty() ? "" : ", ") + elem(V, "e");
+  line(Indent, "#pragma unroll");
+  line(Indent, loopHeader(elems(X)));
+  line(Indent + 1, Name + "[e] = rt::make_pack(" + Values + ");");
+  return Name;
+}
+
+std::string KernelEmitter::combinedOutput(const Op &O, unsigned Indent) {
+  if (O.numResults() == 1) {
+    declareTile(O.result(), Indent);
+    return nameOf(O.result());
+  }
+  // Of several results, those nobody reads are left in the packs.
+  for (const auto &R : O.results())
+    if (Uses.lookup(R.get()))
+      declareTile(R.get(), Indent);
+  std::string Name = fresh(nameOf(O.result(0)) + "_out");
+  line(Indent, packType(O) + " " + Name + "[" +
+                   std::to_string(elems(O.result())) + "];");
+  return Name;
+}
+
+void KernelEmitter::unpackResults(const Op &O, const std::string &Out,
+                                  unsigned Indent) {
+  if (O.numResults() == 1)
+    return;
+  line(Indent, "#pragma unroll");
+  line(Indent, loopHeader(elems(O.result())) + " {");
+  for (unsigned I = 0; I < O.numResults(); ++I)
+    if (Uses.lookup(O.result(I)))
+      line(Indent + 1, nameOf(O.result(I)) + "[e] = rt::get<" +
+                           std::to_string(I) + ">(" + Out + "[e]);");
+  line(Indent, "}");
+}
+
+void KernelEmitter::emitReduce(const Op &O, unsigned Indent) {
+  const Value *X = O.operand(0), *R = O.result();
+  bool IsArg = O.kind() == OpKind::ArgMax || O.kind() == OpKind::ArgMin;
+  // tile::rt names its combine operations after the ops: rt::op_sum ...
+  std::string Combine = O.kind() == OpKind::Reduce
+                            ? emitCombine(O, Indent)
+                            : "rt::op_" + spell(O.kind()).str() + "{}";
+  std::string Fn = IsArg ? "rt::arg_reduce" : "rt::reduce";
+  std::string In = combinedInput(O, Indent);
+  if (R->type().isScalar()) {
+    const std::string Instance = Fn + "_all<" + layoutOf(X) + syncArg() + ">";
+    countPartials(O, Instance);
+    std::string Call = Instance + "(" + In + ", " + Combine + ")";
+    if (O.numResults() == 1) {
+      line(Indent, constDecl(R) + " = " + Call + ";");
+      return;
+    }
+    std::string All = fresh(nameOf(R) + "_all");
+    line(Indent, "const " + packType(O) + " " + All + " = " + Call + ";");
+    for (unsigned I = 0; I < O.numResults(); ++I)
+      if (Uses.lookup(O.result(I)))
+        line(Indent, constDecl(O.result(I)) + " = rt::get<" +
+                         std::to_string(I) + ">(" + All + ");");
+    return;
+  }
+  std::string Out = combinedOutput(O, Indent);
+  // A loop-carried sum's lanes combine after the loop (LaneSums).
+  if (LaneSums.Reduces.count(&O)) {
+    line(Indent, "rt::reduce_in_thread<" + std::to_string(O.axis()) + ", " +
+                     layoutOf(X) + ", " + layoutOf(R) + ">(" + In + ", " + Out +
+                     ", " + Combine + ");");
+    return unpackResults(O, Out, Indent);
+  }
+  const std::string Instance = Fn + "<" + std::to_string(O.axis()) + ", " +
+                               layoutOf(X) + ", " + layoutOf(R) + syncArg() +
+                               ">";
+  countPartials(O, Instance);
+  line(Indent, Instance + "(" + In + ", " + Out + ", " + Combine + ");");
+  unpackResults(O, Out, Indent);
+}
+
+void KernelEmitter::emitScan(const Op &O, unsigned Indent) {
+  std::string Combine = emitCombine(O, Indent);
+  std::string In = combinedInput(O, Indent);
+  std::string Out = combinedOutput(O, Indent);
+  const std::string Instance = "rt::scan<" + std::to_string(O.scanAxis()) +
+                               ", " + (O.scanReverse() ? "true" : "false") +
+                               ", " + layoutOf(O.operand(0)) + ">";
+  countPartials(O, Instance);
+  line(Indent, Instance + "(" + In + ", " + Out + ", " + Combine + ");");
+  unpackResults(O, Out, Indent);
+}
+
+namespace {
+
+/// sizeof(rt::pack<...>) of these elements: a struct of them in order.
+unsigned packBytes(llvm::ArrayRef<ScalarKind> Kinds) {
+  unsigned Size = 0, Align = 1;
+  for (ScalarKind K : Kinds) {
+    const unsigned B = storageBytes(K);
+    Size = (Size + B - 1) / B * B + B;
+    Align = std::max(Align, B);
+  }
+  return (Size + Align - 1) / Align * Align;
+}
+
+/// detail::distinct_warps: the warps of P along D that hold different
+/// elements of a tile Size long there.
+int64_t distinctWarps(const analysis::BlockedLayout &P, unsigned D,
+                      int64_t Size) {
+  const int64_t Warps =
+      Size / (int64_t(P.SizePerThread[D]) * P.ThreadsPerWarp[D]);
+  return std::clamp<int64_t>(Warps, 1, P.WarpsPerCTA[D]);
+}
+
+} // namespace
+
+void KernelEmitter::countPartials(const Op &O, const std::string &Instance) {
+  const Value *X = O.operand(0);
+  const Type &T = X->type();
+  const analysis::Layout &L = LM.get(X);
+  llvm::SmallVector<ScalarKind, 2> Kinds;
+  for (const auto &R : O.results())
+    Kinds.push_back(R->type().Elem.Kind);
+  // arg_reduce carries (value, index) pairs.
+  if (O.kind() == OpKind::ArgMax || O.kind() == OpKind::ArgMin)
+    Kinds = {T.Elem.Kind, ScalarKind::I32};
+  const bool Scan = O.kind() == OpKind::Scan;
+  const bool All = !Scan && O.result()->type().isScalar();
+  const unsigned Dim = Scan ? O.scanAxis() : All ? 0 : O.axis();
+  // The dimension of the parent layout: reduce_all's tile is a slice of
+  // its parent or the whole 1-D parent.
+  unsigned D = Dim;
+  if (L.SliceDim)
+    D = All ? (*L.SliceDim == 0 ? 1 : 0) : Dim + (Dim >= *L.SliceDim);
+  const int64_t W = distinctWarps(L.Parent, D, T.Shape[Dim]);
+  if (W == 1 || !PartialBuffers.insert(Instance + packType(O)).second)
+    return;
+  const unsigned Bytes = W * (T.numel() / T.Shape[Dim]) * packBytes(Kinds);
+  StaticSharedBytes += Bytes;
+  if (Bytes > LargestPartials) {
+    LargestPartials = Bytes;
+    PartialsLoc = O.loc();
+  }
+}
+
+} // namespace tilecc::codegen

@@ -1,0 +1,313 @@
+//===- ProducerEmitter.cpp - TMA copies and the producer warpgroup
+//---------===//
+//
+// The copies of a loop's stages by TMA, and, in a warp-specialized
+// variant, the producer warpgroup that issues them (and the dots' A
+// operands it copies) while the consumers compute: the warpgroup split,
+// setmaxnreg, the operand buffers taken in turn.
+//
+//===----------------------------------------------------------------------===//
+#include "codegen/KernelEmitter.h"
+#include "transforms/PriorGridWait.h"
+
+using namespace tilecc::ir;
+using namespace tilecc::analysis;
+
+namespace tilecc::codegen {
+
+std::string KernelEmitter::boxCorner(const TensorMapAccess &Map) {
+  auto Start = [&](const TensorMapAxis &Axis) {
+    if (!Axis.Offset)
+      return std::to_string(Axis.Start);
+    return scalar(Axis.Offset) +
+           (Axis.Start ? " + " + std::to_string(Axis.Start) : "");
+  };
+  return Start(Map.Axes[Map.InnerDim]) + ", " +
+         Start(Map.Axes[Map.outerDim()]) +
+         (Map.Batch ? ", " + scalar(Map.Batch) : "");
+}
+
+void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
+                                    const std::string &Iv, const std::string &S,
+                                    unsigned Indent) {
+  const Value *IV = Loop.region(0)->argument(0);
+  const PipelineState St = States[&Loop];
+  const FlattenedPipeline *Flat =
+      Flats.count(&Loop) ? &Flats.find(&Loop)->second : nullptr;
+  line(Indent, "{");
+  std::string Live = nameOf(IV) + " < " + scalar(Loop.operand(1));
+  // A flattened pipeline's cursor holds what the outer body computed for
+  // the iteration it is at.
+  llvm::DenseMap<const Value *, std::string> Shadowed;
+  if (Flat) {
+    Live =
+        St.NextOuter + " < " + scalar(Flat->Outer->operand(1)) + " && " + Live;
+    for (unsigned I = 0; I < Flat->Carried.size(); ++I) {
+      Shadowed[Flat->Carried[I]] = nameOf(Flat->Carried[I]);
+      Names[Flat->Carried[I]] = St.Carried[I];
+    }
+  }
+  line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
+  line(Indent + 1, "if (" + Live + " && threadIdx.x == 0) {");
+  emitTmaCopies(P, St, S, "", Indent + 2);
+  line(Indent + 1, "}");
+  line(Indent, "}");
+  for (const auto &[V, Name] : Shadowed)
+    Names[V] = Name;
+}
+
+void KernelEmitter::emitTmaCopies(const PipelinedLoop &P,
+                                  const PipelineState &St, const std::string &S,
+                                  const std::string &Phase, unsigned Indent) {
+  llvm::DenseSet<const Op *> Needed = boxStartSlice(P, Tma);
+  const PipelinedLoop *Outer = Active;
+  Active = nullptr;
+  for (const Op *O : P.Slice)
+    if (Needed.count(O))
+      emitOp(*O, Indent);
+  Active = Outer;
+  if (St.FullLate.empty())
+    return emitTmaLoads(P.Loads, St.Full, S, Indent);
+  llvm::SmallVector<const Op *, 2> Early, Late;
+  for (unsigned I = 0; I < P.Loads.size(); ++I)
+    (llvm::is_contained(Producer.lateLoads(), I) ? Late : Early)
+        .push_back(P.Loads[I]);
+  emitTmaLoads(Early, St.Full, S, Indent);
+  line(Indent, "rt::mbarrier_wait(" + St.EmptyLate + " + " + S + ", " + Phase +
+                   " ^ 1);");
+  emitTmaLoads(Late, St.FullLate, S, Indent);
+}
+
+void KernelEmitter::emitTmaLoads(llvm::ArrayRef<const Op *> Loads,
+                                 const std::string &Full, const std::string &S,
+                                 unsigned Indent) {
+  unsigned Bytes = 0;
+  for (const Op *L : Loads) {
+    const Type &T = L->result()->type();
+    Bytes += T.numel() * storageBytes(T.Elem.Kind);
+  }
+  std::string Bar = Full + " + " + S;
+  line(Indent, "rt::mbarrier_arrive_expect_tx(" + Bar + ", " +
+                   std::to_string(Bytes) + ");");
+  for (const Op *L : Loads) {
+    const TensorMapAccess &Map = Tma.find(L)->second;
+    line(Indent, "rt::tma_load_tile(" + stageTile(*L, S) + ", &" +
+                     MapNames.lookup(L) + ", " + Bar + ", " + boxCorner(Map) +
+                     ");");
+  }
+}
+
+void KernelEmitter::emitSplit(unsigned Indent) {
+  // One ring serves every loop the producer feeds: the stages, barriers
+  // and read position go on from one loop to the next.
+  const Op &First = *Producer.Loops.front();
+  const PipelinedLoop &FirstP = Plans.find(&First)->second;
+  allocateStages(First, FirstP, Indent);
+  for (const Op *Loop : Producer.Loops) {
+    const PipelinedLoop &P = Plans.find(Loop)->second;
+    for (unsigned I = 0; I < P.Loads.size(); ++I)
+      Rings[P.Loads[I]] = Rings[FirstP.Loads[I]];
+    States[Loop] = States[&First];
+  }
+  const std::string Consumers = std::to_string(Producer.ConsumerThreads);
+  line(Indent, "// The producer warpgroup: one thread issues the copies.");
+  line(Indent, "if (threadIdx.x >= " + Consumers + ") {");
+  line(Indent + 1,
+       "rt::setmaxnreg_dec<" + std::to_string(Producer.ProducerRegs) + ">();");
+  line(Indent + 1, "if (threadIdx.x == " + Consumers + ") {");
+  // Its copies may read what the prior grid writes: it waits before the
+  // first, wherever the consumers wait.
+  if (transforms::waitsForPriorGrid(F))
+    line(Indent + 2, "rt::griddepcontrol_wait();");
+  const std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
+  line(Indent + 2, "int " + Stage + " = 0;");
+  line(Indent + 2, "unsigned " + Phase + " = 0;");
+  for (const Op *L : Producer.OperandLoads) {
+    const OperandBuffer &B = OperandBuffers.find(L)->second;
+    if (B.Slots > 1)
+      line(Indent + 2, "int " + B.FillSlot + " = 0;");
+    line(Indent + 2, "unsigned " + B.FillPhase + " = 0;");
+  }
+  emitProducerBlock(F.body(), Stage, Phase, Indent + 2);
+  line(Indent + 1, "}");
+  line(Indent + 1, "return;");
+  line(Indent, "}");
+  line(Indent,
+       "rt::setmaxnreg_inc<" + std::to_string(Producer.ConsumerRegs) + ">();");
+  if (Producer.MmaTurns)
+    line(Indent,
+         "rt::mma_turns<" + std::to_string(Producer.MmaTurns) + ">::start();");
+  for (const Op *L : Producer.OperandLoads) {
+    const OperandBuffer &B = OperandBuffers.find(L)->second;
+    if (B.Slots > 1)
+      line(Indent, "int " + B.Slot + " = 0;");
+    line(Indent, "unsigned " + B.Phase + " = 0;");
+  }
+  Split = true;
+}
+
+void KernelEmitter::emitProducerBlock(const Block &B, const std::string &Stage,
+                                      const std::string &Phase,
+                                      unsigned Indent) {
+  for (const auto &Owned : B.ops()) {
+    const Op &O = *Owned;
+    const bool Fed = Producer.feeds(O);
+    if (llvm::is_contained(Producer.Slice, &O)) {
+      emitOp(O, Indent);
+      continue;
+    }
+    if (OperandBuffers.count(&O)) {
+      issueOperandCopy(O, Indent);
+      continue;
+    }
+    if (!Fed && !llvm::is_contained(Producer.Enclosing, &O))
+      continue;
+    lineDirective(O);
+    line(Indent, forHeader(O));
+    if (!Fed) {
+      emitProducerBlock(*O.region(0), Stage, Phase, Indent + 1);
+      line(Indent, "}");
+      continue;
+    }
+    const PipelinedLoop &P = Plans.find(&O)->second;
+    const PipelineState &St = States[&O];
+    // A fresh barrier's phase before the first (parity 1) counts as
+    // complete: the first round of stages is free.
+    line(Indent + 1, "rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " +
+                         Phase + " ^ 1);");
+    emitTmaCopies(P, St, Stage, Phase, Indent + 1);
+    advanceStage(Stage, Phase, P.NumStages, Indent + 1);
+    line(Indent, "}");
+  }
+}
+
+void KernelEmitter::emitCursorOuter(const Op &Loop, unsigned Indent) {
+  const PipelineState St = States[&Loop];
+  const FlattenedPipeline &Flat = Flats.find(&Loop)->second;
+  line(Indent,
+       "if (" + St.NextOuter + " < " + scalar(Flat.Outer->operand(1)) + ") {");
+  line(Indent + 1, constDecl(Flat.Outer->region(0)->argument(0)) + " = " +
+                       St.NextOuter + ";");
+  for (const Op *O : Flat.OuterSlice)
+    emitOp(*O, Indent + 1);
+  for (unsigned I = 0; I < Flat.Carried.size(); ++I)
+    line(Indent + 1, St.Carried[I] + " = " + scalar(Flat.Carried[I]) + ";");
+  line(Indent, "}");
+}
+
+void KernelEmitter::emitCursorPrefetch(const Op &Loop, const PipelinedLoop &P,
+                                       const std::string &S, unsigned Indent) {
+  const PipelineState St = States[&Loop];
+  const Op &Outer = *Flats.find(&Loop)->second.Outer;
+  emitPrefetch(Loop, P, St.NextInner, "", S, Indent);
+  line(Indent, St.NextInner + " += " + scalar(Loop.operand(2)) + ";");
+  line(Indent,
+       "if (" + St.NextInner + " >= " + scalar(Loop.operand(1)) + ") {");
+  line(Indent + 1, St.NextInner + " = " + scalar(Loop.operand(0)) + ";");
+  line(Indent + 1, St.NextOuter + " += " + scalar(Outer.operand(2)) + ";");
+  emitCursorOuter(Loop, Indent + 1);
+  line(Indent, "}");
+}
+
+llvm::SmallVector<std::pair<std::string, unsigned>, 2>
+KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
+  llvm::SmallVector<std::pair<std::string, unsigned>, 2> Barriers;
+  if (Producer.OperandLoads.empty())
+    return Barriers;
+  Offset = (Offset + 1023) / 1024 * 1024;
+  for (const Op *L : Producer.OperandLoads) {
+    const Type &T = L->result()->type();
+    const std::string Name = nameOf(L->result()), Elem = deviceType(T.Elem);
+    OperandBuffer &B = OperandBuffers[L];
+    B.Type = fresh(Name + "_stage");
+    B.Buf = fresh(Name + "_buf");
+    // A load once per program needs one buffer whatever the plan.
+    B.Slots = ir::enclosingFor(*L) ? Producer.OperandSlots : 1;
+    line(Indent, "using " + B.Type + " = " + smemTileType(T) + ";");
+    line(Indent, Elem + " *const " + B.Buf + " = rt::dynamic_smem<" + Elem +
+                     ">(" + std::to_string(Offset) + ");");
+    Offset += B.Slots *
+              ((T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024);
+    // The consumers release the buffer after the last statement of the
+    // load's block that reads it (its dots' loops).
+    auto Reads = [&](const Op &O) {
+      return llvm::any_of(O.operands(), [&](const Value *V) {
+        return BufferedFrom.lookup(V) == L;
+      });
+    };
+    for (const auto &O : L->parentBlock()->ops()) {
+      bool Uses = Reads(*O);
+      for (const auto &R : O->regions())
+        walk(*R, [&](const Op &Inner) { Uses |= Reads(Inner); });
+      if (Uses)
+        B.LastUse = O.get();
+    }
+  }
+  for (const Op *L : Producer.OperandLoads) {
+    OperandBuffer &B = OperandBuffers[L];
+    const std::string Name = nameOf(L->result());
+    B.Full = fresh(Name + "_full");
+    B.Empty = fresh(Name + "_empty");
+    if (B.Slots > 1) {
+      B.Slot = fresh(Name + "_slot");
+      B.FillSlot = fresh(Name + "_fill_slot");
+    }
+    B.Phase = fresh(Name + "_phase");
+    B.FillPhase = fresh(Name + "_fill_phase");
+    line(Indent, "rt::mbarrier *const " + B.Full +
+                     " = rt::dynamic_smem<rt::mbarrier>(" +
+                     std::to_string(Offset) + ");");
+    line(Indent, "rt::mbarrier *const " + B.Empty + " = " + B.Full + " + " +
+                     std::to_string(B.Slots) + ";");
+    Offset += 16 * B.Slots;
+    for (unsigned Slot = 0; Slot < B.Slots; ++Slot) {
+      const std::string At = Slot ? " + " + std::to_string(Slot) : "";
+      Barriers.push_back({B.Full + At, 1});
+      Barriers.push_back({B.Empty + At, Producer.ConsumerThreads / 32});
+    }
+  }
+  return Barriers;
+}
+
+void KernelEmitter::issueOperandCopy(const Op &L, unsigned Indent) {
+  const OperandBuffer &B = OperandBuffers.find(&L)->second;
+  const Type &T = L.result()->type();
+  lineDirective(L);
+  const std::string Full = B.at(B.Full, B.FillSlot);
+  line(Indent, "rt::mbarrier_wait(" + B.at(B.Empty, B.FillSlot) + ", " +
+                   B.FillPhase + " ^ 1);");
+  line(Indent, "rt::mbarrier_arrive_expect_tx(" + Full + ", " +
+                   std::to_string(T.numel() * storageBytes(T.Elem.Kind)) +
+                   ");");
+  line(Indent, "rt::tma_load_tile(" + B.tile(B.FillSlot) + ", &" +
+                   MapNames.lookup(&L) + ", " + Full + ", " +
+                   boxCorner(Tma.find(&L)->second) + ");");
+  nextOperandSlot(B.Slots, B.FillSlot, B.FillPhase, Indent);
+}
+
+void KernelEmitter::nextOperandSlot(unsigned Slots, const std::string &Slot,
+                                    const std::string &Phase, unsigned Indent) {
+  if (Slots == 1) {
+    line(Indent, Phase + " ^= 1;");
+    return;
+  }
+  line(Indent, Slot + " ^= 1;");
+  line(Indent, Phase + " ^= " + Slot + " == 0;");
+}
+
+void KernelEmitter::awaitOperand(const Op &L, unsigned Indent) {
+  const OperandBuffer &B = OperandBuffers.find(&L)->second;
+  lineDirective(L);
+  line(Indent,
+       "rt::mbarrier_wait(" + B.at(B.Full, B.Slot) + ", " + B.Phase + ");");
+}
+
+void KernelEmitter::releaseOperand(const Op &L, unsigned Indent) {
+  const OperandBuffer &B = OperandBuffers.find(&L)->second;
+  line(Indent, "if (threadIdx.x % 32 == 0)");
+  line(Indent + 1, "rt::mbarrier_arrive(" + B.at(B.Empty, B.Slot) + ");");
+  // The dots read the buffer until here.
+  nextOperandSlot(B.Slots, B.Slot, B.Phase, Indent);
+}
+
+} // namespace tilecc::codegen
