@@ -340,7 +340,7 @@ private:
       for (const auto &R : O.results())
         decide(R.get());
       // Loop-carried values have their results' layouts in every block.
-      if (O.kind() == OpKind::For || O.kind() == OpKind::While)
+      if (isLoop(O.kind()))
         for (auto &R : O.regions()) {
           unsigned Skip = O.kind() == OpKind::For; // the induction variable
           for (unsigned I = Skip; I < R->arguments().size(); ++I)
@@ -373,8 +373,7 @@ private:
     // results take what their users want, like any value: the branches'
     // yields then want it too.
     if (It == Users.end() || It->second.empty() || !Def ||
-        Def->kind() == OpKind::For || Def->kind() == OpKind::While ||
-        Def->kind() == OpKind::Scan) {
+        isLoop(Def->kind()) || Def->kind() == OpKind::Scan) {
       Map.set(V, Anchor);
       return;
     }

@@ -8,10 +8,6 @@ namespace tilecc::analysis {
 
 namespace {
 
-bool isLoop(const Op &O) {
-  return O.kind() == OpKind::For || O.kind() == OpKind::While;
-}
-
 /// Whether every element of V is the same by construction: a scalar, or
 /// tiles splat from scalars and what elementwise ops and broadcasts make
 /// of them.
@@ -34,7 +30,7 @@ bool uniform(const Value *V) {
 bool choosesUniformly(const Block &B) {
   bool Found = false;
   walk(B, [&](const Op &O) {
-    Found |= isLoop(O) || O.kind() == OpKind::If ||
+    Found |= isStructuredControl(O.kind()) ||
              (O.kind() == OpKind::Select && !O.result()->type().isScalar() &&
               uniform(O.operand(0)));
   });
@@ -51,7 +47,7 @@ bool invariantInChoosingLoop(const Op &D) {
     AroundA.insert(P);
   for (const Op *P = D.parentBlock()->parentOp(); P;
        P = P->parentBlock()->parentOp())
-    if (isLoop(*P) && !AroundA.count(P) &&
+    if (isLoop(P->kind()) && !AroundA.count(P) &&
         llvm::any_of(P->regions(),
                      [](const auto &R) { return choosesUniformly(*R); }))
       return true;

@@ -255,8 +255,7 @@ bool KernelEmitter::materialized(const Value *V) {
     return true;
   const Op *D = V->definingOp();
   if (!D || categoryOf(D->kind()) == OpCategory::Memory ||
-      D->kind() == OpKind::For || D->kind() == OpKind::If ||
-      D->kind() == OpKind::While || D->kind() == OpKind::ConvertLayout ||
+      isStructuredControl(D->kind()) || D->kind() == OpKind::ConvertLayout ||
       takesWholeTiles(D->kind()))
     return true;
   if (D->kind() == OpKind::Const)

@@ -132,8 +132,7 @@ const Op *KernelEmitter::storeAfterStagingDot(const Op &O) {
     if (writesBox(Next) && Tma.count(&Next))
       return &Next;
     const bool WritesScratch =
-        Next.kind() == OpKind::For || Next.kind() == OpKind::If ||
-        Next.kind() == OpKind::While ||
+        isStructuredControl(Next.kind()) ||
         (Next.kind() == OpKind::Trans && !FoldedTransposes.count(&Next)) ||
         Next.kind() == OpKind::ConvertLayout ||
         (Next.kind() == OpKind::Dot && !(Active && Active->Dots.count(&Next)));

@@ -577,8 +577,7 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
 }
 
 static bool endsOrOpensBlock(const Op &O) {
-  return O.kind() == OpKind::For || O.kind() == OpKind::If ||
-         O.kind() == OpKind::While || O.kind() == OpKind::Yield;
+  return isStructuredControl(O.kind()) || O.kind() == OpKind::Yield;
 }
 
 bool KernelEmitter::leavesInFlight(const Op &O) const {

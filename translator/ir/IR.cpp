@@ -1,48 +1,39 @@
 //===- IR.cpp - TileIR core -----------------------------------------------===//
 #include "ir/IR.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <climits>
 
 namespace tilecc::ir {
 
-llvm::StringRef spell(OpKind K) {
-  switch (K) {
-#define TILE_OP(Enum, Spelling, Category)                                      \
-  case OpKind::Enum:                                                           \
-    return Spelling;
+const OpInfo &opInfo(OpKind K) {
+  constexpr unsigned Many = UINT_MAX;
+  static const OpInfo Table[] = {
+#define TILE_OP(Enum, Spelling, Category, MinOps, MaxOps, Regions, Effect)     \
+  {Spelling, OpCategory::Category, MinOps, MaxOps, Regions, OpEffect::Effect},
 #include "ir/Ops.def"
-  }
-  return "?";
+  };
+  return Table[static_cast<unsigned>(K)];
 }
 
-OpCategory categoryOf(OpKind K) {
-  switch (K) {
-#define TILE_OP(Enum, Spelling, Category)                                      \
-  case OpKind::Enum:                                                           \
-    return OpCategory::Category;
-#include "ir/Ops.def"
-  }
-  return OpCategory::Source;
+llvm::StringRef spell(OpKind K) { return opInfo(K).Spelling; }
+
+OpCategory categoryOf(OpKind K) { return opInfo(K).Category; }
+
+bool isStructuredControl(OpKind K) {
+  return opInfo(K).Effect == OpEffect::Control;
 }
+
+bool isLoop(OpKind K) { return K == OpKind::For || K == OpKind::While; }
 
 std::optional<OpKind> opKindFromSpelling(llvm::StringRef S) {
   return llvm::StringSwitch<std::optional<OpKind>>(S)
-#define TILE_OP(Enum, Spelling, Category) .Case(Spelling, OpKind::Enum)
+#define TILE_OP(Enum, Spelling, Category, MinOps, MaxOps, Regions, Effect)     \
+  .Case(Spelling, OpKind::Enum)
 #include "ir/Ops.def"
       .Default(std::nullopt);
 }
 
-bool isPure(const Op &O) {
-  switch (categoryOf(O.kind())) {
-  case OpCategory::Source:
-  case OpCategory::Unary:
-  case OpCategory::Binary:
-  case OpCategory::Ternary:
-  case OpCategory::Shape:
-    return O.regions().empty();
-  default:
-    return false;
-  }
-}
+bool isPure(const Op &O) { return opInfo(O.kind()).Effect == OpEffect::Pure; }
 
 bool isComparison(OpKind K) { return K >= OpKind::CmpEQ && K <= OpKind::CmpGE; }
 

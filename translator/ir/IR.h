@@ -20,7 +20,7 @@
 namespace tilecc::ir {
 
 enum class OpKind : uint8_t {
-#define TILE_OP(Enum, Spelling, Category) Enum,
+#define TILE_OP(Enum, Spelling, Category, MinOps, MaxOps, Regions, Effect) Enum,
 #include "ir/Ops.def"
 };
 
@@ -37,8 +37,34 @@ enum class OpCategory : uint8_t {
   Control
 };
 
+/// What an op does besides computing its results (Ops.def explains each).
+enum class OpEffect : uint8_t {
+  Pure,
+  Collective,
+  Reads,
+  Writes,
+  Sync,
+  Control,
+  Terminator
+};
+
+/// An op kind's row of Ops.def.
+struct OpInfo {
+  llvm::StringRef Spelling;
+  OpCategory Category;
+  /// Operand counts allowed; MaxOperands is UINT_MAX where unbounded.
+  unsigned MinOperands, MaxOperands;
+  unsigned Regions;
+  OpEffect Effect;
+};
+const OpInfo &opInfo(OpKind K);
+
 llvm::StringRef spell(OpKind K);
 OpCategory categoryOf(OpKind K);
+/// for, if and while: ops whose regions are their own control flow.
+bool isStructuredControl(OpKind K);
+/// for and while.
+bool isLoop(OpKind K);
 /// Looks an op up by its spelling (the name in TILE_OP annotations).
 std::optional<OpKind> opKindFromSpelling(llvm::StringRef S);
 bool isComparison(OpKind K);

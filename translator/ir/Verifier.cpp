@@ -1,6 +1,7 @@
 //===- Verifier.cpp -------------------------------------------------------===//
 #include "ir/Verifier.h"
 #include "ir/Printer.h"
+#include <climits>
 
 namespace tilecc::ir {
 
@@ -11,7 +12,19 @@ public:
   std::vector<VerifierError> Errors;
 
   void check(const Op &O) {
-    switch (categoryOf(O.kind())) {
+    const OpInfo &Info = opInfo(O.kind());
+    if (O.numOperands() < Info.MinOperands ||
+        O.numOperands() > Info.MaxOperands)
+      return fail(O, "takes " + std::to_string(Info.MinOperands) +
+                         (Info.MaxOperands == Info.MinOperands ? ""
+                          : Info.MaxOperands == UINT_MAX
+                              ? " or more"
+                              : " to " + std::to_string(Info.MaxOperands)) +
+                         " operands, not " + std::to_string(O.numOperands()));
+    if (O.regions().size() != Info.Regions)
+      return fail(O, "has " + std::to_string(O.regions().size()) +
+                         " regions, not " + std::to_string(Info.Regions));
+    switch (Info.Category) {
     case OpCategory::Unary:
     case OpCategory::Binary:
     case OpCategory::Ternary:
@@ -43,11 +56,8 @@ private:
   }
 
   void checkElementwise(const Op &O) {
-    unsigned Want = categoryOf(O.kind()) == OpCategory::Unary    ? 1
-                    : categoryOf(O.kind()) == OpCategory::Binary ? 2
-                                                                 : 3;
-    if (O.numOperands() != Want || O.numResults() != 1)
-      return fail(O, "wrong number of operands or results");
+    if (O.numResults() != 1)
+      return fail(O, "needs one result");
     for (Value *V : O.operands())
       if (V->type().Shape != O.result()->type().Shape)
         return fail(O, "operand " + valueRef(*V) + " has shape of " +
@@ -85,8 +95,6 @@ private:
   }
 
   void checkDot(const Op &O) {
-    if (O.numOperands() != 3)
-      return fail(O, "needs a, b and acc");
     const Type &A = O.operand(0)->type(), &B = O.operand(1)->type(),
                &C = O.operand(2)->type(), &R = O.result()->type();
     if (A.rank() != 2 || B.rank() != 2 || A.Shape[1] != B.Shape[0] ||
@@ -117,7 +125,7 @@ private:
   }
 
   void checkMemory(const Op &O) {
-    if (O.numOperands() < 1 || !O.operand(0)->type().Elem.isPointer())
+    if (!O.operand(0)->type().Elem.isPointer())
       return fail(O, "first operand must be a pointer");
     const Type &P = O.operand(0)->type();
     for (Value *V : O.operands())
@@ -128,8 +136,7 @@ private:
   }
 
   void checkControl(const Op &O) {
-    if (O.kind() == OpKind::Yield || O.kind() == OpKind::DebugBarrier ||
-        O.kind() == OpKind::GdcWait || O.kind() == OpKind::GdcLaunchDependents)
+    if (!isStructuredControl(O.kind()))
       return;
     if (O.kind() == OpKind::While) {
       const Op *T = O.region(0)->terminator();
