@@ -97,3 +97,24 @@ TEST_CASE("the verifier rejects stores through pointers to const") {
   REQUIRE(Errors.size() == 1);
   CHECK(Errors[0].Message.find("const") != std::string::npos);
 }
+
+TEST_CASE("the verifier checks operand and region counts against Ops.def") {
+  Function F;
+  Builder B(F, F.body());
+  Value *X = B.intConst(1);
+  B.create(OpKind::Add, X->type(), {X});    // binary, one operand
+  B.create(OpKind::Neg, X->type(), {X, X}); // unary, two operands
+  auto If = std::make_unique<Op>(OpKind::If, SourceLoc{});
+  If->addOperand(B.boolConst(true));
+  If->addRegion(); // an if has a then and an else region
+  F.body().append(std::move(If));
+  auto Errors = verify(F);
+  REQUIRE(Errors.size() == 3);
+  CHECK(Errors[0].Message == "add: takes 2 operands, not 1");
+  CHECK(Errors[1].Message == "neg: takes 1 operand, not 2");
+  CHECK(Errors[2].Message == "if: has 1 region, not 2");
+  CHECK(opInfo(OpKind::For).MaxOperands == UINT_MAX);
+  CHECK(opInfo(OpKind::Load).Effect == OpEffect::Reads);
+  CHECK(isStructuredControl(OpKind::While));
+  CHECK_FALSE(isStructuredControl(OpKind::Reduce));
+}

@@ -56,27 +56,16 @@ EmittedKernel KernelEmitter::run() {
         fresh(nameOf(writesBox(*L) ? L->operand(1) : L->result()) + "_map");
     MapNames[L] = Name;
     PS << ", const __grid_constant__ CUtensorMap " << Name;
-    const TensorMapAxis &Outer = Map.Axes[Map.outerDim()];
     const Type &T = (writesBox(*L) ? L->operand(1) : L->result())->type();
-    // An axis without a mask ends with the box.
-    auto Extent = [&](unsigned Dim) {
-      const TensorMapAxis &Axis = Map.Axes[Dim];
-      return Axis.Bound ? hostScalar(Axis.Bound)
-                        : std::to_string(Axis.Start + T.Shape[Dim]);
-    };
-    K.TensorMaps.push_back(
-        {Name, stageType(*L), hostScalar(Map.Base), Extent(Map.InnerDim),
-         Extent(Map.outerDim()), hostScalar(Outer.Stride),
-         Map.Batch ? "std::uint64_t(" + hostScalar(Outer.Bound) + ") * " +
-                         hostScalar(Outer.Stride)
-                   : "",
-         L->kind() == OpKind::AtomicAdd});
+    K.TensorMaps.push_back({Name, stageType(*L), &Map,
+                            llvm::SmallVector<int64_t, 2>(T.Shape),
+                            L->kind() == OpKind::AtomicAdd});
   }
   const size_t ScratchAt = Body.size();
   Scratch = fresh("scratch");
   if (Producer.active())
-    emitSplit(1);
-  emitBlock(F.body(), 1);
+    emitSplit();
+  emitBlock(F.body());
   if (StoreBufferBytes) {
     const unsigned Offset = (PipelineBytes + 1023) / 1024 * 1024;
     for (size_t At; (At = Body.find(StoreBufferMark)) != std::string::npos;)
@@ -106,8 +95,8 @@ EmittedKernel KernelEmitter::run() {
   }
   if (writesByTma(Tma)) {
     // Shared memory must outlive the TMA stores reading it.
-    line(1, "if (threadIdx.x == 0)");
-    line(2, "rt::tma_store_wait<false>();");
+    line("if (threadIdx.x == 0)");
+    line("rt::tma_store_wait<false>();", 1);
   }
   K.Body = std::move(Body);
   K.UnrolledSteps = UnrolledSteps;
@@ -309,8 +298,8 @@ unsigned KernelEmitter::elems(const Value *V) {
 
 //===--- Statements -----------------------------------------------------===//
 
-void KernelEmitter::line(unsigned Indent, const std::string &S) {
-  Body.append(Indent * 2, ' ');
+void KernelEmitter::line(const std::string &S, int Shift) {
+  Body.append((int(Depth) + Shift) * 2, ' ');
   Body += S;
   Body += "\n";
 }
@@ -334,14 +323,13 @@ std::string KernelEmitter::constDecl(const Value *V, const std::string &Name) {
   return V->type().Elem.isPointer() ? T + "const " + N : "const " + T + " " + N;
 }
 
-void KernelEmitter::declareTileAs(const Value *V, const std::string &Name,
-                                  unsigned Indent) {
-  line(Indent, declaration(V->type().Elem, Name) + "[" +
-                   std::to_string(elems(V)) + "];");
+void KernelEmitter::declareTileAs(const Value *V, const std::string &Name) {
+  line(declaration(V->type().Elem, Name) + "[" + std::to_string(elems(V)) +
+       "];");
 }
 
-void KernelEmitter::declareTile(const Value *V, unsigned Indent) {
-  declareTileAs(V, nameOf(V), Indent);
+void KernelEmitter::declareTile(const Value *V) {
+  declareTileAs(V, nameOf(V));
   // A pipeline's prefetch declares its slice's tiles again.
   if (Commented.insert(V).second)
     TileComments.push_back(nameOf(V) + " : " + V->type().str() + " " +
@@ -350,44 +338,44 @@ void KernelEmitter::declareTile(const Value *V, unsigned Indent) {
 }
 
 void KernelEmitter::assignValue(const Value *To, const std::string &ToName,
-                                const Value *From, unsigned Indent) {
+                                const Value *From) {
   if (To->type().isScalar()) {
-    line(Indent, ToName + " = " + scalar(From) + ";");
+    line(ToName + " = " + scalar(From) + ";");
     return;
   }
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(To)));
-  line(Indent + 1, ToName + "[e] = " + elem(From, "e") + ";");
+  line("#pragma unroll");
+  line(loopHeader(elems(To)));
+  line(ToName + "[e] = " + elem(From, "e") + ";", 1);
 }
 
-void KernelEmitter::emitBlock(const Block &B, unsigned Indent) {
+void KernelEmitter::emitBlock(const Block &B) {
   // What an earlier emission of B left in shared memory is no longer there.
   llvm::erase_if(StagedResidents,
                  [&](const StagedResident &S) { return S.Block == &B; });
   for (const auto &O : B.ops()) {
     if (OperandBuffers.count(O.get()))
-      awaitOperand(*O, Indent);
+      awaitOperand(*O);
     else if ((!Active || !Active->ProducerOnly.count(O.get())) &&
              !Dropped.count(O.get()))
-      emitOpAfterProducts(*O, Indent);
+      emitOpAfterProducts(*O);
     for (const Op *L : Producer.OperandLoads)
       if (auto It = OperandBuffers.find(L);
           It != OperandBuffers.end() && It->second.LastUse == O.get())
-        releaseOperand(*L, Indent);
+        releaseOperand(*L);
   }
 }
 
-void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
+void KernelEmitter::emitOp(const Op &O) {
   switch (O.kind()) {
   case OpKind::Const:
   case OpKind::Yield:
     return;
   case OpKind::Load:
     lineDirective(O);
-    return emitLoad(O, Indent);
+    return emitLoad(O);
   case OpKind::Store:
     lineDirective(O);
-    return emitStore(O, Indent);
+    return emitStore(O);
   case OpKind::AtomicAdd:
   case OpKind::AtomicMax:
   case OpKind::AtomicMin:
@@ -397,54 +385,54 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
   case OpKind::AtomicXchg:
   case OpKind::AtomicCas:
     lineDirective(O);
-    return emitAtomic(O, Indent);
+    return emitAtomic(O);
   case OpKind::For:
     lineDirective(O);
-    emitFor(O, Indent);
+    emitFor(O);
     return onLaneSums(O, &DeferredLaneSums::PartialSum::Combine,
-                      "rt::combine_lanes", "rt::op_sum{}", Indent);
+                      "rt::combine_lanes", "rt::op_sum{}");
   case OpKind::If:
     lineDirective(O);
-    return emitIf(O, Indent);
+    return emitIf(O);
   case OpKind::While:
     lineDirective(O);
-    return emitWhile(O, Indent);
+    return emitWhile(O);
   case OpKind::Scan:
     lineDirective(O);
-    return emitScan(O, Indent);
+    return emitScan(O);
   case OpKind::Dot:
     lineDirective(O);
     if (Active && Active->Dots.count(&O))
-      return emitStagedDot(O, Indent);
-    return emitDot(O, Indent);
+      return emitStagedDot(O);
+    return emitDot(O);
   case OpKind::Trans: {
     if (FoldedTransposes.count(&O))
       return;
     lineDirective(O);
-    declareTile(O.result(), Indent);
+    declareTile(O.result());
     const Type &T = O.result()->type();
-    line(Indent, "rt::transpose<" + layoutOf(O.operand(0)) + ", " +
-                     layoutOf(O.result()) + syncArg() + ">(" +
-                     nameOf(O.operand(0)) + ", " + nameOf(O.result()) + ", " +
-                     scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");");
+    line("rt::transpose<" + layoutOf(O.operand(0)) + ", " +
+         layoutOf(O.result()) + syncArg() + ">(" + nameOf(O.operand(0)) + ", " +
+         nameOf(O.result()) + ", " +
+         scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");");
     return;
   }
   case OpKind::ConvertLayout:
     lineDirective(O);
-    return emitConvert(O, Indent);
+    return emitConvert(O);
   case OpKind::DebugBarrier:
     lineDirective(O);
-    return line(Indent, barrier());
+    return line(barrier());
   case OpKind::GdcWait:
     lineDirective(O);
-    return line(Indent, "rt::griddepcontrol_wait();");
+    return line("rt::griddepcontrol_wait();");
   case OpKind::GdcLaunchDependents:
     lineDirective(O);
-    return line(Indent, "rt::griddepcontrol_launch_dependents();");
+    return line("rt::griddepcontrol_launch_dependents();");
   default:
     if (categoryOf(O.kind()) == OpCategory::Reduce) {
       lineDirective(O);
-      return emitReduce(O, Indent);
+      return emitReduce(O);
     }
     break;
   }
@@ -453,37 +441,34 @@ void KernelEmitter::emitOp(const Op &O, unsigned Indent) {
     return;
   lineDirective(O);
   if (R->type().isScalar()) {
-    line(Indent, constDecl(R) + " = " + compute(O, "0") + ";");
+    line(constDecl(R) + " = " + compute(O, "0") + ";");
     return;
   }
-  declareTile(R, Indent);
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(R)));
-  line(Indent + 1, nameOf(R) + "[e] = " + compute(O, "e") + ";");
+  declareTile(R);
+  line("#pragma unroll");
+  line(loopHeader(elems(R)));
+  line(nameOf(R) + "[e] = " + compute(O, "e") + ";", 1);
 }
 
-void KernelEmitter::declareResult(const Value *R, unsigned Indent,
-                                  const Value *Init) {
+void KernelEmitter::declareResult(const Value *R, const Value *Init) {
   if (R->type().isScalar()) {
-    line(Indent, declaration(R->type().Elem, nameOf(R)) +
-                     (Init ? " = " + scalar(Init) : "") + ";");
+    line(declaration(R->type().Elem, nameOf(R)) +
+         (Init ? " = " + scalar(Init) : "") + ";");
     return;
   }
-  declareTile(R, Indent);
+  declareTile(R);
   if (Init)
-    assignValue(R, nameOf(R), Init, Indent);
+    assignValue(R, nameOf(R), Init);
 }
 
-void KernelEmitter::emitYield(const Op &Parent, const Block &B,
-                              unsigned Indent) {
+void KernelEmitter::emitYield(const Op &Parent, const Block &B) {
   const Op *Y = B.terminator();
   unsigned N = Y->numOperands();
   if (N == 1 || Parent.kind() == OpKind::If) {
     for (unsigned I = 0; I < N; ++I)
       if (Y->operand(I) != Parent.result(I) &&
           nameOf(Y->operand(I)) != nameOf(Parent.result(I)))
-        assignValue(Parent.result(I), nameOf(Parent.result(I)), Y->operand(I),
-                    Indent);
+        assignValue(Parent.result(I), nameOf(Parent.result(I)), Y->operand(I));
     return;
   }
   // Values already in their storage (accumulated in place) stay.
@@ -497,12 +482,12 @@ void KernelEmitter::emitYield(const Op &Parent, const Block &B,
     if (InPlace(I))
       continue;
     if (R->type().isScalar()) {
-      line(Indent, constDecl(R, Tmp) + " = " + scalar(Y->operand(I)) + ";");
+      line(constDecl(R, Tmp) + " = " + scalar(Y->operand(I)) + ";");
       continue;
     }
-    line(Indent, declaration(R->type().Elem, Tmp) + "[" +
-                     std::to_string(elems(R)) + "];");
-    assignValue(R, Tmp, Y->operand(I), Indent);
+    line(declaration(R->type().Elem, Tmp) + "[" + std::to_string(elems(R)) +
+         "];");
+    assignValue(R, Tmp, Y->operand(I));
   }
   for (unsigned I = 0; I < N; ++I) {
     const Value *R = Parent.result(I);
@@ -510,61 +495,62 @@ void KernelEmitter::emitYield(const Op &Parent, const Block &B,
     if (InPlace(I))
       continue;
     if (R->type().isScalar()) {
-      line(Indent, nameOf(R) + " = " + Tmp + ";");
+      line(nameOf(R) + " = " + Tmp + ";");
       continue;
     }
-    line(Indent, "#pragma unroll");
-    line(Indent, loopHeader(elems(R)));
-    line(Indent + 1, nameOf(R) + "[e] = " + Tmp + "[e];");
+    line("#pragma unroll");
+    line(loopHeader(elems(R)));
+    line(nameOf(R) + "[e] = " + Tmp + "[e];", 1);
   }
 }
 
-void KernelEmitter::declareCarried(const Op &O, unsigned Indent) {
+void KernelEmitter::declareCarried(const Op &O) {
   for (unsigned I = 0; I < O.numResults(); ++I) {
-    declareResult(O.result(I), Indent, O.operand(3 + I));
+    declareResult(O.result(I), O.operand(3 + I));
     Names[O.region(0)->argument(I + 1)] = nameOf(O.result(I));
   }
   onLaneSums(O, &DeferredLaneSums::PartialSum::Split, "rt::keep_first_lane",
-             "0.0f", Indent);
+             "0.0f");
 }
 
 void KernelEmitter::onLaneSums(const Op &O,
                                bool DeferredLaneSums::PartialSum::*Where,
-                               const std::string &Fn, const std::string &Arg,
-                               unsigned Indent) {
+                               const std::string &Fn, const std::string &Arg) {
   if (auto It = LaneSums.Carried.find(&O); It != LaneSums.Carried.end())
     for (const DeferredLaneSums::PartialSum &S : It->second)
       if (S.*Where)
-        line(Indent, Fn + "<" + std::to_string(S.Sum->axis()) + ", " +
-                         layoutOf(S.Sum->operand(0)) + ">(" +
-                         nameOf(O.result(S.Index)) + ", " + Arg + ");");
+        line(Fn + "<" + std::to_string(S.Sum->axis()) + ", " +
+             layoutOf(S.Sum->operand(0)) + ">(" + nameOf(O.result(S.Index)) +
+             ", " + Arg + ");");
 }
 
-void KernelEmitter::emitFor(const Op &O, unsigned Indent) {
+void KernelEmitter::emitFor(const Op &O) {
   if (auto It = Plans.find(&O); It != Plans.end())
-    return emitPipelinedFor(O, It->second, Indent);
+    return emitPipelinedFor(O, It->second);
   const Block &Body = *O.region(0);
   // Loop-carried values live in the storage of the loop's results.
-  declareCarried(O, Indent);
+  declareCarried(O);
   // A pipeline flattened into this loop is set up around it.
   const Op *Hosted = FlatHosts.lookup(&O);
-  if (Hosted) {
-    openPipeline(*Hosted, Plans.find(Hosted)->second, Indent);
-    ++Indent;
-  }
-  line(Indent, forHeader(O));
+  if (Hosted)
+    openPipeline(*Hosted, Plans.find(Hosted)->second);
+  Nested InHostedPipeline(*this, Hosted ? 1 : 0);
+  line(forHeader(O));
   // The consumers' ring position, carried from one iteration of a loop the
   // producer walks to the next, stated warp-uniform again (rt::warp_uniform).
   if (Split && llvm::is_contained(Producer.Enclosing, &O)) {
     const PipelineState &St = States[Producer.Loops.front()];
     for (const std::string &V : {St.Read, St.Phase})
-      line(Indent + 1, V + " = rt::warp_uniform(" + V + ");");
+      line(V + " = rt::warp_uniform(" + V + ");", 1);
   }
-  emitBlock(Body, Indent + 1);
-  emitYield(O, Body, Indent + 1);
-  line(Indent, "}");
+  {
+    Nested Deeper(*this);
+    emitBlock(Body);
+    emitYield(O, Body);
+  }
+  line("}");
   if (Hosted)
-    line(Indent - 1, "}");
+    line("}", -1);
 }
 
 std::string KernelEmitter::forHeader(const Op &O, const std::string &From) {
@@ -576,36 +562,48 @@ std::string KernelEmitter::forHeader(const Op &O, const std::string &From) {
          ") {";
 }
 
-void KernelEmitter::emitIf(const Op &O, unsigned Indent) {
+void KernelEmitter::emitIf(const Op &O) {
   for (unsigned I = 0; I < O.numResults(); ++I)
-    declareResult(O.result(I), Indent, nullptr);
-  line(Indent, "if (" + scalar(O.operand(0)) + ") {");
-  emitBlock(*O.region(0), Indent + 1);
-  emitYield(O, *O.region(0), Indent + 1);
+    declareResult(O.result(I), nullptr);
+  line("if (" + scalar(O.operand(0)) + ") {");
+  {
+    Nested Deeper(*this);
+    emitBlock(*O.region(0));
+    emitYield(O, *O.region(0));
+  }
   const Block &Else = *O.region(1);
   if (Else.ops().size() > 1 || O.numResults()) {
-    line(Indent, "} else {");
-    emitBlock(Else, Indent + 1);
-    emitYield(O, Else, Indent + 1);
+    line("} else {");
+    {
+      Nested Deeper(*this);
+      emitBlock(Else);
+      emitYield(O, Else);
+    }
   }
-  line(Indent, "}");
+  line("}");
 }
 
-void KernelEmitter::emitWhile(const Op &O, unsigned Indent) {
+void KernelEmitter::emitWhile(const Op &O) {
   // Carried values live in the storage of the loop's results.
   for (unsigned I = 0; I < O.numResults(); ++I) {
-    declareResult(O.result(I), Indent, O.operand(I));
+    declareResult(O.result(I), O.operand(I));
     for (const auto &R : O.regions())
       Names[R->argument(I)] = nameOf(O.result(I));
   }
   const Block &Cond = *O.region(0), &Body = *O.region(1);
-  line(Indent, "while (true) {");
-  emitBlock(Cond, Indent + 1);
-  line(Indent + 1, "if (!" + scalar(Cond.terminator()->operand(0)) + ")");
-  line(Indent + 2, "break;");
-  emitBlock(Body, Indent + 1);
-  emitYield(O, Body, Indent + 1);
-  line(Indent, "}");
+  line("while (true) {");
+  {
+    Nested Deeper(*this);
+    emitBlock(Cond);
+  }
+  line("if (!" + scalar(Cond.terminator()->operand(0)) + ")", 1);
+  line("break;", 2);
+  {
+    Nested Deeper(*this);
+    emitBlock(Body);
+    emitYield(O, Body);
+  }
+  line("}");
 }
 
 std::string KernelEmitter::barrier() const {

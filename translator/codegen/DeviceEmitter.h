@@ -65,10 +65,13 @@ struct EmittedKernel {
   /// and passes after the kernel's own arguments: host expressions for
   /// rt::encode_tensor_map<Stage>(&Name, Base, Inner, Outer, RowStride[,
   /// BatchStride]).
+  /// A tensor map the launch encodes (LaunchModel spells it for the host):
+  /// its kernel parameter, the type of a box in shared memory, the access
+  /// it describes and the box's shape.
   struct TensorMapParam {
-    std::string Name, Stage, Base, Inner, Outer, RowStride;
-    /// Elements between the 2-D tensors of a stack; empty for one tensor.
-    std::string BatchStride;
+    std::string Name, Stage;
+    const analysis::TensorMapAccess *Access;
+    llvm::SmallVector<int64_t, 2> BoxShape;
     /// Whether TMA adds to the tensor's boxes (typed elements) rather than
     /// copying them (bits).
     bool Adds = false;

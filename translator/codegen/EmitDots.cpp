@@ -61,10 +61,10 @@ void KernelEmitter::countDot(const Op &O) {
     Float8DotSteps += Steps;
 }
 
-void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
+void KernelEmitter::emitDot(const Op &O) {
   countDot(O);
   const Value *A = O.operand(0), *B = O.operand(1), *R = O.result();
-  declareTile(R, Indent);
+  declareTile(R);
   const Type &TA = A->type(), &TB = B->type();
   const unsigned Bytes = storageBytes(TA.Elem.Kind);
   // A folded transpose's dot takes the untransposed tile (foldTransposes).
@@ -111,11 +111,10 @@ void KernelEmitter::emitDot(const Op &O, unsigned Indent) {
                               ? ", rt::a_anywhere"
                               : "";
   const std::string Sync = Store && !Split ? ", 0" : syncArg();
-  line(Indent, Callee + layoutOf(AIn) + ", " + layoutOf(B) + ", " +
-                   layoutOf(R) + Use + Sync +
-                   (Store ? ", rt::then::tma_store" : "") + ">(" + nameOf(AIn) +
-                   ", " + (ResidentB ? Residents.lookup(B) : nameOf(B)) + ", " +
-                   nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
+  line(Callee + layoutOf(AIn) + ", " + layoutOf(B) + ", " + layoutOf(R) + Use +
+       Sync + (Store ? ", rt::then::tma_store" : "") + ">(" + nameOf(AIn) +
+       ", " + (ResidentB ? Residents.lookup(B) : nameOf(B)) + ", " +
+       nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
 }
 
 const Op *KernelEmitter::storeAfterStagingDot(const Op &O) {
@@ -152,43 +151,44 @@ const std::string &KernelEmitter::scratch(const Op &O, unsigned Bytes,
   return Scratch;
 }
 
-void KernelEmitter::emitConvert(const Op &O, unsigned Indent) {
+void KernelEmitter::emitConvert(const Op &O) {
   const Value *Src = O.operand(0), *R = O.result();
-  declareTile(R, Indent);
+  declareTile(R);
   const Type &T = R->type();
   const std::string Buf = nameOf(R) + "_smem", Elem = deviceType(T.Elem);
-  line(Indent, "{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
-  line(Indent + 1,
-       Elem + " *const " + Buf + " = reinterpret_cast<" + Elem + " *>(" +
-           scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");");
+  line("{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
+  line(Elem + " *const " + Buf + " = reinterpret_cast<" + Elem + " *>(" +
+           scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");",
+       1);
   // A 2-D tile goes through a swizzled tile: each thread writes and reads
   // its runs of neighbours as vectors, and the rows a warp touches at once
   // spread over the banks.
   if (T.Shape.size() == 2 && materialized(Src) &&
       T.Shape[1] * storageBytes(T.Elem.Kind) % 16 == 0) {
     const std::string Tile = smemTileType(T) + "{" + Buf + "}";
-    line(Indent + 1,
-         Tile + ".template store<" + layoutOf(Src) + ">(" + nameOf(Src) + ");");
-    line(Indent + 1, barrier());
-    line(Indent + 1,
-         Tile + ".template load<" + layoutOf(R) + ">(" + nameOf(R) + ");");
-    line(Indent + 1, barrier());
-    line(Indent, "}");
+    line(Tile + ".template store<" + layoutOf(Src) + ">(" + nameOf(Src) + ");",
+         1);
+    line(barrier(), 1);
+    line(Tile + ".template load<" + layoutOf(R) + ">(" + nameOf(R) + ");", 1);
+    line(barrier(), 1);
+    line("}");
     return;
   }
-  line(Indent + 1, "#pragma unroll");
-  line(Indent + 1, loopHeader(elems(Src)));
+  line("#pragma unroll", 1);
+  line(loopHeader(elems(Src)), 1);
   // Copies of an element (replicated layouts) are not written twice.
-  line(Indent + 2, "if (" + layoutOf(Src) + "::owns(e))");
-  line(Indent + 3, Buf + "[rt::linear_index<" + layoutOf(Src) +
-                       ">(e)] = " + elem(Src, "e") + ";");
-  line(Indent + 1, barrier());
-  line(Indent + 1, "#pragma unroll");
-  line(Indent + 1, loopHeader(elems(R)));
-  line(Indent + 2, nameOf(R) + "[e] = " + Buf + "[rt::linear_index<" +
-                       layoutOf(R) + ">(e)];");
-  line(Indent + 1, barrier());
-  line(Indent, "}");
+  line("if (" + layoutOf(Src) + "::owns(e))", 2);
+  line(Buf + "[rt::linear_index<" + layoutOf(Src) +
+           ">(e)] = " + elem(Src, "e") + ";",
+       3);
+  line(barrier(), 1);
+  line("#pragma unroll", 1);
+  line(loopHeader(elems(R)), 1);
+  line(nameOf(R) + "[e] = " + Buf + "[rt::linear_index<" + layoutOf(R) +
+           ">(e)];",
+       2);
+  line(barrier(), 1);
+  line("}");
 }
 
 } // namespace tilecc::codegen

@@ -37,9 +37,9 @@ std::string KernelEmitter::maskExpr(const Op &O, const std::string &Idx) {
   return O.mask() ? elem(O.mask(), Idx) : "true";
 }
 
-void KernelEmitter::emitLoad(const Op &O, unsigned Indent) {
+void KernelEmitter::emitLoad(const Op &O) {
   if (Active && llvm::is_contained(Active->OwnLoads, &O))
-    return emitOwnStagedRead(O, Indent);
+    return emitOwnStagedRead(O);
   const Value *R = O.result();
   const ElemType &E = R->type().Elem;
   if (R->type().isScalar()) {
@@ -48,21 +48,22 @@ void KernelEmitter::emitLoad(const Op &O, unsigned Indent) {
     if (O.mask())
       Load = scalar(O.mask()) + " ? " + Load + " : " +
              (O.other() ? scalar(O.other()) : deviceType(E) + "(0)");
-    line(Indent, constDecl(R) + " = " + Load + ";");
+    line(constDecl(R) + " = " + Load + ";");
     return;
   }
   unsigned W = accessWidth(O);
   Accesses.push_back("load " + nameOf(R) + ": v" + std::to_string(W));
-  declareTile(R, Indent);
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(R), W));
+  declareTile(R);
+  line("#pragma unroll");
+  line(loopHeader(elems(R), W));
   std::string Other = O.other() ? elem(O.other(), "e") : deviceType(E) + "(0)";
-  line(Indent + 1, "rt::ld_global_v" + std::to_string(W) + "(&" + nameOf(R) +
-                       "[e], " + elem(O.operand(0), "e") + ", " +
-                       maskExpr(O, "e") + ", " + Other + ");");
+  line("rt::ld_global_v" + std::to_string(W) + "(&" + nameOf(R) + "[e], " +
+           elem(O.operand(0), "e") + ", " + maskExpr(O, "e") + ", " + Other +
+           ");",
+       1);
 }
 
-void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
+void KernelEmitter::emitTmaStore(const Op &O) {
   const Value *Val = O.operand(1);
   const TensorMapAccess &Map = Tma.find(&O)->second;
   const Type &T = Val->type();
@@ -75,57 +76,56 @@ void KernelEmitter::emitTmaStore(const Op &O, unsigned Indent) {
   Accesses.push_back((Add ? "atomic_add " : "store ") + nameOf(Val) + ": tma");
   std::string Buf = fresh(nameOf(Val) + "_out");
   std::string Elem = deviceType(T.Elem);
-  line(Indent, "{ // " + std::string(Add ? "add " : "store ") + nameOf(Val) +
-                   " through shared memory: one TMA " +
-                   (Add ? "reduce-add" : "store"));
-  line(Indent + 1, "const " + stageType(O) + " " + Buf + "{rt::dynamic_smem<" +
-                       Elem + ">(" + StoreBufferMark.str() + ")};");
+  line("{ // " + std::string(Add ? "add " : "store ") + nameOf(Val) +
+       " through shared memory: one TMA " + (Add ? "reduce-add" : "store"));
+  line("const " + stageType(O) + " " + Buf + "{rt::dynamic_smem<" + Elem +
+           ">(" + StoreBufferMark.str() + ")};",
+       1);
   // Consumed, so that a block emitted again elsewhere decides afresh.
   if (const Op *Dot = StoreBufferWaited.lookup(&O)) {
     StoreBufferWaited.erase(&O);
-    line(Indent + 1, "// Free: waited for in the dot at line " +
-                         std::to_string(Dot->loc().Line) +
-                         ", before its barrier.");
+    line("// Free: waited for in the dot at line " +
+             std::to_string(Dot->loc().Line) + ", before its barrier.",
+         1);
   } else {
-    line(Indent + 1, "if (threadIdx.x == 0)");
-    line(Indent + 2, "rt::tma_store_wait<true>();");
-    line(Indent + 1, barrier());
+    line("if (threadIdx.x == 0)", 1);
+    line("rt::tma_store_wait<true>();", 2);
+    line(barrier(), 1);
   }
-  line(Indent + 1,
-       Buf + ".template store<" + layoutOf(Val) + ">(" + nameOf(Val) + ");");
-  line(Indent + 1, "rt::fence_proxy_async();");
-  line(Indent + 1, barrier());
-  line(Indent + 1, "if (threadIdx.x == 0) {");
-  line(Indent + 2, "rt::tma_store_tile" +
-                       std::string(Add ? "<rt::tma_write::add>" : "") + "(&" +
-                       MapNames.lookup(&O) + ", " + Buf + ", " +
-                       boxCorner(Map) + ");");
-  line(Indent + 2, "rt::tma_store_commit();");
-  line(Indent + 1, "}");
-  line(Indent, "}");
+  line(Buf + ".template store<" + layoutOf(Val) + ">(" + nameOf(Val) + ");", 1);
+  line("rt::fence_proxy_async();", 1);
+  line(barrier(), 1);
+  line("if (threadIdx.x == 0) {", 1);
+  line("rt::tma_store_tile" + std::string(Add ? "<rt::tma_write::add>" : "") +
+           "(&" + MapNames.lookup(&O) + ", " + Buf + ", " + boxCorner(Map) +
+           ");",
+       2);
+  line("rt::tma_store_commit();", 2);
+  line("}", 1);
+  line("}");
 }
 
-void KernelEmitter::emitStore(const Op &O, unsigned Indent) {
+void KernelEmitter::emitStore(const Op &O) {
   if (Tma.count(&O))
-    return emitTmaStore(O, Indent);
+    return emitTmaStore(O);
   const Value *Val = O.operand(1);
   if (Val->type().isScalar()) {
     std::string S = "*" + scalar(O.operand(0)) + " = " + scalar(Val) + ";";
-    line(Indent, O.mask() ? "if (" + scalar(O.mask()) + ") " + S : S);
+    line(O.mask() ? "if (" + scalar(O.mask()) + ") " + S : S);
     return;
   }
   unsigned W = accessWidth(O);
   Accesses.push_back("store " + nameOf(Val) + ": v" + std::to_string(W));
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(Val), W));
-  line(Indent + 1, "rt::st_global_v" + std::to_string(W) + "(" +
-                       elem(O.operand(0), "e") + ", &" + nameOf(Val) + "[e], " +
-                       maskExpr(O, "e") + ");");
+  line("#pragma unroll");
+  line(loopHeader(elems(Val), W));
+  line("rt::st_global_v" + std::to_string(W) + "(" + elem(O.operand(0), "e") +
+           ", &" + nameOf(Val) + "[e], " + maskExpr(O, "e") + ");",
+       1);
 }
 
-void KernelEmitter::emitAtomic(const Op &O, unsigned Indent) {
+void KernelEmitter::emitAtomic(const Op &O) {
   if (Tma.count(&O))
-    return emitTmaStore(O, Indent);
+    return emitTmaStore(O);
   const Value *R = O.result();
   std::string Fn = "rt::" + spell(O.kind()).str();
   std::string Order = std::to_string(unsigned(O.memOrder())),
@@ -152,26 +152,26 @@ void KernelEmitter::emitAtomic(const Op &O, unsigned Indent) {
   const bool AfterTmaWrites = O.releases() && writesByTma(Tma);
   if (R->type().isScalar()) {
     // One thread runs the atomic and its fences.
-    line(Indent,
-         (Used ? constDecl(R) + " = " : "") + "rt::in_one_thread([&] { " +
-             (AfterTmaWrites ? "rt::tma_store_wait<false>(); " : "") +
-             "return rt::fenced<" + Order + ", " + Scope + ">([&] { return " +
-             Call("0", O.mask() ? "" : "true") + "; }); });");
+    line((Used ? constDecl(R) + " = " : "") + "rt::in_one_thread([&] { " +
+         (AfterTmaWrites ? "rt::tma_store_wait<false>(); " : "") +
+         "return rt::fenced<" + Order + ", " + Scope + ">([&] { return " +
+         Call("0", O.mask() ? "" : "true") + "; }); });");
     return;
   }
   if (AfterTmaWrites) {
-    line(Indent, "if (threadIdx.x == 0)");
-    line(Indent + 1, "rt::tma_store_wait<false>();");
-    line(Indent, barrier());
+    line("if (threadIdx.x == 0)");
+    line("rt::tma_store_wait<false>();", 1);
+    line(barrier());
   }
-  line(Indent, "rt::atomic_fence_before<" + Order + ", " + Scope + ">();");
+  line("rt::atomic_fence_before<" + Order + ", " + Scope + ">();");
   if (Used)
-    declareTile(R, Indent);
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(R)));
-  line(Indent + 1, (Used ? nameOf(R) + "[e] = " : "") +
-                       Call("e", layoutOf(O.operand(0)) + "::owns(e)") + ";");
-  line(Indent, "rt::atomic_fence_after<" + Order + ", " + Scope + ">();");
+    declareTile(R);
+  line("#pragma unroll");
+  line(loopHeader(elems(R)));
+  line((Used ? nameOf(R) + "[e] = " : "") +
+           Call("e", layoutOf(O.operand(0)) + "::owns(e)") + ";",
+       1);
+  line("rt::atomic_fence_after<" + Order + ", " + Scope + ">();");
 }
 
 } // namespace tilecc::codegen

@@ -14,24 +14,27 @@ using namespace tilecc::analysis;
 
 namespace tilecc::codegen {
 
-std::string KernelEmitter::emitCombine(const Op &O, unsigned Indent) {
+std::string KernelEmitter::emitCombine(const Op &O) {
   const Block &R = *O.region(0);
   std::string Name = fresh("combine");
   std::string Params;
   for (const auto &A : R.arguments())
     Params += (Params.empty() ? "" : ", ") +
               declaration(A->type().Elem, nameOf(A.get()));
-  line(Indent, "auto " + Name + " = [&](" + Params + ") {");
-  emitBlock(R, Indent + 1);
+  line("auto " + Name + " = [&](" + Params + ") {");
+  {
+    Nested Deeper(*this);
+    emitBlock(R);
+  }
   const Op *Y = R.terminator();
   std::string Values;
   for (const Value *V : Y->operands())
     Values += (Values.empty() ? "" : ", ") + scalar(V);
-  line(Indent + 1,
-       "return " +
+  line("return " +
            (Y->numOperands() == 1 ? Values : "rt::make_pack(" + Values + ")") +
-           ";");
-  line(Indent, "};");
+           ";",
+       1);
+  line("};");
   return O.numResults() == 1 ? Name : "rt::unpacked(" + Name + ")";
 }
 
@@ -42,101 +45,100 @@ std::string KernelEmitter::packType(const Op &O) {
   return "rt::pack<" + S + ">";
 }
 
-std::string KernelEmitter::combinedInput(const Op &O, unsigned Indent) {
+std::string KernelEmitter::combinedInput(const Op &O) {
   const Value *X = O.operand(0);
   if (O.numOperands() == 1)
     return nameOf(X);
   std::string Name = fresh(nameOf(O.result(0)) + "_in");
-  line(Indent,
-       packType(O) + " " + Name + "[" + std::to_string(elems(X)) + "];");
+  line(packType(O) + " " + Name + "[" + std::to_string(elems(X)) + "];");
   std::string Values;
   for (const Value *V : O.operands())
     Values += (Values.empty() ? "" : ", ") + elem(V, "e");
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(X)));
-  line(Indent + 1, Name + "[e] = rt::make_pack(" + Values + ");");
+  line("#pragma unroll");
+  line(loopHeader(elems(X)));
+  line(Name + "[e] = rt::make_pack(" + Values + ");", 1);
   return Name;
 }
 
-std::string KernelEmitter::combinedOutput(const Op &O, unsigned Indent) {
+std::string KernelEmitter::combinedOutput(const Op &O) {
   if (O.numResults() == 1) {
-    declareTile(O.result(), Indent);
+    declareTile(O.result());
     return nameOf(O.result());
   }
   // Of several results, those nobody reads are left in the packs.
   for (const auto &R : O.results())
     if (Uses.lookup(R.get()))
-      declareTile(R.get(), Indent);
+      declareTile(R.get());
   std::string Name = fresh(nameOf(O.result(0)) + "_out");
-  line(Indent, packType(O) + " " + Name + "[" +
-                   std::to_string(elems(O.result())) + "];");
+  line(packType(O) + " " + Name + "[" + std::to_string(elems(O.result())) +
+       "];");
   return Name;
 }
 
-void KernelEmitter::unpackResults(const Op &O, const std::string &Out,
-                                  unsigned Indent) {
+void KernelEmitter::unpackResults(const Op &O, const std::string &Out) {
   if (O.numResults() == 1)
     return;
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(O.result())) + " {");
+  line("#pragma unroll");
+  line(loopHeader(elems(O.result())) + " {");
   for (unsigned I = 0; I < O.numResults(); ++I)
     if (Uses.lookup(O.result(I)))
-      line(Indent + 1, nameOf(O.result(I)) + "[e] = rt::get<" +
-                           std::to_string(I) + ">(" + Out + "[e]);");
-  line(Indent, "}");
+      line(nameOf(O.result(I)) + "[e] = rt::get<" + std::to_string(I) + ">(" +
+               Out + "[e]);",
+           1);
+  line("}");
 }
 
-void KernelEmitter::emitReduce(const Op &O, unsigned Indent) {
+void KernelEmitter::emitReduce(const Op &O) {
   const Value *X = O.operand(0), *R = O.result();
   bool IsArg = O.kind() == OpKind::ArgMax || O.kind() == OpKind::ArgMin;
   // tile::rt names its combine operations after the ops: rt::op_sum ...
   std::string Combine = O.kind() == OpKind::Reduce
-                            ? emitCombine(O, Indent)
+                            ? emitCombine(O)
                             : "rt::op_" + spell(O.kind()).str() + "{}";
   std::string Fn = IsArg ? "rt::arg_reduce" : "rt::reduce";
-  std::string In = combinedInput(O, Indent);
+  std::string In = combinedInput(O);
   if (R->type().isScalar()) {
     const std::string Instance = Fn + "_all<" + layoutOf(X) + syncArg() + ">";
     countPartials(O, Instance);
     std::string Call = Instance + "(" + In + ", " + Combine + ")";
     if (O.numResults() == 1) {
-      line(Indent, constDecl(R) + " = " + Call + ";");
+      line(constDecl(R) + " = " + Call + ";");
       return;
     }
     std::string All = fresh(nameOf(R) + "_all");
-    line(Indent, "const " + packType(O) + " " + All + " = " + Call + ";");
+    line("const " + packType(O) + " " + All + " = " + Call + ";");
     for (unsigned I = 0; I < O.numResults(); ++I)
       if (Uses.lookup(O.result(I)))
-        line(Indent, constDecl(O.result(I)) + " = rt::get<" +
-                         std::to_string(I) + ">(" + All + ");");
+        line(constDecl(O.result(I)) + " = rt::get<" + std::to_string(I) + ">(" +
+             All + ");");
     return;
   }
-  std::string Out = combinedOutput(O, Indent);
+  std::string Out = combinedOutput(O);
   // A loop-carried sum's lanes combine after the loop (LaneSums).
   if (LaneSums.Reduces.count(&O)) {
-    line(Indent, "rt::reduce_in_thread<" + std::to_string(O.axis()) + ", " +
-                     layoutOf(X) + ", " + layoutOf(R) + ">(" + In + ", " + Out +
-                     ", " + Combine + ");");
-    return unpackResults(O, Out, Indent);
+    line("rt::reduce_in_thread<" + std::to_string(O.axis()) + ", " +
+         layoutOf(X) + ", " + layoutOf(R) + ">(" + In + ", " + Out + ", " +
+         Combine + ");");
+    return unpackResults(O, Out);
   }
   const std::string Instance = Fn + "<" + std::to_string(O.axis()) + ", " +
                                layoutOf(X) + ", " + layoutOf(R) + syncArg() +
                                ">";
   countPartials(O, Instance);
-  line(Indent, Instance + "(" + In + ", " + Out + ", " + Combine + ");");
-  unpackResults(O, Out, Indent);
+  line(Instance + "(" + In + ", " + Out + ", " + Combine + ");");
+  unpackResults(O, Out);
 }
 
-void KernelEmitter::emitScan(const Op &O, unsigned Indent) {
-  std::string Combine = emitCombine(O, Indent);
-  std::string In = combinedInput(O, Indent);
-  std::string Out = combinedOutput(O, Indent);
+void KernelEmitter::emitScan(const Op &O) {
+  std::string Combine = emitCombine(O);
+  std::string In = combinedInput(O);
+  std::string Out = combinedOutput(O);
   const std::string Instance = "rt::scan<" + std::to_string(O.scanAxis()) +
                                ", " + (O.scanReverse() ? "true" : "false") +
                                ", " + layoutOf(O.operand(0)) + ">";
   countPartials(O, Instance);
-  line(Indent, Instance + "(" + In + ", " + Out + ", " + Combine + ");");
-  unpackResults(O, Out, Indent);
+  line(Instance + "(" + In + ", " + Out + ", " + Combine + ");");
+  unpackResults(O, Out);
 }
 
 namespace {

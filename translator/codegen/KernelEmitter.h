@@ -103,7 +103,25 @@ private:
 
   //===--- Statements -----------------------------------------------------===//
 
-  void line(unsigned Indent, const std::string &S);
+  /// Writes S on a line of its own, Shift levels deeper than the current
+  /// depth (the statement under an `if` line; -1 closes the current scope).
+  void line(const std::string &S, int Shift = 0);
+
+  /// Writes the lines of its lifetime Levels deeper: the body of a block.
+  class Nested {
+  public:
+    explicit Nested(KernelEmitter &E, unsigned Levels = 1)
+        : E(E), Levels(Levels) {
+      E.Depth += Levels;
+    }
+    ~Nested() { E.Depth -= Levels; }
+    Nested(const Nested &) = delete;
+    Nested &operator=(const Nested &) = delete;
+
+  private:
+    KernelEmitter &E;
+    unsigned Levels;
+  };
 
   void lineDirective(const ir::Op &O);
 
@@ -114,24 +132,23 @@ private:
   /// `const int n` or, for pointers, `float *const p`.
   std::string constDecl(const ir::Value *V, const std::string &Name = "");
 
-  void declareTile(const ir::Value *V, unsigned Indent);
+  void declareTile(const ir::Value *V);
 
   /// Declares a register array named Name holding a tile like V (a copy
   /// of V, e.g. a prefetch's value several iterations ahead).
-  void declareTileAs(const ir::Value *V, const std::string &Name,
-                     unsigned Indent);
+  void declareTileAs(const ir::Value *V, const std::string &Name);
 
   /// Copies tile or scalar From into the storage named To.
   void assignValue(const ir::Value *To, const std::string &ToName,
-                   const ir::Value *From, unsigned Indent);
+                   const ir::Value *From);
 
-  void emitBlock(const ir::Block &B, unsigned Indent);
+  void emitBlock(const ir::Block &B);
 
-  void emitOp(const ir::Op &O, unsigned Indent);
+  void emitOp(const ir::Op &O);
 
   /// emitOp, first waiting for the products in flight that O needs
   /// (awaitProductsFor).
-  void emitOpAfterProducts(const ir::Op &O, unsigned Indent);
+  void emitOpAfterProducts(const ir::Op &O);
 
   /// Elements per access: what the layout gives each thread contiguously,
   /// cut down to what axis info proves about the pointers and the mask, and
@@ -140,35 +157,34 @@ private:
 
   std::string maskExpr(const ir::Op &O, const std::string &Idx);
 
-  void emitLoad(const ir::Op &O, unsigned Indent);
+  void emitLoad(const ir::Op &O);
 
   /// A TMA store: the tile goes to a swizzled shared-memory buffer after
   /// the kernel's pipeline stages, then one thread asks the TMA unit to
   /// write the box, which leaves out what lies outside the tensor (the
   /// mask). The buffer is reused once the previous store has read it.
-  void emitTmaStore(const ir::Op &O, unsigned Indent);
+  void emitTmaStore(const ir::Op &O);
 
-  void emitStore(const ir::Op &O, unsigned Indent);
+  void emitStore(const ir::Op &O);
 
   /// One atomic per element this thread owns (replicas skip it), between
   /// the fences its memory order asks for. A scalar atomic runs once per
   /// program and every thread gets the old value.
-  void emitAtomic(const ir::Op &O, unsigned Indent);
+  void emitAtomic(const ir::Op &O);
 
-  void declareResult(const ir::Value *R, unsigned Indent,
-                     const ir::Value *Init);
+  void declareResult(const ir::Value *R, const ir::Value *Init);
 
   /// Assigns a block's yielded values to its parent's results. A loop's
   /// carried values live in its results' storage, so with more than one all
   /// are read before any is written (the loop may swap them); an `if`'s
   /// branches never read its results, which are assigned directly.
-  void emitYield(const ir::Op &Parent, const ir::Block &B, unsigned Indent);
+  void emitYield(const ir::Op &Parent, const ir::Block &B);
 
-  void emitFor(const ir::Op &O, unsigned Indent);
+  void emitFor(const ir::Op &O);
 
   /// Declares loop O's carried values (its results' storage, which the
   /// body's arguments name), initialized.
-  void declareCarried(const ir::Op &O, unsigned Indent);
+  void declareCarried(const ir::Op &O);
 
   /// Fn<dim, layout>(sum, Arg) for each carried value of loop O held as
   /// partial sums (LaneSums) whose flag Where is set: split among the
@@ -176,8 +192,7 @@ private:
   /// (rt::combine_lanes).
   void onLaneSums(const ir::Op &O,
                   bool analysis::DeferredLaneSums::PartialSum::*Where,
-                  const std::string &Fn, const std::string &Arg,
-                  unsigned Indent);
+                  const std::string &Fn, const std::string &Arg);
 
   /// `for (int i = lo; i < hi; i += step) {` for `for` op O, or from From
   /// instead of lo.
@@ -212,7 +227,6 @@ private:
   std::string stageType(const ir::Op &L);
 
   /// A parameter or constant scalar as the launch wrapper spells it.
-  std::string hostScalar(const ir::Value *V);
 
   /// The stage tile of staged load L at stage S: `x_stage{x_ring + S *
   /// x_stage::elems}`.
@@ -224,12 +238,11 @@ private:
   /// thread copies every element it holds, replicas included, into its own
   /// slots; a dot operand's, the elements it owns, into the shared tile.
   void emitStagedCopy(const analysis::PipelinedLoop &P, const ir::Op &L,
-                      const std::string &S, const std::string &Live,
-                      unsigned Indent);
+                      const std::string &S, const std::string &Live);
 
   /// Thread-staged load L in the body: this thread reads its elements back
   /// from this iteration's stage; masked-off ones take L's other value.
-  void emitOwnStagedRead(const ir::Op &L, unsigned Indent);
+  void emitOwnStagedRead(const ir::Op &L);
 
   /// The prefetch of the iteration whose induction variable is Iv (an
   /// expression), Ahead iterations after the current one, into stage S:
@@ -240,7 +253,7 @@ private:
   /// address arithmetic.
   void emitPrefetch(const ir::Op &Loop, const analysis::PipelinedLoop &P,
                     const std::string &Iv, const std::string &Ahead,
-                    const std::string &S, unsigned Indent);
+                    const std::string &S);
 
   /// The coordinates of Map's box, innermost first.
   std::string boxCorner(const analysis::TensorMapAccess &Map);
@@ -251,8 +264,7 @@ private:
   /// binds the outer induction variable too (to the cursor's) and re-runs
   /// the outer body's ops the starts need.
   void emitTmaPrefetch(const ir::Op &Loop, const analysis::PipelinedLoop &P,
-                       const std::string &Iv, const std::string &S,
-                       unsigned Indent);
+                       const std::string &Iv, const std::string &S);
 
   /// The copies of one TMA prefetch into stage S, by the thread issuing
   /// them: the scalar ops the boxes' starts need, the stage's barrier of
@@ -260,14 +272,12 @@ private:
   /// staged load. With a second ring (rotated loops), the late loads wait
   /// for its stage S to be released (phase Phase) and complete on it.
   void emitTmaCopies(const analysis::PipelinedLoop &P, const PipelineState &St,
-                     const std::string &S, const std::string &Phase,
-                     unsigned Indent);
+                     const std::string &S, const std::string &Phase);
 
   /// One ring's part of emitTmaCopies: stage S's barrier of ring Full told
   /// the bytes of Loads, and their copies.
   void emitTmaLoads(llvm::ArrayRef<const ir::Op *> Loads,
-                    const std::string &Full, const std::string &S,
-                    unsigned Indent);
+                    const std::string &Full, const std::string &S);
 
   /// Splits a warp-specialized program at its top: the ring of stages and
   /// its full and empty barriers, then the producer warpgroup, which gives
@@ -275,14 +285,14 @@ private:
   /// need and walks every fed loop's iterations in order, waiting for each
   /// stage to be released before it refills it; then the producer
   /// returns. The consumers take the registers it gave up.
-  void emitSplit(unsigned Indent);
+  void emitSplit();
 
   /// The producer's walk of block B: the scalar ops it re-runs, the loops
   /// around fed loops, and for each fed loop's iteration, the wait for
   /// the stage named Stage (its phase: Phase) to be released, its copies,
   /// and the step to the next stage.
   void emitProducerBlock(const ir::Block &B, const std::string &Stage,
-                         const std::string &Phase, unsigned Indent);
+                         const std::string &Phase);
 
   /// A block barrier among the threads running this code: the program's,
   /// or after a warp-specialized program's split, the consumers' (named
@@ -297,19 +307,18 @@ private:
   /// TMA one full mbarrier per stage (and with a producer, one empty; where
   /// loops rotate, a full and an empty one more for the late loads), and
   /// the read position.
-  void allocateStages(const ir::Op &O, const analysis::PipelinedLoop &P,
-                      unsigned Indent);
+  void allocateStages(const ir::Op &O, const analysis::PipelinedLoop &P);
 
   /// Moves a flattened pipeline's cursor to the outer iteration its outer
   /// induction variable names: re-runs the outer body's ops the box starts
   /// need and keeps what they read.
-  void emitCursorOuter(const ir::Op &Loop, unsigned Indent);
+  void emitCursorOuter(const ir::Op &Loop);
 
   /// A flattened pipeline's prefetch of the iteration its cursor is at,
   /// into stage S, then the cursor's step to the next iteration of the
   /// loop nest.
   void emitCursorPrefetch(const ir::Op &Loop, const analysis::PipelinedLoop &P,
-                          const std::string &S, unsigned Indent);
+                          const std::string &S);
 
   /// Triton's pipelined loop: a prologue prefetches the first NumStages - 1
   /// iterations' staged loads; each iteration waits for its own stage,
@@ -319,48 +328,44 @@ private:
   /// computed, once the previous one is done; the prefetch then follows
   /// the body and a barrier. A flattened pipeline was opened around the
   /// enclosing loop; its prefetches follow a cursor over the loop nest.
-  void emitPipelinedFor(const ir::Op &O, const analysis::PipelinedLoop &P,
-                        unsigned Indent);
+  void emitPipelinedFor(const ir::Op &O, const analysis::PipelinedLoop &P);
 
   /// Opens the block of loop O's pipeline: the stage rings, for TMA one
   /// mbarrier per stage, the read position and the prologue. A flattened
   /// pipeline also gets a cursor (the outer and inner induction variables
   /// of the next iteration to prefetch). A loop a producer feeds takes the
   /// ring set up before the split.
-  void openPipeline(const ir::Op &O, const analysis::PipelinedLoop &P,
-                    unsigned Indent);
+  void openPipeline(const ir::Op &O, const analysis::PipelinedLoop &P);
 
   /// Declares, from Offset on, the buffer of each A operand the producer
   /// copies (ProducerPlan::OperandLoads) and its full and empty barriers;
   /// returns the barriers with their arrival counts, for the thread that
   /// initializes the ring's.
   llvm::SmallVector<std::pair<std::string, unsigned>, 2>
-  declareOperandBuffers(unsigned &Offset, unsigned Indent);
+  declareOperandBuffers(unsigned &Offset);
 
   /// The producer's copy of operand load L: it waits for the consumers to
   /// release the buffer, then asks for the box.
-  void issueOperandCopy(const ir::Op &L, unsigned Indent);
+  void issueOperandCopy(const ir::Op &L);
 
   /// The consumers' side of operand load L: they wait for its box where
   /// the load was, and release the buffer after its block's last statement
   /// that reads it.
-  void awaitOperand(const ir::Op &L, unsigned Indent);
+  void awaitOperand(const ir::Op &L);
   /// Steps Slot and Phase to the next of an operand's Slots buffers.
   void nextOperandSlot(unsigned Slots, const std::string &Slot,
-                       const std::string &Phase, unsigned Indent);
-  void releaseOperand(const ir::Op &L, unsigned Indent);
+                       const std::string &Phase);
+  void releaseOperand(const ir::Op &L);
 
   /// Writes loop O's resident A operands (PipelinedLoop::Resident) to
   /// shared memory after its ring, for its dots to read.
-  void stageResidents(const ir::Op &O, const analysis::PipelinedLoop &P,
-                      unsigned Indent);
+  void stageResidents(const ir::Op &O, const analysis::PipelinedLoop &P);
 
   /// A dot of staged operands: tensor cores read this iteration's stage
   /// (and a from registers when it is not staged); a dot left in flight
   /// (AsyncMma, or InPlace) accumulates into its accumulator operand's
   /// storage. Issue: a rotated loop's dot, issued and waited for later.
-  void emitStagedDot(const ir::Op &O, unsigned Indent, bool Issue = false,
-                     bool InPlace = false);
+  void emitStagedDot(const ir::Op &O, bool Issue = false, bool InPlace = false);
 
   /// Whether staged dot O leaves its product in flight
   /// (PipelinedLoop::WaitAtFirstUse): whether another tensor-core dot
@@ -380,28 +385,27 @@ private:
   /// Before O: waits for the products in flight that O reads, and for
   /// those issued before them (all of them before a for, if or while, or
   /// StageFreeingStore).
-  void awaitProductsFor(const ir::Op &O, unsigned Indent);
+  void awaitProductsFor(const ir::Op &O);
 
   /// Waits for every product in flight.
-  void awaitAllProducts(unsigned Indent);
+  void awaitAllProducts();
 
   /// Waits for the first Retired products in flight (for Reader, if given),
   /// leaving the others in flight.
-  void awaitProducts(unsigned Retired, unsigned Indent,
-                     const ir::Op *Reader = nullptr);
+  void awaitProducts(unsigned Retired, const ir::Op *Reader = nullptr);
 
   /// The wait for stage Stage of a pipeline's ring (Phase), or its release
   /// by this warp where If holds; Late: the second ring (a rotated loop's
   /// late loads).
   void waitStage(const PipelineState &St, const std::string &Stage,
-                 const std::string &Phase, bool Late, unsigned Indent);
+                 const std::string &Phase, bool Late);
   void releaseStage(const PipelineState &St, const std::string &Stage,
-                    bool Late, unsigned Indent, const std::string &If = "");
+                    bool Late, const std::string &If = "");
 
   /// The step of a ring position Stage (and its Phase, if TMA's) to the
   /// next of Stages stages.
   void advanceStage(const std::string &Stage, const std::string &Phase,
-                    unsigned Stages, unsigned Indent);
+                    unsigned Stages);
 
   /// A rotated loop (analysis/DotRotation.h): its first iteration without
   /// the late part, then iterations that issue their first dot, the
@@ -409,7 +413,7 @@ private:
   /// issued), wait for the first dot and run the rest, then the last
   /// iteration's late part.
   void emitRotatedFor(const ir::Op &O, const analysis::PipelinedLoop &P,
-                      const analysis::RotatedLoop &R, unsigned Indent);
+                      const analysis::RotatedLoop &R);
 
   /// What a rotated loop's late part reads of the iteration before: the
   /// body's register arrays and scalars its ops read, directly or through
@@ -423,37 +427,37 @@ private:
   /// waited for.
   void emitLatePart(const analysis::RotatedLoop &R, const std::string &Acc,
                     const llvm::DenseMap<const ir::Value *, std::string> &Prior,
-                    const std::string &Stage, bool Issue, unsigned Indent);
+                    const std::string &Stage, bool Issue);
 
-  void emitIf(const ir::Op &O, unsigned Indent);
+  void emitIf(const ir::Op &O);
 
-  void emitWhile(const ir::Op &O, unsigned Indent);
+  void emitWhile(const ir::Op &O);
 
   /// A reduction's or scan's combine: a lambda over the accumulated values
   /// and the next ones, as the user wrote it. Returns what rt::reduce and
   /// rt::scan take: the lambda itself for one value, adapted to packs for
   /// several.
-  std::string emitCombine(const ir::Op &O, unsigned Indent);
+  std::string emitCombine(const ir::Op &O);
 
   std::string packType(const ir::Op &O);
 
   /// The register array a reduction or scan combines: the operand's own, or
   /// for several operands one of packs.
-  std::string combinedInput(const ir::Op &O, unsigned Indent);
+  std::string combinedInput(const ir::Op &O);
 
   /// Declares the results of a reduction or scan and returns the register
   /// array its tile::rt call writes: the result's own, or one of packs that
   /// unpackResults then spreads over the results.
-  std::string combinedOutput(const ir::Op &O, unsigned Indent);
+  std::string combinedOutput(const ir::Op &O);
 
-  void unpackResults(const ir::Op &O, const std::string &Out, unsigned Indent);
+  void unpackResults(const ir::Op &O, const std::string &Out);
 
   /// Reductions are one tile::rt call each: per thread, then across the
   /// warp's lanes with shuffles, then across warps through shared memory.
-  void emitReduce(const ir::Op &O, unsigned Indent);
+  void emitReduce(const ir::Op &O);
 
   /// Scans are one tile::rt call: per thread, across lanes, across warps.
-  void emitScan(const ir::Op &O, unsigned Indent);
+  void emitScan(const ir::Op &O);
 
   /// The kernel's scratch buffer, for O to pass Bytes of tiles through
   /// (with 1024-byte alignment when Swizzled: tensor-core operands): its
@@ -474,7 +478,7 @@ private:
   /// accumulator layout, else on CUDA cores; a and b are staged in shared
   /// memory from whatever layout they have, except that rt::dot_mma takes
   /// a from registers when its layout holds the mma A fragments.
-  void emitDot(const ir::Op &O, unsigned Indent);
+  void emitDot(const ir::Op &O);
 
   /// The TMA store or add that follows dot O in its block before any op
   /// that may write the scratch (a layout conversion, transpose or dot
@@ -487,7 +491,7 @@ private:
   /// Moves a tile between layouts through shared memory: every thread
   /// writes its elements at their row-major position, then reads the
   /// elements the new layout gives it.
-  void emitConvert(const ir::Op &O, unsigned Indent);
+  void emitConvert(const ir::Op &O);
 
   const ir::Function &F;
   const analysis::LayoutMap &LM;
@@ -610,6 +614,9 @@ private:
   llvm::DenseMap<const ir::Value *, std::string> Names;
   llvm::StringSet<> Taken;
   std::string Body;
+  /// The depth of the lines being written, two spaces each: a kernel's
+  /// statements are one level in.
+  unsigned Depth = 1;
   /// Iterations of the element loops written (EmittedKernel::UnrolledSteps).
   uint64_t UnrolledSteps = 0;
   /// Products' steps (EmittedKernel::DotSteps and Float8DotSteps).

@@ -83,6 +83,39 @@ std::string launchArgs(const Function &F) {
   return S;
 }
 
+/// A scalar of F as the launch wrapper spells it: a parameter by its name,
+/// a constant by its value.
+std::string hostScalar(const Function &F, const Value *V) {
+  if (auto I = paramIndex(F, V))
+    return F.Params[*I].Name;
+  return std::to_string(V->definingOp()->intValue());
+}
+
+/// What the wrapper encodes tensor map M from: the tensor's base, its
+/// extents along the box's inner and outer dimensions (an axis without a
+/// mask ends with the box), its row stride and, for a stack of 2-D
+/// tensors, the elements between them.
+json tensorMapModel(const Function &F, const EmittedKernel::TensorMapParam &M) {
+  const TensorMapAccess &Map = *M.Access;
+  const TensorMapAxis &Outer = Map.Axes[Map.outerDim()];
+  auto Extent = [&](unsigned Dim) {
+    const TensorMapAxis &Axis = Map.Axes[Dim];
+    return Axis.Bound ? hostScalar(F, Axis.Bound)
+                      : std::to_string(Axis.Start + M.BoxShape[Dim]);
+  };
+  return {{"name", M.Name},
+          {"stage", M.Stage},
+          {"base", hostScalar(F, Map.Base)},
+          {"inner", Extent(Map.InnerDim)},
+          {"outer", Extent(Map.outerDim())},
+          {"row_stride", hostScalar(F, Outer.Stride)},
+          {"batch_stride", Map.Batch
+                               ? "std::uint64_t(" + hostScalar(F, Outer.Bound) +
+                                     ") * " + hostScalar(F, Outer.Stride)
+                               : ""},
+          {"adds", M.Adds}};
+}
+
 } // namespace
 
 std::string LayoutTable::name(const Layout &L, llvm::ArrayRef<int64_t> Shape) {
@@ -176,14 +209,7 @@ json variantModel(const BuiltVariant &B, llvm::ArrayRef<BuiltVariant> Built,
   json Maps = json::array();
   std::string MapArgs;
   for (const auto &M : E.TensorMaps) {
-    Maps.push_back({{"name", M.Name},
-                    {"stage", M.Stage},
-                    {"base", M.Base},
-                    {"inner", M.Inner},
-                    {"outer", M.Outer},
-                    {"row_stride", M.RowStride},
-                    {"batch_stride", M.BatchStride},
-                    {"adds", M.Adds}});
+    Maps.push_back(tensorMapModel(F, M));
     MapArgs += ", " + M.Name;
   }
   const std::string LaunchArgs = launchArgs(F) + MapArgs;

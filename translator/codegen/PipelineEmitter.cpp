@@ -36,12 +36,6 @@ std::string KernelEmitter::stageType(const Op &L) {
   return smemTileType(T, !IsStore && storedTransposed(L));
 }
 
-std::string KernelEmitter::hostScalar(const Value *V) {
-  if (auto I = paramIndex(F, V))
-    return F.Params[*I].Name;
-  return std::to_string(V->definingOp()->intValue());
-}
-
 std::string KernelEmitter::stageTile(const Op &L, const std::string &S) {
   auto &[Type, Ring] = Rings[&L];
   return Type + "{" + Ring + " + " + S + " * " + Type + "::elems}";
@@ -49,197 +43,202 @@ std::string KernelEmitter::stageTile(const Op &L, const std::string &S) {
 
 void KernelEmitter::emitStagedCopy(const PipelinedLoop &P, const Op &L,
                                    const std::string &S,
-                                   const std::string &Live, unsigned Indent) {
+                                   const std::string &Live) {
   const Value *R = L.result();
   const bool Own = llvm::is_contained(P.OwnLoads, &L);
   const std::string Width = std::to_string(accessWidth(L));
   std::string Tile = fresh(nameOf(R) + "_dst");
-  line(Indent, "const auto " + Tile + " = " + stageTile(L, S) + ";");
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(R), accessWidth(L)));
+  line("const auto " + Tile + " = " + stageTile(L, S) + ";");
+  line("#pragma unroll");
+  line(loopHeader(elems(R), accessWidth(L)));
   if (!Own)
-    line(Indent + 1, "if (" + layoutOf(R) + "::owns(e))");
+    line("if (" + layoutOf(R) + "::owns(e))", 1);
   std::string Slot =
       Own ? Width
           : layoutOf(R) + ", " + (storedTransposed(L) ? "true" : "false");
   bool Async = accessWidth(L) * storageBytes(R->type().Elem.Kind) >= 4;
-  line(Indent + (Own ? 1 : 2),
-       std::string(Async ? "rt::cp_async_v<" : "rt::copy_v<") + Width + ">(" +
+  line(std::string(Async ? "rt::cp_async_v<" : "rt::copy_v<") + Width + ">(" +
            Tile + ".template at<" + Slot + ">(e), " + elem(L.operand(0), "e") +
-           ", " + Live + (L.mask() ? " && " + maskExpr(L, "e") : "") + ");");
+           ", " + Live + (L.mask() ? " && " + maskExpr(L, "e") : "") + ");",
+       Own ? 1 : 2);
 }
 
-void KernelEmitter::emitOwnStagedRead(const Op &L, unsigned Indent) {
+void KernelEmitter::emitOwnStagedRead(const Op &L) {
   const Value *R = L.result();
   unsigned W = accessWidth(L);
   Accesses.push_back("load " + nameOf(R) + ": v" + std::to_string(W) +
                      ", staged by its own threads");
-  declareTile(R, Indent);
+  declareTile(R);
   std::string Tile = fresh(nameOf(R) + "_src");
   std::string Width = std::to_string(W);
-  line(Indent, "const auto " + Tile + " = " + stageTile(L, StageExpr) + ";");
-  line(Indent, "#pragma unroll");
-  line(Indent, loopHeader(elems(R), W));
+  line("const auto " + Tile + " = " + stageTile(L, StageExpr) + ";");
+  line("#pragma unroll");
+  line(loopHeader(elems(R), W));
   std::string Other =
       L.other() ? elem(L.other(), "e") : deviceType(R->type().Elem) + "(0)";
-  line(Indent + 1, "rt::ld_shared_v" + Width + "(&" + nameOf(R) + "[e], " +
-                       Tile + ".template at<" + Width + ">(e), " +
-                       maskExpr(L, "e") + ", " + Other + ");");
+  line("rt::ld_shared_v" + Width + "(&" + nameOf(R) + "[e], " + Tile +
+           ".template at<" + Width + ">(e), " + maskExpr(L, "e") + ", " +
+           Other + ");",
+       1);
 }
 
 void KernelEmitter::emitPrefetch(const Op &Loop, const PipelinedLoop &P,
                                  const std::string &Iv,
-                                 const std::string &Ahead, const std::string &S,
-                                 unsigned Indent) {
+                                 const std::string &Ahead,
+                                 const std::string &S) {
   if (byTma(P))
-    return emitTmaPrefetch(Loop, P, Iv, S, Indent);
+    return emitTmaPrefetch(Loop, P, Iv, S);
   const Value *IV = Loop.region(0)->argument(0);
-  line(Indent, "{");
-  line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
-  std::string Live = fresh("live");
-  line(Indent + 1,
-       "const bool " + Live + " = " +
-           (P.ConstantStep ? "" : scalar(Loop.operand(2)) + " > 0 && ") +
-           nameOf(IV) + " < " + scalar(Loop.operand(1)) + ";");
-  const PipelinedLoop *Outer = Active;
-  Active = nullptr;
-  for (unsigned I = 0; I < P.StepOps; ++I)
-    emitOp(*P.Slice[I], Indent + 1);
-  // The carried pointers as they will be Ahead iterations on.
-  llvm::SmallVector<std::pair<const Value *, std::string>, 2> Current;
-  for (const auto &[Arg, Step] : P.Advances) {
-    std::string Name = fresh(nameOf(Arg) + "_ahead");
-    if (Arg->type().isScalar()) {
-      line(Indent + 1, constDecl(Arg, Name) + " = " + scalar(Arg) + " + " +
-                           Ahead + " * " + scalar(Step) + ";");
-    } else {
-      declareTileAs(Arg, Name, Indent + 1);
-      line(Indent + 1, "#pragma unroll");
-      line(Indent + 1, loopHeader(elems(Arg)));
-      line(Indent + 2, Name + "[e] = " + elem(Arg, "e") + " + " + Ahead +
-                           " * " + elem(Step, "e") + ";");
+  line("{");
+  {
+    Nested InBlock(*this);
+    line(constDecl(IV) + " = " + Iv + ";");
+    std::string Live = fresh("live");
+    line("const bool " + Live + " = " +
+         (P.ConstantStep ? "" : scalar(Loop.operand(2)) + " > 0 && ") +
+         nameOf(IV) + " < " + scalar(Loop.operand(1)) + ";");
+    const PipelinedLoop *Outer = Active;
+    Active = nullptr;
+    for (unsigned I = 0; I < P.StepOps; ++I)
+      emitOp(*P.Slice[I]);
+    // The carried pointers as they will be Ahead iterations on.
+    llvm::SmallVector<std::pair<const Value *, std::string>, 2> Current;
+    for (const auto &[Arg, Step] : P.Advances) {
+      std::string Name = fresh(nameOf(Arg) + "_ahead");
+      if (Arg->type().isScalar()) {
+        line(constDecl(Arg, Name) + " = " + scalar(Arg) + " + " + Ahead +
+             " * " + scalar(Step) + ";");
+      } else {
+        declareTileAs(Arg, Name);
+        line("#pragma unroll");
+        line(loopHeader(elems(Arg)));
+        line(Name + "[e] = " + elem(Arg, "e") + " + " + Ahead + " * " +
+                 elem(Step, "e") + ";",
+             1);
+      }
+      Current.push_back({Arg, nameOf(Arg)});
+      Names[Arg] = Name;
     }
-    Current.push_back({Arg, nameOf(Arg)});
-    Names[Arg] = Name;
+    for (unsigned I = P.StepOps; I < P.Slice.size(); ++I)
+      emitOp(*P.Slice[I]);
+    Active = Outer;
+    for (const Op *L : P.Loads)
+      emitStagedCopy(P, *L, S, Live);
+    for (const Op *L : P.OwnLoads)
+      emitStagedCopy(P, *L, S, Live);
+    for (const auto &[Arg, Name] : Current)
+      Names[Arg] = Name;
   }
-  for (unsigned I = P.StepOps; I < P.Slice.size(); ++I)
-    emitOp(*P.Slice[I], Indent + 1);
-  Active = Outer;
-  for (const Op *L : P.Loads)
-    emitStagedCopy(P, *L, S, Live, Indent + 1);
-  for (const Op *L : P.OwnLoads)
-    emitStagedCopy(P, *L, S, Live, Indent + 1);
-  for (const auto &[Arg, Name] : Current)
-    Names[Arg] = Name;
-  line(Indent, "}");
-  line(Indent, "rt::cp_async_commit();");
+  line("}");
+  line("rt::cp_async_commit();");
 }
 
 void KernelEmitter::waitStage(const PipelineState &St, const std::string &Stage,
-                              const std::string &Phase, bool Late,
-                              unsigned Indent) {
-  line(Indent, "rt::mbarrier_wait(" + (Late ? St.FullLate : St.Full) + " + " +
-                   Stage + ", " + Phase + ");");
+                              const std::string &Phase, bool Late) {
+  line("rt::mbarrier_wait(" + (Late ? St.FullLate : St.Full) + " + " + Stage +
+       ", " + Phase + ");");
 }
 
 void KernelEmitter::releaseStage(const PipelineState &St,
                                  const std::string &Stage, bool Late,
-                                 unsigned Indent, const std::string &If) {
-  line(Indent,
-       "if (" + (If.empty() ? "" : If + " && ") + "threadIdx.x % 32 == 0)");
-  line(Indent + 1, "rt::mbarrier_arrive(" + (Late ? St.EmptyLate : St.Empty) +
-                       " + " + Stage + ");");
+                                 const std::string &If) {
+  line("if (" + (If.empty() ? "" : If + " && ") + "threadIdx.x % 32 == 0)");
+  line("rt::mbarrier_arrive(" + (Late ? St.EmptyLate : St.Empty) + " + " +
+           Stage + ");",
+       1);
 }
 
 void KernelEmitter::advanceStage(const std::string &Stage,
-                                 const std::string &Phase, unsigned Stages,
-                                 unsigned Indent) {
-  line(Indent, Stage + " = " + Stage + " + 1 == " + std::to_string(Stages) +
-                   " ? 0 : " + Stage + " + 1;");
+                                 const std::string &Phase, unsigned Stages) {
+  line(Stage + " = " + Stage + " + 1 == " + std::to_string(Stages) +
+       " ? 0 : " + Stage + " + 1;");
   if (!Phase.empty())
-    line(Indent, Phase + " ^= " + Stage + " == 0;");
+    line(Phase + " ^= " + Stage + " == 0;");
 }
 
-void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
-                                     unsigned Indent) {
+void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P) {
   if (auto It = Producer.Rotated.find(&O); It != Producer.Rotated.end())
-    return emitRotatedFor(O, P, It->second, Indent);
+    return emitRotatedFor(O, P, It->second);
   const Block &Body = *O.region(0);
-  declareCarried(O, Indent);
+  declareCarried(O);
   const bool Flat = Flats.count(&O);
   if (!Flat)
-    openPipeline(O, P, Indent++);
+    openPipeline(O, P);
+  Nested InPipeline(*this, Flat ? 0 : 1);
   const PipelineState St = States[&O];
   const bool ByTma = byTma(P);
   const bool Specialized = Producer.feeds(O);
   const unsigned S = P.NumStages, D = S - 1;
   const Value *IV = Body.argument(0);
   std::string N = nameOf(IV), Step = scalar(O.operand(2));
-  stageResidents(O, P, Indent);
-  line(Indent, forHeader(O));
-  const Op *OuterFreeing = StageFreeingStore;
-  StageFreeingStore = nullptr;
-  if (ByTma) {
-    waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 1);
-    // Every warp is done with the stage the prefetch refills: the previous
-    // iteration's store met after its last dot, or a barrier here.
-    if (!P.AsyncMma && !Specialized) {
-      StageFreeingStore = Flat ? nullptr : stageFreeingStore(Body, P);
-      if (!StageFreeingStore)
-        line(Indent + 1, "__syncthreads();");
-    }
-  } else {
-    line(Indent + 1, "rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
-    // Stages that threads fill for themselves need no barrier.
-    if (!P.Loads.empty()) {
-      line(Indent + 1, "rt::fence_proxy_async();");
-      line(Indent + 1, "__syncthreads();");
-    }
-  }
-  auto Prefetch = [&] {
-    std::string Into =
-        "(" + St.Read + " + " + std::to_string(D) + ") % " + std::to_string(S);
-    if (Flat)
-      return emitCursorPrefetch(O, P, Into, Indent + 1);
-    std::string Ahead = fresh(N + "_ahead");
-    line(Indent + 1, "const int " + Ahead + " = " + N + " + " +
-                         std::to_string(D) + " * " + Step + ";");
-    emitPrefetch(O, P, Ahead, std::to_string(D), Into, Indent + 1);
-  };
-  if (!P.AsyncMma && !Specialized)
-    Prefetch();
-  const PipelinedLoop *Outer = Active;
-  Active = &P;
-  StageExpr = St.Read;
-  // Products left in flight are waited for later: taking turns would
-  // order only their issue.
-  const bool OuterTurns = TakingTurns, OuterWait = WaitAtFirstUse;
-  TakingTurns = Specialized && Producer.MmaTurns && !P.AsyncMma;
-  WaitAtFirstUse = P.WaitAtFirstUse && !TakingTurns;
-  emitBlock(Body, Indent + 1);
-  awaitAllProducts(Indent + 1);
-  TakingTurns = OuterTurns;
-  WaitAtFirstUse = OuterWait;
-  StageFreeingStore = OuterFreeing;
-  Active = Outer;
+  stageResidents(O, P);
   // The stage before this one, once the dot reading it has retired.
   const std::string Previous = "(" + St.Read + " == 0 ? " + std::to_string(D) +
                                " : " + St.Read + " - 1)";
-  if (Specialized && P.AsyncMma) {
-    // This warp's previous dot is done: the producer may refill its stage.
-    releaseStage(St, Previous, /*Late=*/false, Indent + 1,
-                 N + " != " + scalar(O.operand(0)));
-  } else if (Specialized) {
-    // This warp's dots are done with the stage.
-    releaseStage(St, St.Read, /*Late=*/false, Indent + 1);
-  } else if (P.AsyncMma) {
-    // Every warp's previous dot is done: its stage takes the prefetch.
-    line(Indent + 1, "__syncthreads();");
-    Prefetch();
+  line(forHeader(O));
+  {
+    Nested LoopBody(*this);
+    const Op *OuterFreeing = StageFreeingStore;
+    StageFreeingStore = nullptr;
+    if (ByTma) {
+      waitStage(St, St.Read, St.Phase, /*Late=*/false);
+      // Every warp is done with the stage the prefetch refills: the previous
+      // iteration's store met after its last dot, or a barrier here.
+      if (!P.AsyncMma && !Specialized) {
+        StageFreeingStore = Flat ? nullptr : stageFreeingStore(Body, P);
+        if (!StageFreeingStore)
+          line("__syncthreads();");
+      }
+    } else {
+      line("rt::cp_async_wait<" + std::to_string(D - 1) + ">();");
+      // Stages that threads fill for themselves need no barrier.
+      if (!P.Loads.empty()) {
+        line("rt::fence_proxy_async();");
+        line("__syncthreads();");
+      }
+    }
+    auto Prefetch = [&] {
+      std::string Into = "(" + St.Read + " + " + std::to_string(D) + ") % " +
+                         std::to_string(S);
+      if (Flat)
+        return emitCursorPrefetch(O, P, Into);
+      std::string Ahead = fresh(N + "_ahead");
+      line("const int " + Ahead + " = " + N + " + " + std::to_string(D) +
+           " * " + Step + ";");
+      emitPrefetch(O, P, Ahead, std::to_string(D), Into);
+    };
+    if (!P.AsyncMma && !Specialized)
+      Prefetch();
+    const PipelinedLoop *Outer = Active;
+    Active = &P;
+    StageExpr = St.Read;
+    // Products left in flight are waited for later: taking turns would
+    // order only their issue.
+    const bool OuterTurns = TakingTurns, OuterWait = WaitAtFirstUse;
+    TakingTurns = Specialized && Producer.MmaTurns && !P.AsyncMma;
+    WaitAtFirstUse = P.WaitAtFirstUse && !TakingTurns;
+    emitBlock(Body);
+    awaitAllProducts();
+    TakingTurns = OuterTurns;
+    WaitAtFirstUse = OuterWait;
+    StageFreeingStore = OuterFreeing;
+    Active = Outer;
+    if (Specialized && P.AsyncMma) {
+      // This warp's previous dot is done: the producer may refill its stage.
+      releaseStage(St, Previous, /*Late=*/false,
+                   N + " != " + scalar(O.operand(0)));
+    } else if (Specialized) {
+      // This warp's dots are done with the stage.
+      releaseStage(St, St.Read, /*Late=*/false);
+    } else if (P.AsyncMma) {
+      // Every warp's previous dot is done: its stage takes the prefetch.
+      line("__syncthreads();");
+      Prefetch();
+    }
+    emitYield(O, Body);
+    advanceStage(St.Read, St.Phase, S);
   }
-  emitYield(O, Body, Indent + 1);
-  advanceStage(St.Read, St.Phase, S, Indent + 1);
-  line(Indent, "}");
+  line("}");
   if (P.AsyncMma) {
     // The accumulators the dots left in flight: the loop's carried values.
     std::string Accs;
@@ -247,15 +246,15 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
     for (unsigned I = 0; I < O.numResults(); ++I)
       if (const Op *D = Yield->operand(I)->definingOp(); D && P.Dots.count(D))
         Accs += (Accs.empty() ? "" : ", ") + nameOf(O.result(I));
-    line(Indent, "rt::mma_wait_all(" + Accs + ");");
+    line("rt::mma_wait_all(" + Accs + ");");
     if (Specialized)
-      line(Indent, "rt::end_basic_block();");
+      line("rt::end_basic_block();");
     // The last iteration's stage, which a later loop's copies refill (or
     // this loop's, in the enclosing loop's next iteration). Only then:
     // ptxas would serialize the loop's wgmmas.
     if (Specialized &&
         (Producer.Loops.back() != &O || O.parentBlock() != &F.body())) {
-      releaseStage(St, Previous, /*Late=*/false, Indent,
+      releaseStage(St, Previous, /*Late=*/false,
                    scalar(O.operand(0)) + " < " + scalar(O.operand(1)));
     }
   }
@@ -264,15 +263,14 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P,
   // instead; the resident operands are not, and a later loop writes its own
   // over them.
   if (!ByTma)
-    line(Indent, "rt::cp_async_wait<0>();");
+    line("rt::cp_async_wait<0>();");
   if (!Specialized || !P.Resident.empty() || !P.ResidentB.empty())
-    line(Indent, barrier());
+    line(barrier());
   if (!Flat)
-    line(Indent - 1, "}");
+    line("}", -1);
 }
 
-void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
-                                   unsigned Indent) {
+void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P) {
   const unsigned S = P.NumStages;
   unsigned Offset = 0;
   auto AddRing = [&](const Op *L, const std::string &StageType,
@@ -281,9 +279,9 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
     std::string Elem = deviceType(T.Elem);
     std::string Type = fresh(nameOf(L->result()) + "_stage");
     std::string Ring = fresh(nameOf(L->result()) + "_ring");
-    line(Indent, "using " + Type + " = " + StageType + ";");
-    line(Indent, Elem + " *const " + Ring + " = rt::dynamic_smem<" + Elem +
-                     ">(" + std::to_string(Offset) + ");");
+    line("using " + Type + " = " + StageType + ";");
+    line(Elem + " *const " + Ring + " = rt::dynamic_smem<" + Elem + ">(" +
+         std::to_string(Offset) + ");");
     Rings[L] = {Type, Ring};
     unsigned Bytes = StageElems * storageBytes(T.Elem.Kind) * S;
     Offset += (Bytes + 1023) / 1024 * 1024;
@@ -308,9 +306,8 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
   const bool Specialized = Producer.feeds(O);
   if (ByTma) {
     St.Full = fresh("full");
-    line(Indent, "rt::mbarrier *const " + St.Full +
-                     " = rt::dynamic_smem<rt::mbarrier>(" +
-                     std::to_string(Offset) + ");");
+    line("rt::mbarrier *const " + St.Full +
+         " = rt::dynamic_smem<rt::mbarrier>(" + std::to_string(Offset) + ");");
     llvm::SmallVector<std::pair<std::string, unsigned>, 4> Barriers = {
         {St.Full, 1}};
     const unsigned Consumers = Producer.ConsumerThreads / 32;
@@ -321,27 +318,29 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
       Barriers.push_back({St.EmptyLate = fresh("empty_late"), Consumers});
     }
     for (unsigned I = 1; I < Barriers.size(); ++I)
-      line(Indent, "rt::mbarrier *const " + Barriers[I].first + " = " +
-                       St.Full + " + " + std::to_string(I * S) + ";");
+      line("rt::mbarrier *const " + Barriers[I].first + " = " + St.Full +
+           " + " + std::to_string(I * S) + ";");
     Offset += 8 * S * Barriers.size();
     llvm::SmallVector<std::pair<std::string, unsigned>, 2> OperandBarriers;
     if (Specialized)
-      OperandBarriers = declareOperandBuffers(Offset, Indent);
-    line(Indent, "if (threadIdx.x == 0) {");
-    line(Indent + 1, "#pragma unroll");
-    line(Indent + 1, "for (int s = 0; s < " + std::to_string(S) + "; ++s)" +
-                         (Specialized ? " {" : ""));
+      OperandBarriers = declareOperandBuffers(Offset);
+    line("if (threadIdx.x == 0) {");
+    line("#pragma unroll", 1);
+    line("for (int s = 0; s < " + std::to_string(S) + "; ++s)" +
+             (Specialized ? " {" : ""),
+         1);
     for (const auto &[Name, Count] : Barriers)
-      line(Indent + 2, "rt::mbarrier_init(" + Name + " + s, " +
-                           std::to_string(Count) + ");");
+      line("rt::mbarrier_init(" + Name + " + s, " + std::to_string(Count) +
+               ");",
+           2);
     if (Specialized)
-      line(Indent + 1, "}");
+      line("}", 1);
     for (const auto &[Name, Count] : OperandBarriers)
-      line(Indent + 1,
-           "rt::mbarrier_init(" + Name + ", " + std::to_string(Count) + ");");
-    line(Indent + 1, "rt::fence_mbarrier_init();");
-    line(Indent, "}");
-    line(Indent, "__syncthreads();");
+      line("rt::mbarrier_init(" + Name + ", " + std::to_string(Count) + ");",
+           1);
+    line("rt::fence_mbarrier_init();", 1);
+    line("}");
+    line("__syncthreads();");
   }
   PipelineBytes = std::max(PipelineBytes, Offset);
   if (Offset + 1024 > DynamicSharedBytes) {
@@ -352,15 +351,14 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P,
   overwriteResidents(0, Offset);
   St.End = (Offset + 1023) / 1024 * 1024;
   St.Read = fresh("read_stage");
-  line(Indent, "int " + St.Read + " = 0;");
+  line("int " + St.Read + " = 0;");
   if (ByTma) {
     St.Phase = fresh("phase");
-    line(Indent, "unsigned " + St.Phase + " = 0;");
+    line("unsigned " + St.Phase + " = 0;");
   }
 }
 
-void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
-                                 unsigned Indent) {
+void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P) {
   const bool Flat = Flats.count(&O);
   const unsigned S = P.NumStages;
   const unsigned D = S - 1; // iterations the prefetch runs ahead
@@ -371,21 +369,22 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
     Loads += (Loads.empty() ? "" : ", ") + nameOf(L->result()) +
              " (by its own threads)";
   const bool Specialized = Producer.feeds(O);
-  line(Indent,
-       "{ // pipeline: " + Loads + " in " + std::to_string(S) +
-           " shared-memory stages, " +
-           (Specialized
-                ? "filled by a producer warpgroup as they are released"
-                : "prefetched " + std::to_string(D) + " iterations ahead") +
-           (Flat ? " across the enclosing loop" : "") +
-           (P.AsyncMma ? "; one dot left in flight" : "") +
-           (Producer.Rotated.count(&O)
-                ? "; rotated: each iteration issues the previous one's " +
-                      std::string("last dot after its first")
-                : ""));
+  line("{ // pipeline: " + Loads + " in " + std::to_string(S) +
+       " shared-memory stages, " +
+       (Specialized ? "filled by a producer warpgroup as they are released"
+                    : "prefetched " + std::to_string(D) + " iterations ahead") +
+       (Flat ? " across the enclosing loop" : "") +
+       (P.AsyncMma ? "; one dot left in flight" : "") +
+       (Producer.Rotated.count(&O)
+            ? "; rotated: each iteration issues the previous one's " +
+                  std::string("last dot after its first")
+            : ""));
   if (Specialized)
     return; // its ring was set up before the split
-  allocateStages(O, P, Indent + 1);
+  {
+    Nested Deeper(*this);
+    allocateStages(O, P);
+  }
   PipelineState &St = States[&O];
   const Value *IV = O.region(0)->argument(0);
   if (Flat) {
@@ -394,29 +393,37 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P,
     St.NextInner = fresh("next_" + nameOf(IV));
     // The induction variables' own types: a 64-bit one is not narrowed.
     const Value *OuterIV = Outer.region(0)->argument(0);
-    line(Indent + 1, deviceType(OuterIV->type().Elem) + " " + St.NextOuter +
-                         " = " + scalar(Outer.operand(0)) + ";");
-    line(Indent + 1, deviceType(IV->type().Elem) + " " + St.NextInner + " = " +
-                         scalar(O.operand(0)) + ";");
+    line(deviceType(OuterIV->type().Elem) + " " + St.NextOuter + " = " +
+             scalar(Outer.operand(0)) + ";",
+         1);
+    line(deviceType(IV->type().Elem) + " " + St.NextInner + " = " +
+             scalar(O.operand(0)) + ";",
+         1);
     for (const Value *V : Flats.find(&O)->second.Carried) {
       St.Carried.push_back(fresh("next_" + nameOf(V)));
-      line(Indent + 1,
-           deviceType(V->type().Elem) + " " + St.Carried.back() + " = 0;");
+      line(deviceType(V->type().Elem) + " " + St.Carried.back() + " = 0;", 1);
     }
-    emitCursorOuter(O, Indent + 1);
+    {
+      Nested Deeper(*this);
+      emitCursorOuter(O);
+    }
   }
   std::string Stage = fresh("stage");
-  line(Indent + 1, "#pragma unroll");
-  line(Indent + 1, "for (int " + Stage + " = 0; " + Stage + " < " +
-                       std::to_string(D) + "; ++" + Stage + ") {");
-  if (Flat)
-    emitCursorPrefetch(O, P, Stage, Indent + 2);
-  else
+  line("#pragma unroll", 1);
+  line("for (int " + Stage + " = 0; " + Stage + " < " + std::to_string(D) +
+           "; ++" + Stage + ") {",
+       1);
+  if (Flat) {
+    Nested Deeper(*this, 2);
+    emitCursorPrefetch(O, P, Stage);
+  } else {
+    Nested Deeper(*this, 2);
     emitPrefetch(O, P,
                  scalar(O.operand(0)) + " + " + Stage + " * " +
                      scalar(O.operand(2)),
-                 Stage, Stage, Indent + 2);
-  line(Indent + 1, "}");
+                 Stage, Stage);
+  }
+  line("}", 1);
 }
 
 void KernelEmitter::overwriteResidents(unsigned Begin, unsigned End) {
@@ -425,8 +432,7 @@ void KernelEmitter::overwriteResidents(unsigned Begin, unsigned End) {
   });
 }
 
-void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
-                                   unsigned Indent) {
+void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P) {
   // Those the producer copies are in shared memory already.
   llvm::SmallVector<const Value *, 2> Resident;
   for (const Value *A : P.Resident)
@@ -452,27 +458,27 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
                            std::to_string(Offset) + ")";
     std::string Name = fresh(nameOf(V) + "_resident");
     if (Left != StagedResidents.end()) {
-      line(Indent, "// Still in shared memory: written before the earlier loop "
-                   "at line " +
-                       std::to_string(Left->Line) + ".");
-      line(Indent, "const auto " + Name + " = " + View(V, At) + ";");
+      line("// Still in shared memory: written before the earlier loop "
+           "at line " +
+           std::to_string(Left->Line) + ".");
+      line("const auto " + Name + " = " + View(V, At) + ";");
     } else {
       overwriteResidents(Offset, End);
       StagedResidents.push_back(
           {V, O.parentBlock(), Offset, End, O.loc().Line, IsB});
-      line(Indent, "const auto " + Name + " = " + Write(V, At) + ";");
+      line("const auto " + Name + " = " + Write(V, At) + ";");
       Wrote = true;
     }
     Residents[V] = Name;
     Offset = End;
   };
   if (!Resident.empty())
-    line(Indent, P.ResidentForWgmma
-                     ? "// Loop-invariant A operands, read from shared memory: "
-                       "in registers, ptxas may give another wgmma's A "
-                       "fragments their registers where the loop chooses."
-                     : "// Loop-invariant A operands, read from shared "
-                       "memory: registers hold the accumulators.");
+    line(P.ResidentForWgmma
+             ? "// Loop-invariant A operands, read from shared memory: "
+               "in registers, ptxas may give another wgmma's A "
+               "fragments their registers where the loop chooses."
+             : "// Loop-invariant A operands, read from shared "
+               "memory: registers hold the accumulators.");
   for (const Value *A : Resident)
     Stage(
         A, /*IsB=*/false,
@@ -485,8 +491,8 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
                  "})";
         });
   if (!P.ResidentB.empty())
-    line(Indent, "// Loop-invariant B operands, written to shared memory "
-                 "once rather than by each iteration's dot.");
+    line("// Loop-invariant B operands, written to shared memory "
+         "once rather than by each iteration's dot.");
   for (const Value *B : P.ResidentB)
     Stage(
         B, /*IsB=*/true,
@@ -505,12 +511,11 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P,
   }
   if (!Wrote)
     return;
-  line(Indent, "rt::fence_proxy_async();");
-  line(Indent, barrier());
+  line("rt::fence_proxy_async();");
+  line(barrier());
 }
 
-void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
-                                  bool InPlace) {
+void KernelEmitter::emitStagedDot(const Op &O, bool Issue, bool InPlace) {
   countDot(O);
   const Value *R = O.result();
   if (Active->AsyncMma || InPlace) {
@@ -519,8 +524,8 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
     // the registers of a product in flight.
     Names[R] = nameOf(O.operand(2));
   } else {
-    declareTile(R, Indent);
-    assignValue(R, nameOf(R), O.operand(2), Indent);
+    declareTile(R);
+    assignValue(R, nameOf(R), O.operand(2));
   }
   std::string Ops[2];
   for (unsigned I = 0; I < 2; ++I) {
@@ -558,21 +563,21 @@ void KernelEmitter::emitStagedDot(const Op &O, unsigned Indent, bool Issue,
                        R->type().Elem.Kind != ScalarKind::F16 &&
                        !BufferedFrom.count(O.operand(0));
   if (Issue) {
-    line(Indent, "rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
+    line("rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
   } else if (TakingTurns) {
-    line(Indent, "rt::mma_tiles_in_turn<" + layoutOf(R) + ", " + Elem + ", " +
-                     std::to_string(Producer.MmaTurns) + ">" + Args);
+    line("rt::mma_tiles_in_turn<" + layoutOf(R) + ", " + Elem + ", " +
+         std::to_string(Producer.MmaTurns) + ">" + Args);
   } else if (const bool Stays = MayStay && leavesInFlight(O);
              Stays || (MayStay && !InFlight.empty())) {
-    line(Indent, "rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
+    line("rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
     InFlight.push_back(R);
     if (!Stays)
-      awaitAllProducts(Indent);
+      awaitAllProducts();
   } else {
-    line(Indent, "rt::mma_tiles<" + layoutOf(R) + ", " + Elem +
-                     (Active->AsyncMma ? ", 1" : "") + ">" + Args);
+    line("rt::mma_tiles<" + layoutOf(R) + ", " + Elem +
+         (Active->AsyncMma ? ", 1" : "") + ">" + Args);
     // It waited for every product; those in flight are fenced now.
-    awaitAllProducts(Indent);
+    awaitAllProducts();
   }
 }
 
@@ -608,35 +613,32 @@ const Op *KernelEmitter::stageFreeingStore(const Block &Body,
   return nullptr;
 }
 
-void KernelEmitter::awaitProductsFor(const Op &O, unsigned Indent) {
+void KernelEmitter::awaitProductsFor(const Op &O) {
   if (endsOrOpensBlock(O) || &O == StageFreeingStore)
-    return awaitAllProducts(Indent);
+    return awaitAllProducts();
   // The last product O reads: it and those issued before it retire.
   unsigned Retired = 0;
   for (unsigned I = 0; I < InFlight.size(); ++I)
     if (llvm::is_contained(O.operands(), InFlight[I]))
       Retired = I + 1;
-  awaitProducts(Retired, Indent, &O);
+  awaitProducts(Retired, &O);
 }
 
-void KernelEmitter::emitOpAfterProducts(const Op &O, unsigned Indent) {
+void KernelEmitter::emitOpAfterProducts(const Op &O) {
   if (!WaitAtFirstUse)
-    return emitOp(O, Indent);
-  awaitProductsFor(O, Indent);
+    return emitOp(O);
+  awaitProductsFor(O);
   if (!endsOrOpensBlock(O))
-    return emitOp(O, Indent);
+    return emitOp(O);
   // A nested block's dots wait at once: its end would leave them in flight.
   WaitAtFirstUse = false;
-  emitOp(O, Indent);
+  emitOp(O);
   WaitAtFirstUse = true;
 }
 
-void KernelEmitter::awaitAllProducts(unsigned Indent) {
-  awaitProducts(InFlight.size(), Indent);
-}
+void KernelEmitter::awaitAllProducts() { awaitProducts(InFlight.size()); }
 
-void KernelEmitter::awaitProducts(unsigned Retired, unsigned Indent,
-                                  const Op *Reader) {
+void KernelEmitter::awaitProducts(unsigned Retired, const Op *Reader) {
   if (!Retired)
     return;
   // The wait belongs to the line that needs the products.
@@ -645,8 +647,8 @@ void KernelEmitter::awaitProducts(unsigned Retired, unsigned Indent,
   std::string Accs;
   for (unsigned I = 0; I < Retired; ++I)
     Accs += (I ? ", " : "") + nameOf(InFlight[I]);
-  line(Indent, "rt::mma_wait<" + std::to_string(InFlight.size() - Retired) +
-                   ">(" + Accs + ");");
+  line("rt::mma_wait<" + std::to_string(InFlight.size() - Retired) + ">(" +
+       Accs + ");");
   InFlight.erase(InFlight.begin(), InFlight.begin() + Retired);
 }
 

@@ -28,13 +28,13 @@ std::string KernelEmitter::boxCorner(const TensorMapAccess &Map) {
 }
 
 void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
-                                    const std::string &Iv, const std::string &S,
-                                    unsigned Indent) {
+                                    const std::string &Iv,
+                                    const std::string &S) {
   const Value *IV = Loop.region(0)->argument(0);
   const PipelineState St = States[&Loop];
   const FlattenedPipeline *Flat =
       Flats.count(&Loop) ? &Flats.find(&Loop)->second : nullptr;
-  line(Indent, "{");
+  line("{");
   std::string Live = nameOf(IV) + " < " + scalar(Loop.operand(1));
   // A flattened pipeline's cursor holds what the outer body computed for
   // the iteration it is at.
@@ -47,62 +47,67 @@ void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
       Names[Flat->Carried[I]] = St.Carried[I];
     }
   }
-  line(Indent + 1, constDecl(IV) + " = " + Iv + ";");
-  line(Indent + 1, "if (" + Live + " && threadIdx.x == 0) {");
-  emitTmaCopies(P, St, S, "", Indent + 2);
-  line(Indent + 1, "}");
-  line(Indent, "}");
+  {
+    Nested InBlock(*this);
+    line(constDecl(IV) + " = " + Iv + ";");
+    line("if (" + Live + " && threadIdx.x == 0) {");
+    {
+      Nested InIssuer(*this);
+      emitTmaCopies(P, St, S, "");
+    }
+    line("}");
+  }
+  line("}");
   for (const auto &[V, Name] : Shadowed)
     Names[V] = Name;
 }
 
 void KernelEmitter::emitTmaCopies(const PipelinedLoop &P,
                                   const PipelineState &St, const std::string &S,
-                                  const std::string &Phase, unsigned Indent) {
+                                  const std::string &Phase) {
   llvm::DenseSet<const Op *> Needed = boxStartSlice(P, Tma);
   const PipelinedLoop *Outer = Active;
   Active = nullptr;
   for (const Op *O : P.Slice)
     if (Needed.count(O))
-      emitOp(*O, Indent);
+      emitOp(*O);
   Active = Outer;
   if (St.FullLate.empty())
-    return emitTmaLoads(P.Loads, St.Full, S, Indent);
+    return emitTmaLoads(P.Loads, St.Full, S);
   llvm::SmallVector<const Op *, 2> Early, Late;
   for (unsigned I = 0; I < P.Loads.size(); ++I)
     (llvm::is_contained(Producer.lateLoads(), I) ? Late : Early)
         .push_back(P.Loads[I]);
-  emitTmaLoads(Early, St.Full, S, Indent);
-  line(Indent, "rt::mbarrier_wait(" + St.EmptyLate + " + " + S + ", " + Phase +
-                   " ^ 1);");
-  emitTmaLoads(Late, St.FullLate, S, Indent);
+  emitTmaLoads(Early, St.Full, S);
+  line("rt::mbarrier_wait(" + St.EmptyLate + " + " + S + ", " + Phase +
+       " ^ 1);");
+  emitTmaLoads(Late, St.FullLate, S);
 }
 
 void KernelEmitter::emitTmaLoads(llvm::ArrayRef<const Op *> Loads,
-                                 const std::string &Full, const std::string &S,
-                                 unsigned Indent) {
+                                 const std::string &Full,
+                                 const std::string &S) {
   unsigned Bytes = 0;
   for (const Op *L : Loads) {
     const Type &T = L->result()->type();
     Bytes += T.numel() * storageBytes(T.Elem.Kind);
   }
   std::string Bar = Full + " + " + S;
-  line(Indent, "rt::mbarrier_arrive_expect_tx(" + Bar + ", " +
-                   std::to_string(Bytes) + ");");
+  line("rt::mbarrier_arrive_expect_tx(" + Bar + ", " + std::to_string(Bytes) +
+       ");");
   for (const Op *L : Loads) {
     const TensorMapAccess &Map = Tma.find(L)->second;
-    line(Indent, "rt::tma_load_tile(" + stageTile(*L, S) + ", &" +
-                     MapNames.lookup(L) + ", " + Bar + ", " + boxCorner(Map) +
-                     ");");
+    line("rt::tma_load_tile(" + stageTile(*L, S) + ", &" + MapNames.lookup(L) +
+         ", " + Bar + ", " + boxCorner(Map) + ");");
   }
 }
 
-void KernelEmitter::emitSplit(unsigned Indent) {
+void KernelEmitter::emitSplit() {
   // One ring serves every loop the producer feeds: the stages, barriers
   // and read position go on from one loop to the next.
   const Op &First = *Producer.Loops.front();
   const PipelinedLoop &FirstP = Plans.find(&First)->second;
-  allocateStages(First, FirstP, Indent);
+  allocateStages(First, FirstP);
   for (const Op *Loop : Producer.Loops) {
     const PipelinedLoop &P = Plans.find(Loop)->second;
     for (unsigned I = 0; I < P.Loads.size(); ++I)
@@ -110,107 +115,122 @@ void KernelEmitter::emitSplit(unsigned Indent) {
     States[Loop] = States[&First];
   }
   const std::string Consumers = std::to_string(Producer.ConsumerThreads);
-  line(Indent, "// The producer warpgroup: one thread issues the copies.");
-  line(Indent, "if (threadIdx.x >= " + Consumers + ") {");
-  line(Indent + 1,
-       "rt::setmaxnreg_dec<" + std::to_string(Producer.ProducerRegs) + ">();");
-  line(Indent + 1, "if (threadIdx.x == " + Consumers + ") {");
-  // Its copies may read what the prior grid writes: it waits before the
-  // first, wherever the consumers wait.
-  if (transforms::waitsForPriorGrid(F))
-    line(Indent + 2, "rt::griddepcontrol_wait();");
-  const std::string Stage = fresh("fill_stage"), Phase = fresh("fill_phase");
-  line(Indent + 2, "int " + Stage + " = 0;");
-  line(Indent + 2, "unsigned " + Phase + " = 0;");
-  for (const Op *L : Producer.OperandLoads) {
-    const OperandBuffer &B = OperandBuffers.find(L)->second;
-    if (B.Slots > 1)
-      line(Indent + 2, "int " + B.FillSlot + " = 0;");
-    line(Indent + 2, "unsigned " + B.FillPhase + " = 0;");
+  line("// The producer warpgroup: one thread issues the copies.");
+  line("if (threadIdx.x >= " + Consumers + ") {");
+  {
+    Nested InProducer(*this);
+    line("rt::setmaxnreg_dec<" + std::to_string(Producer.ProducerRegs) +
+         ">();");
+    line("if (threadIdx.x == " + Consumers + ") {");
+    {
+      Nested InIssuer(*this);
+      // Its copies may read what the prior grid writes: it waits before the
+      // first, wherever the consumers wait.
+      if (transforms::waitsForPriorGrid(F))
+        line("rt::griddepcontrol_wait();");
+      const std::string Stage = fresh("fill_stage"),
+                        Phase = fresh("fill_phase");
+      line("int " + Stage + " = 0;");
+      line("unsigned " + Phase + " = 0;");
+      for (const Op *L : Producer.OperandLoads) {
+        const OperandBuffer &B = OperandBuffers.find(L)->second;
+        if (B.Slots > 1)
+          line("int " + B.FillSlot + " = 0;");
+        line("unsigned " + B.FillPhase + " = 0;");
+      }
+      emitProducerBlock(F.body(), Stage, Phase);
+    }
+    line("}");
+    line("return;");
   }
-  emitProducerBlock(F.body(), Stage, Phase, Indent + 2);
-  line(Indent + 1, "}");
-  line(Indent + 1, "return;");
-  line(Indent, "}");
-  line(Indent,
-       "rt::setmaxnreg_inc<" + std::to_string(Producer.ConsumerRegs) + ">();");
+  line("}");
+  line("rt::setmaxnreg_inc<" + std::to_string(Producer.ConsumerRegs) + ">();");
   if (Producer.MmaTurns)
-    line(Indent,
-         "rt::mma_turns<" + std::to_string(Producer.MmaTurns) + ">::start();");
+    line("rt::mma_turns<" + std::to_string(Producer.MmaTurns) + ">::start();");
   for (const Op *L : Producer.OperandLoads) {
     const OperandBuffer &B = OperandBuffers.find(L)->second;
     if (B.Slots > 1)
-      line(Indent, "int " + B.Slot + " = 0;");
-    line(Indent, "unsigned " + B.Phase + " = 0;");
+      line("int " + B.Slot + " = 0;");
+    line("unsigned " + B.Phase + " = 0;");
   }
   Split = true;
 }
 
 void KernelEmitter::emitProducerBlock(const Block &B, const std::string &Stage,
-                                      const std::string &Phase,
-                                      unsigned Indent) {
+                                      const std::string &Phase) {
   for (const auto &Owned : B.ops()) {
     const Op &O = *Owned;
     const bool Fed = Producer.feeds(O);
     if (llvm::is_contained(Producer.Slice, &O)) {
-      emitOp(O, Indent);
+      emitOp(O);
       continue;
     }
     if (OperandBuffers.count(&O)) {
-      issueOperandCopy(O, Indent);
+      issueOperandCopy(O);
       continue;
     }
     if (!Fed && !llvm::is_contained(Producer.Enclosing, &O))
       continue;
     lineDirective(O);
-    line(Indent, forHeader(O));
+    line(forHeader(O));
     if (!Fed) {
-      emitProducerBlock(*O.region(0), Stage, Phase, Indent + 1);
-      line(Indent, "}");
+      {
+        Nested Deeper(*this);
+        emitProducerBlock(*O.region(0), Stage, Phase);
+      }
+      line("}");
       continue;
     }
     const PipelinedLoop &P = Plans.find(&O)->second;
     const PipelineState &St = States[&O];
     // A fresh barrier's phase before the first (parity 1) counts as
     // complete: the first round of stages is free.
-    line(Indent + 1, "rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " +
-                         Phase + " ^ 1);");
-    emitTmaCopies(P, St, Stage, Phase, Indent + 1);
-    advanceStage(Stage, Phase, P.NumStages, Indent + 1);
-    line(Indent, "}");
+    line("rt::mbarrier_wait(" + St.Empty + " + " + Stage + ", " + Phase +
+             " ^ 1);",
+         1);
+    {
+      Nested Deeper(*this);
+      emitTmaCopies(P, St, Stage, Phase);
+      advanceStage(Stage, Phase, P.NumStages);
+    }
+    line("}");
   }
 }
 
-void KernelEmitter::emitCursorOuter(const Op &Loop, unsigned Indent) {
+void KernelEmitter::emitCursorOuter(const Op &Loop) {
   const PipelineState St = States[&Loop];
   const FlattenedPipeline &Flat = Flats.find(&Loop)->second;
-  line(Indent,
-       "if (" + St.NextOuter + " < " + scalar(Flat.Outer->operand(1)) + ") {");
-  line(Indent + 1, constDecl(Flat.Outer->region(0)->argument(0)) + " = " +
-                       St.NextOuter + ";");
-  for (const Op *O : Flat.OuterSlice)
-    emitOp(*O, Indent + 1);
+  line("if (" + St.NextOuter + " < " + scalar(Flat.Outer->operand(1)) + ") {");
+  line(constDecl(Flat.Outer->region(0)->argument(0)) + " = " + St.NextOuter +
+           ";",
+       1);
+  for (const Op *O : Flat.OuterSlice) {
+    Nested Deeper(*this);
+    emitOp(*O);
+  }
   for (unsigned I = 0; I < Flat.Carried.size(); ++I)
-    line(Indent + 1, St.Carried[I] + " = " + scalar(Flat.Carried[I]) + ";");
-  line(Indent, "}");
+    line(St.Carried[I] + " = " + scalar(Flat.Carried[I]) + ";", 1);
+  line("}");
 }
 
 void KernelEmitter::emitCursorPrefetch(const Op &Loop, const PipelinedLoop &P,
-                                       const std::string &S, unsigned Indent) {
+                                       const std::string &S) {
   const PipelineState St = States[&Loop];
   const Op &Outer = *Flats.find(&Loop)->second.Outer;
-  emitPrefetch(Loop, P, St.NextInner, "", S, Indent);
-  line(Indent, St.NextInner + " += " + scalar(Loop.operand(2)) + ";");
-  line(Indent,
-       "if (" + St.NextInner + " >= " + scalar(Loop.operand(1)) + ") {");
-  line(Indent + 1, St.NextInner + " = " + scalar(Loop.operand(0)) + ";");
-  line(Indent + 1, St.NextOuter + " += " + scalar(Outer.operand(2)) + ";");
-  emitCursorOuter(Loop, Indent + 1);
-  line(Indent, "}");
+  emitPrefetch(Loop, P, St.NextInner, "", S);
+  line(St.NextInner + " += " + scalar(Loop.operand(2)) + ";");
+  line("if (" + St.NextInner + " >= " + scalar(Loop.operand(1)) + ") {");
+  line(St.NextInner + " = " + scalar(Loop.operand(0)) + ";", 1);
+  line(St.NextOuter + " += " + scalar(Outer.operand(2)) + ";", 1);
+  {
+    Nested Deeper(*this);
+    emitCursorOuter(Loop);
+  }
+  line("}");
 }
 
 llvm::SmallVector<std::pair<std::string, unsigned>, 2>
-KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
+KernelEmitter::declareOperandBuffers(unsigned &Offset) {
   llvm::SmallVector<std::pair<std::string, unsigned>, 2> Barriers;
   if (Producer.OperandLoads.empty())
     return Barriers;
@@ -223,9 +243,9 @@ KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
     B.Buf = fresh(Name + "_buf");
     // A load once per program needs one buffer whatever the plan.
     B.Slots = ir::enclosingFor(*L) ? Producer.OperandSlots : 1;
-    line(Indent, "using " + B.Type + " = " + smemTileType(T) + ";");
-    line(Indent, Elem + " *const " + B.Buf + " = rt::dynamic_smem<" + Elem +
-                     ">(" + std::to_string(Offset) + ");");
+    line("using " + B.Type + " = " + smemTileType(T) + ";");
+    line(Elem + " *const " + B.Buf + " = rt::dynamic_smem<" + Elem + ">(" +
+         std::to_string(Offset) + ");");
     Offset += B.Slots *
               ((T.numel() * storageBytes(T.Elem.Kind) + 1023) / 1024 * 1024);
     // The consumers release the buffer after the last statement of the
@@ -254,11 +274,10 @@ KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
     }
     B.Phase = fresh(Name + "_phase");
     B.FillPhase = fresh(Name + "_fill_phase");
-    line(Indent, "rt::mbarrier *const " + B.Full +
-                     " = rt::dynamic_smem<rt::mbarrier>(" +
-                     std::to_string(Offset) + ");");
-    line(Indent, "rt::mbarrier *const " + B.Empty + " = " + B.Full + " + " +
-                     std::to_string(B.Slots) + ";");
+    line("rt::mbarrier *const " + B.Full +
+         " = rt::dynamic_smem<rt::mbarrier>(" + std::to_string(Offset) + ");");
+    line("rt::mbarrier *const " + B.Empty + " = " + B.Full + " + " +
+         std::to_string(B.Slots) + ";");
     Offset += 16 * B.Slots;
     for (unsigned Slot = 0; Slot < B.Slots; ++Slot) {
       const std::string At = Slot ? " + " + std::to_string(Slot) : "";
@@ -269,45 +288,42 @@ KernelEmitter::declareOperandBuffers(unsigned &Offset, unsigned Indent) {
   return Barriers;
 }
 
-void KernelEmitter::issueOperandCopy(const Op &L, unsigned Indent) {
+void KernelEmitter::issueOperandCopy(const Op &L) {
   const OperandBuffer &B = OperandBuffers.find(&L)->second;
   const Type &T = L.result()->type();
   lineDirective(L);
   const std::string Full = B.at(B.Full, B.FillSlot);
-  line(Indent, "rt::mbarrier_wait(" + B.at(B.Empty, B.FillSlot) + ", " +
-                   B.FillPhase + " ^ 1);");
-  line(Indent, "rt::mbarrier_arrive_expect_tx(" + Full + ", " +
-                   std::to_string(T.numel() * storageBytes(T.Elem.Kind)) +
-                   ");");
-  line(Indent, "rt::tma_load_tile(" + B.tile(B.FillSlot) + ", &" +
-                   MapNames.lookup(&L) + ", " + Full + ", " +
-                   boxCorner(Tma.find(&L)->second) + ");");
-  nextOperandSlot(B.Slots, B.FillSlot, B.FillPhase, Indent);
+  line("rt::mbarrier_wait(" + B.at(B.Empty, B.FillSlot) + ", " + B.FillPhase +
+       " ^ 1);");
+  line("rt::mbarrier_arrive_expect_tx(" + Full + ", " +
+       std::to_string(T.numel() * storageBytes(T.Elem.Kind)) + ");");
+  line("rt::tma_load_tile(" + B.tile(B.FillSlot) + ", &" + MapNames.lookup(&L) +
+       ", " + Full + ", " + boxCorner(Tma.find(&L)->second) + ");");
+  nextOperandSlot(B.Slots, B.FillSlot, B.FillPhase);
 }
 
 void KernelEmitter::nextOperandSlot(unsigned Slots, const std::string &Slot,
-                                    const std::string &Phase, unsigned Indent) {
+                                    const std::string &Phase) {
   if (Slots == 1) {
-    line(Indent, Phase + " ^= 1;");
+    line(Phase + " ^= 1;");
     return;
   }
-  line(Indent, Slot + " ^= 1;");
-  line(Indent, Phase + " ^= " + Slot + " == 0;");
+  line(Slot + " ^= 1;");
+  line(Phase + " ^= " + Slot + " == 0;");
 }
 
-void KernelEmitter::awaitOperand(const Op &L, unsigned Indent) {
+void KernelEmitter::awaitOperand(const Op &L) {
   const OperandBuffer &B = OperandBuffers.find(&L)->second;
   lineDirective(L);
-  line(Indent,
-       "rt::mbarrier_wait(" + B.at(B.Full, B.Slot) + ", " + B.Phase + ");");
+  line("rt::mbarrier_wait(" + B.at(B.Full, B.Slot) + ", " + B.Phase + ");");
 }
 
-void KernelEmitter::releaseOperand(const Op &L, unsigned Indent) {
+void KernelEmitter::releaseOperand(const Op &L) {
   const OperandBuffer &B = OperandBuffers.find(&L)->second;
-  line(Indent, "if (threadIdx.x % 32 == 0)");
-  line(Indent + 1, "rt::mbarrier_arrive(" + B.at(B.Empty, B.Slot) + ");");
+  line("if (threadIdx.x % 32 == 0)");
+  line("rt::mbarrier_arrive(" + B.at(B.Empty, B.Slot) + ");", 1);
   // The dots read the buffer until here.
-  nextOperandSlot(B.Slots, B.Slot, B.Phase, Indent);
+  nextOperandSlot(B.Slots, B.Slot, B.Phase);
 }
 
 } // namespace tilecc::codegen

@@ -46,7 +46,7 @@ KernelEmitter::crossingValues(const Op &Loop, const RotatedLoop &R) {
 void KernelEmitter::emitLatePart(
     const RotatedLoop &R, const std::string &Acc,
     const llvm::DenseMap<const Value *, std::string> &Prior,
-    const std::string &Stage, bool Issue, unsigned Indent) {
+    const std::string &Stage, bool Issue) {
   llvm::DenseMap<const Value *, std::string> Current;
   for (const auto &[V, Name] : Prior) {
     Current[V] = nameOf(V);
@@ -56,27 +56,28 @@ void KernelEmitter::emitLatePart(
   // element e alone.
   for (const Op *C : R.Chain) {
     lineDirective(*C);
-    line(Indent, "#pragma unroll");
-    line(Indent, loopHeader(elems(C->result())));
-    line(Indent + 1, Acc + "[e] = " + compute(*C, "e") + ";");
+    line("#pragma unroll");
+    line(loopHeader(elems(C->result())));
+    line(Acc + "[e] = " + compute(*C, "e") + ";", 1);
     Names[C->result()] = Acc;
   }
   const std::string Read = StageExpr;
   StageExpr = Stage;
   lineDirective(*R.Late);
-  emitStagedDot(*R.Late, Indent, Issue, /*InPlace=*/true);
+  emitStagedDot(*R.Late, Issue, /*InPlace=*/true);
   StageExpr = Read;
   for (const auto &[V, Name] : Current)
     Names[V] = Name;
 }
 
 void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
-                                   const RotatedLoop &R, unsigned Indent) {
+                                   const RotatedLoop &R) {
   const Block &Body = *O.region(0);
-  declareCarried(O, Indent);
-  openPipeline(O, P, Indent++);
+  declareCarried(O);
+  openPipeline(O, P);
+  Nested InPipeline(*this);
   const PipelineState St = States[&O];
-  stageResidents(O, P, Indent);
+  stageResidents(O, P);
   const std::string Acc = nameOf(O.result(R.Accumulator));
   // The yield leaves the accumulator, which the late part updates in place.
   Names[R.Late->result()] = Acc;
@@ -85,79 +86,88 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
   for (const Value *V : Crossing) {
     std::string Name = fresh(nameOf(V) + "_prior");
     if (V->type().isScalar())
-      line(Indent, deviceType(V->type().Elem) + " " + Name + ";");
+      line(deviceType(V->type().Elem) + " " + Name + ";");
     else
-      declareTileAs(V, Name, Indent);
+      declareTileAs(V, Name);
     Prior[V] = Name;
   }
   // The stage the late part reads, one behind the read position.
   const std::string Late = fresh("late_stage"), LatePhase = fresh("late_phase");
-  line(Indent, "int " + Late + " = " + St.Read + ";");
-  line(Indent, "unsigned " + LatePhase + " = " + St.Phase + ";");
-  auto EndOfIteration = [&](unsigned In) {
+  line("int " + Late + " = " + St.Read + ";");
+  line("unsigned " + LatePhase + " = " + St.Phase + ";");
+  auto EndOfIteration = [&] {
     for (const Value *V : Crossing)
-      assignValue(V, Prior[V], V, In);
-    emitYield(O, Body, In);
-    line(In, Late + " = " + St.Read + ";");
-    line(In, LatePhase + " = " + St.Phase + ";");
-    advanceStage(St.Read, St.Phase, P.NumStages, In);
+      assignValue(V, Prior[V], V);
+    emitYield(O, Body);
+    line(Late + " = " + St.Read + ";");
+    line(LatePhase + " = " + St.Phase + ";");
+    advanceStage(St.Read, St.Phase, P.NumStages);
   };
   const PipelinedLoop *Outer = Active;
   Active = &P;
   StageExpr = St.Read;
   const Value *IV = Body.argument(0);
-  line(Indent,
-       "if (" + scalar(O.operand(0)) + " < " + scalar(O.operand(1)) + ") {");
-  // The first iteration, without its late part.
-  line(Indent + 1, "{");
-  if (Uses.lookup(IV))
-    line(Indent + 2, constDecl(IV) + " = " + scalar(O.operand(0)) + ";");
-  waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 2);
-  for (const auto &Owned : Body.ops())
-    if (!R.rotates(*Owned) && !P.ProducerOnly.count(Owned.get()) &&
-        !Dropped.count(Owned.get()))
-      emitOp(*Owned, Indent + 2);
-  releaseStage(St, St.Read, /*Late=*/false, Indent + 2);
-  EndOfIteration(Indent + 2);
-  line(Indent + 1, "}");
-  // The second iteration on, its start folded where lo and step are known.
-  const auto Lo = AI.get(O.operand(0)).ConstantValue,
-             Step = AI.get(O.operand(2)).ConstantValue;
-  line(Indent + 1, forHeader(O, Lo && Step ? std::to_string(*Lo + *Step)
-                                           : scalar(O.operand(0)) + " + " +
-                                                 scalar(O.operand(2))));
-  waitStage(St, St.Read, St.Phase, /*Late=*/false, Indent + 2);
-  for (const auto &Owned : Body.ops()) {
-    const Op &Cur = *Owned;
-    if (R.rotates(Cur) || P.ProducerOnly.count(&Cur) || Dropped.count(&Cur))
-      continue;
-    if (&Cur != R.Early) {
-      emitOp(Cur, Indent + 2);
-      continue;
+  line("if (" + scalar(O.operand(0)) + " < " + scalar(O.operand(1)) + ") {");
+  {
+    Nested InIf(*this);
+    // The first iteration, without its late part.
+    line("{");
+    {
+      Nested FirstIteration(*this);
+      if (Uses.lookup(IV))
+        line(constDecl(IV) + " = " + scalar(O.operand(0)) + ";");
+      waitStage(St, St.Read, St.Phase, /*Late=*/false);
+      for (const auto &Owned : Body.ops())
+        if (!R.rotates(*Owned) && !P.ProducerOnly.count(Owned.get()) &&
+            !Dropped.count(Owned.get()))
+          emitOp(*Owned);
+      releaseStage(St, St.Read, /*Late=*/false);
+      EndOfIteration();
     }
-    lineDirective(Cur);
-    emitStagedDot(Cur, Indent + 2, /*Issue=*/true);
-    waitStage(St, Late, LatePhase, /*Late=*/true, Indent + 2);
-    emitLatePart(R, Acc, Prior, Late, /*Issue=*/true, Indent + 2);
-    // The first dot is done, the late one may still run.
-    line(Indent + 2, "rt::mma_wait<1>(" + nameOf(Cur.result()) + ");");
-    releaseStage(St, St.Read, /*Late=*/false, Indent + 2);
+    line("}");
+    // The second iteration on, its start folded where lo and step are
+    // known.
+    const auto Lo = AI.get(O.operand(0)).ConstantValue,
+               Step = AI.get(O.operand(2)).ConstantValue;
+    line(forHeader(O, Lo && Step ? std::to_string(*Lo + *Step)
+                                 : scalar(O.operand(0)) + " + " +
+                                       scalar(O.operand(2))));
+    {
+      Nested Iteration(*this);
+      waitStage(St, St.Read, St.Phase, /*Late=*/false);
+      for (const auto &Owned : Body.ops()) {
+        const Op &Cur = *Owned;
+        if (R.rotates(Cur) || P.ProducerOnly.count(&Cur) || Dropped.count(&Cur))
+          continue;
+        if (&Cur != R.Early) {
+          emitOp(Cur);
+          continue;
+        }
+        lineDirective(Cur);
+        emitStagedDot(Cur, /*Issue=*/true);
+        waitStage(St, Late, LatePhase, /*Late=*/true);
+        emitLatePart(R, Acc, Prior, Late, /*Issue=*/true);
+        // The first dot is done, the late one may still run.
+        line("rt::mma_wait<1>(" + nameOf(Cur.result()) + ");");
+        releaseStage(St, St.Read, /*Late=*/false);
+      }
+      line("rt::mma_wait<0>(" + Acc + ");");
+      releaseStage(St, Late, /*Late=*/true);
+      EndOfIteration();
+    }
+    line("}");
+    // The last iteration's late part.
+    waitStage(St, Late, LatePhase, /*Late=*/true);
+    emitLatePart(R, Acc, Prior, Late, /*Issue=*/false);
+    releaseStage(St, Late, /*Late=*/true);
   }
-  line(Indent + 2, "rt::mma_wait<0>(" + Acc + ");");
-  releaseStage(St, Late, /*Late=*/true, Indent + 2);
-  EndOfIteration(Indent + 2);
-  line(Indent + 1, "}");
-  // The last iteration's late part.
-  waitStage(St, Late, LatePhase, /*Late=*/true, Indent + 1);
-  emitLatePart(R, Acc, Prior, Late, /*Issue=*/false, Indent + 1);
-  releaseStage(St, Late, /*Late=*/true, Indent + 1);
-  line(Indent, "}");
+  line("}");
   Active = Outer;
   // The ring is the producer's barriers' to guard; resident operands are
   // not.
   if (!P.Resident.empty() || !P.ResidentB.empty())
-    line(Indent, barrier());
-  line(Indent - 1, "}");
+    line(barrier());
+  line("}", -1);
 }
 
 } // namespace tilecc::codegen

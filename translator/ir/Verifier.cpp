@@ -7,6 +7,22 @@ namespace tilecc::ir {
 
 namespace {
 
+/// "1 region", "2 regions".
+std::string counted(unsigned N, const std::string &Noun) {
+  return std::to_string(N) + " " + Noun + (N == 1 ? "" : "s");
+}
+
+/// "2 operands", "1 to 3 operands", "3 or more operands".
+std::string operandCounts(const OpInfo &Info) {
+  if (Info.MaxOperands == Info.MinOperands)
+    return counted(Info.MinOperands, "operand");
+  return std::to_string(Info.MinOperands) +
+         (Info.MaxOperands == UINT_MAX
+              ? " or more"
+              : " to " + std::to_string(Info.MaxOperands)) +
+         " operands";
+}
+
 class Verifier {
 public:
   std::vector<VerifierError> Errors;
@@ -15,15 +31,11 @@ public:
     const OpInfo &Info = opInfo(O.kind());
     if (O.numOperands() < Info.MinOperands ||
         O.numOperands() > Info.MaxOperands)
-      return fail(O, "takes " + std::to_string(Info.MinOperands) +
-                         (Info.MaxOperands == Info.MinOperands ? ""
-                          : Info.MaxOperands == UINT_MAX
-                              ? " or more"
-                              : " to " + std::to_string(Info.MaxOperands)) +
-                         " operands, not " + std::to_string(O.numOperands()));
+      return fail(O, "takes " + operandCounts(Info) + ", not " +
+                         std::to_string(O.numOperands()));
     if (O.regions().size() != Info.Regions)
-      return fail(O, "has " + std::to_string(O.regions().size()) +
-                         " regions, not " + std::to_string(Info.Regions));
+      return fail(O, "has " + counted(O.regions().size(), "region") + ", not " +
+                         std::to_string(Info.Regions));
     switch (Info.Category) {
     case OpCategory::Unary:
     case OpCategory::Binary:
