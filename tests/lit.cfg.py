@@ -4,8 +4,9 @@ import lit.formats
 
 config.name = "tilecc"
 config.test_format = lit.formats.ShTest(execute_external=False)
-# lit matches the last extension: .tile.cpp files are ".cpp".
-config.suffixes = [".cpp", ".test"]
+# lit matches the last extension: .tile.cpp files are ".cpp"; .tir files
+# are TileIR for tests of one pass (tests/passes).
+config.suffixes = [".cpp", ".test", ".tir"]
 config.test_source_root = config.tests_src_dir
 # test_exec_root is set by lit.site.cfg.py, in the build tree.
 config.excludes = ["unit", "consumer", "gpu", "conformance", "Inputs",

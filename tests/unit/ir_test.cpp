@@ -1,5 +1,6 @@
 // TileIR construction, printing and verification.
 #include "ir/Builder.h"
+#include "ir/Parser.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 
@@ -117,4 +118,28 @@ TEST_CASE("the verifier checks operand and region counts against Ops.def") {
   CHECK(opInfo(OpKind::Load).Effect == OpEffect::Reads);
   CHECK(isStructuredControl(OpKind::While));
   CHECK_FALSE(isStructuredControl(OpKind::Reduce));
+}
+
+TEST_CASE("printed IR parses back to the same text") {
+  Function F;
+  F.Name = "offsets";
+  Builder B(F, F.body());
+  Value *Offs = buildOffsets(F, B);
+  Value *Half = B.floatConst(0.5, ScalarKind::F16);
+  Value *Mask = B.create(OpKind::CmpLT, Offs->type().withElem({ScalarKind::I1}),
+                         {Offs, B.broadcastTo(B.intConst(100), {128})});
+  B.create(OpKind::Select, Offs->type().withElem({ScalarKind::F16}),
+           {Mask, B.broadcastTo(Half, {128}), B.broadcastTo(Half, {128})});
+  const std::string Text = printed(F);
+  ParseError Error;
+  std::unique_ptr<Function> Parsed = parseFunction(Text, Error);
+  REQUIRE_MESSAGE(Parsed, Error.Message);
+  CHECK(printed(*Parsed) == Text);
+  CHECK(verify(*Parsed).empty());
+  CHECK(parseType("tensor<ptr<const bf16>, [16, 8]>")->str() ==
+        "tensor<ptr<const bf16>, [16, 8]>");
+  CHECK_FALSE(parseType("tensor<f32, [0]>"));
+  CHECK_FALSE(
+      parseFunction("func @f() {\n  %1 = add %0, %0 : i32\n}\n", Error));
+  CHECK(Error.Line == 2);
 }

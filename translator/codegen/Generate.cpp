@@ -11,6 +11,7 @@
 #include "analysis/EntryRegisters.h"
 #include "codegen/FormatCode.h"
 #include "codegen/LaunchModel.h"
+#include "codegen/Passes.h"
 #include "codegen/Renderer.h"
 #include "codegen/Templates.h"
 #include "codegen/VariantPlanning.h"
@@ -412,17 +413,11 @@ std::string dumpLayouts(frontend::Kernel &K, const TargetDesc &Target) {
     Function &F = *K.Instances[C].Fn;
     LayoutMap LM = assignLayouts(F, AxisInfoAnalysis(F, Specs.front().Specs),
                                  K.Instances[C].Cfg.NumWarps, Target);
-    // Layout assignment adds convert_layout ops: their axis info too.
-    AxisInfoAnalysis AI(F, Specs.front().Specs);
     OS << "// " << K.QualifiedName << " configuration " << C << ": "
        << metaText(K, K.Instances[C].Cfg)
        << " num_warps=" << K.Instances[C].Cfg.NumWarps << " on " << Target.Name
        << " (aligned16 axis info)\n";
-    print(F, OS, [&](const Value &V) -> std::string {
-      if (V.type().isScalar())
-        return "";
-      return LM.get(&V).str() + " {" + AI.get(&V).str() + "}";
-    });
+    printWithLayouts(F, LM, Specs.front().Specs, OS);
   }
   return S;
 }

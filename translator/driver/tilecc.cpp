@@ -11,12 +11,15 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/FormatCode.h"
 #include "codegen/Generate.h"
+#include "codegen/Passes.h"
 #include "driver/HugePageHeap.h"
 #include "frontend/Frontend.h"
 #include "frontend/TilePch.h"
+#include "ir/Parser.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ThreadPool.h"
@@ -94,6 +97,15 @@ static cl::opt<bool>
                cl::desc("say whether the precompiled tile/tile.hpp is loaded, "
                         "and if not, why not"),
                cl::Hidden, cl::cat(Category));
+static cl::list<std::string>
+    Passes("passes", cl::CommaSeparated,
+           cl::desc("with a .tir input: the passes to run, in order, before "
+                    "printing the IR (an unknown name lists them)"),
+           cl::cat(Category));
+static cl::opt<unsigned>
+    NumWarps("num-warps", cl::init(4),
+             cl::desc("with a .tir input: the warps layouts are made for"),
+             cl::cat(Category));
 static cl::list<std::string> IncludeDirs("I", cl::Prefix,
                                          cl::desc("include directory"),
                                          cl::cat(Category));
@@ -328,6 +340,35 @@ static bool dumpStage(std::deque<frontend::Kernel> &Kernels,
   return true;
 }
 
+/// A .tir input: parses its TileIR, runs --passes over it and prints the
+/// result (tests of one pass).
+static bool runPassesOn(const TargetDesc &Target) {
+  auto Text = MemoryBuffer::getFile(Input);
+  if (!Text) {
+    errs() << "tilecc: error: cannot read '" << Input
+           << "': " << Text.getError().message() << "\n";
+    return false;
+  }
+  ir::ParseError ParseErr;
+  std::unique_ptr<ir::Function> F =
+      ir::parseFunction((*Text)->getBuffer(), ParseErr);
+  if (!F) {
+    errs() << Input << ":" << ParseErr.Line << ":" << ParseErr.Col
+           << ": error: " << ParseErr.Message << "\n";
+    return false;
+  }
+  std::string Error;
+  auto Printed = codegen::runPasses(*F, Passes, {Target, NumWarps}, Error);
+  if (!Printed) {
+    errs() << "tilecc: error: " << Error;
+    if (!StringRef(Error).ends_with("\n"))
+      errs() << "\n";
+    return false;
+  }
+  outs() << *Printed;
+  return true;
+}
+
 /// Writes Files into the output directory and, when asked, the depfile:
 /// the last Named files are those whose names a build system knows.
 static bool writeOutputs(ArrayRef<codegen::GeneratedFile> Files, unsigned Named,
@@ -412,6 +453,8 @@ int main(int Argc, const char **Argv) {
            << "' (expected sm_90a, sm_80 or gfx90a)\n";
     return 1;
   }
+  if (StringRef(Input).ends_with(".tir"))
+    return runPassesOn(*TD) ? 0 : 1;
   if (!checkOutputOptions())
     return 1;
   std::optional<codegen::ShardPlanner> Planner;

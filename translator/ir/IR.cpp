@@ -25,6 +25,22 @@ bool isStructuredControl(OpKind K) {
 
 bool isLoop(OpKind K) { return K == OpKind::For || K == OpKind::While; }
 
+llvm::StringRef spell(MemOrder M) {
+  static const char *const Names[] = {"relaxed", "acquire", "release",
+                                      "acq_rel"};
+  return Names[static_cast<unsigned>(M)];
+}
+
+llvm::StringRef spell(MemScope S) {
+  static const char *const Names[] = {"gpu", "cta", "sys"};
+  return Names[static_cast<unsigned>(S)];
+}
+
+llvm::StringRef spell(DotPrecision P) {
+  static const char *const Names[] = {"tf32", "tf32x3", "ieee"};
+  return Names[static_cast<unsigned>(P)];
+}
+
 std::optional<OpKind> opKindFromSpelling(llvm::StringRef S) {
   return llvm::StringSwitch<std::optional<OpKind>>(S)
 #define TILE_OP(Enum, Spelling, Category, MinOps, MaxOps, Regions, Effect)     \

@@ -76,6 +76,8 @@ bool isElementwise(OpKind K);
 /// tile::mem_scope's order.
 enum class MemOrder : uint8_t { Relaxed, Acquire, Release, AcqRel };
 enum class MemScope : uint8_t { Gpu, Cta, Sys };
+llvm::StringRef spell(MemOrder M); // relaxed, acquire, release, acq_rel
+llvm::StringRef spell(MemScope S); // gpu, cta, sys
 
 /// A position in the user's .tile.cpp (1-based; 0 means unknown).
 struct SourceLoc {
@@ -139,6 +141,7 @@ private:
 
 /// How a dot multiplies fp32 operands, in tile::input_precision's order.
 enum class DotPrecision : uint8_t { TF32, TF32x3, IEEE };
+llvm::StringRef spell(DotPrecision P); // tf32, tf32x3, ieee
 
 class Op {
 public:

@@ -54,9 +54,20 @@ private:
       OS << " {axis = " << O.scanAxis() << (O.scanReverse() ? ", reverse" : "")
          << "}";
       break;
+    case OpKind::Dot:
+      // tf32, the default, is left out.
+      if (O.precision() != DotPrecision::TF32)
+        OS << " {precision = " << spell(O.precision()) << "}";
+      break;
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce)
         OS << " {axis = " << O.axis() << "}";
+      // acq_rel at gpu scope, the default, is left out.
+      else if ((isAtomicRMW(O.kind()) || O.kind() == OpKind::AtomicCas) &&
+               (O.memOrder() != MemOrder::AcqRel ||
+                O.memScope() != MemScope::Gpu))
+        OS << " {order = " << spell(O.memOrder())
+           << ", scope = " << spell(O.memScope()) << "}";
       break;
     }
   }

@@ -1,0 +1,367 @@
+//===- Parser.cpp - Textual TileIR back to a Function ---------------------===//
+//
+// Line by line, as the printer writes: an op per line, `{` after an op with
+// regions (with the region's arguments), `} else {` and `} do {` between
+// regions, `}` after the last.
+//
+//===----------------------------------------------------------------------===//
+#include "ir/Parser.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include <cstdlib>
+
+namespace tilecc::ir {
+
+namespace {
+
+/// S split at its top-level ", " (outside <>, [], (), {}).
+llvm::SmallVector<llvm::StringRef, 4> splitList(llvm::StringRef S) {
+  llvm::SmallVector<llvm::StringRef, 4> Out;
+  S = S.trim();
+  if (S.empty())
+    return Out;
+  int Depth = 0;
+  size_t Start = 0;
+  for (size_t I = 0; I < S.size(); ++I) {
+    char C = S[I];
+    if (C == '<' || C == '[' || C == '(' || C == '{')
+      ++Depth;
+    else if (C == '>' || C == ']' || C == ')' || C == '}')
+      --Depth;
+    else if (C == ',' && Depth == 0) {
+      Out.push_back(S.slice(Start, I).trim());
+      Start = I + 1;
+    }
+  }
+  Out.push_back(S.drop_front(Start).trim());
+  return Out;
+}
+
+std::optional<ScalarKind> scalarKindNamed(llvm::StringRef S) {
+  for (ScalarKind K : scalarKinds())
+    if (spell(K) == S)
+      return K;
+  return std::nullopt;
+}
+
+std::optional<ElemType> parseElem(llvm::StringRef S) {
+  S = S.trim();
+  if (S.consume_front("ptr<") && S.consume_back(">")) {
+    const bool Const = S.consume_front("const ");
+    auto K = scalarKindNamed(S.trim());
+    if (!K)
+      return std::nullopt;
+    return ElemType{ScalarKind::Ptr, *K, Const};
+  }
+  if (auto K = scalarKindNamed(S); K && *K != ScalarKind::Ptr)
+    return ElemType{*K};
+  return std::nullopt;
+}
+
+class Parser {
+public:
+  Parser(llvm::StringRef Text, ParseError &Error) : Error(Error) {
+    Text.split(Lines, '\n');
+  }
+
+  std::unique_ptr<Function> run() {
+    auto Fn = std::make_unique<Function>();
+    F = Fn.get();
+    skipBlank();
+    if (At >= Lines.size() || !parseHeader(Lines[At]))
+      return failed("expected 'func @name(...) {'");
+    ++At;
+    auto End = parseBlock(F->body());
+    if (!End)
+      return nullptr;
+    if (*End != "}")
+      return failed("the function's body ends with '" + End->str() + "'");
+    return Error.Message.empty() ? std::move(Fn) : nullptr;
+  }
+
+private:
+  std::nullptr_t failed(const std::string &Message, unsigned Col = 1) {
+    if (Error.Message.empty())
+      Error = {At + 1, Col, Message};
+    return nullptr;
+  }
+
+  void skipBlank() {
+    while (At < Lines.size() &&
+           (Lines[At].trim().empty() || Lines[At].trim().starts_with("//")))
+      ++At;
+  }
+
+  bool parseHeader(llvm::StringRef L) {
+    L = L.trim();
+    if (!L.consume_front("func @") || !L.consume_back(") {"))
+      return false;
+    auto [Name, Params] = L.split('(');
+    F->Name = Name.str();
+    for (llvm::StringRef P : splitList(Params)) {
+      auto [Ref, TypeText] = P.split(':');
+      auto T = parseType(TypeText);
+      if (!T)
+        return failed("bad type '" + TypeText.trim().str() + "'"), false;
+      Value *Arg = define(Ref.trim(), F->body().addArgument(F->newValue(*T)));
+      if (!Arg)
+        return false;
+      F->Params.push_back({Arg->name().str(), T->str(), Arg});
+    }
+    F->Specs.assign(F->Params.size(), ParamSpec::None);
+    return true;
+  }
+
+  /// Binds reference Ref (%N or %N.name) to V, naming V.
+  Value *define(llvm::StringRef Ref, Value *V) {
+    auto [Key, Name] = Ref.split('.');
+    if (!Key.starts_with("%") || Key.size() < 2)
+      return failed("expected a value, not '" + Ref.str() + "'");
+    if (!Values.insert({Key, V}).second)
+      return failed("'" + Key.str() + "' is defined twice");
+    V->setName(Name);
+    return V;
+  }
+
+  Value *use(llvm::StringRef Ref) {
+    llvm::StringRef Key = Ref.split('.').first.trim();
+    Value *V = Values.lookup(Key);
+    if (!V)
+      return failed("use of undefined value '" + Ref.str() + "'");
+    return V;
+  }
+
+  /// Parses ops into B up to a line starting with '}', which it returns.
+  std::optional<llvm::StringRef> parseBlock(Block &B) {
+    for (skipBlank(); At < Lines.size(); skipBlank()) {
+      llvm::StringRef L = Lines[At].trim();
+      if (L.starts_with("}"))
+        return L;
+      if (!parseOp(B, L))
+        return std::nullopt;
+    }
+    failed("unexpected end of input");
+    return std::nullopt;
+  }
+
+  /// Block arguments "(%a: f32, %b: i32)" after a region's brace.
+  bool parseArguments(Block &R, llvm::StringRef L) {
+    L = L.trim();
+    if (L.empty())
+      return true;
+    if (!L.consume_front("(") || !L.consume_back(")"))
+      return failed("expected the region's arguments in parentheses"), false;
+    for (llvm::StringRef A : splitList(L)) {
+      auto [Ref, TypeText] = A.split(':');
+      auto T = parseType(TypeText);
+      if (!T)
+        return failed("bad type '" + TypeText.trim().str() + "'"), false;
+      if (!define(Ref.trim(), R.addArgument(F->newValue(*T))))
+        return false;
+    }
+    return true;
+  }
+
+  bool parseAttributes(Op &O, llvm::StringRef Attrs) {
+    for (llvm::StringRef A : splitList(Attrs)) {
+      auto [Key, Val] = A.split('=');
+      Key = Key.trim();
+      Val = Val.trim();
+      int64_t N = 0;
+      const bool IsNumber = !Val.getAsInteger(10, N);
+      if (Key == "reverse" && O.kind() == OpKind::Scan)
+        O.setScan(O.scanAxis(), true);
+      else if (Key == "axis" && IsNumber && O.kind() == OpKind::Scan)
+        O.setScan(N, O.scanReverse());
+      else if (Key == "axis" && IsNumber)
+        O.setAxis(N);
+      else if (Key == "start" && IsNumber)
+        O.setArangeStart(N);
+      else if (Key == "num_stages" && IsNumber)
+        O.setNumStagesHint(N);
+      else if (Key == "precision" && precisionNamed(Val))
+        O.setPrecision(*precisionNamed(Val));
+      else if (Key == "order" && orderNamed(Val))
+        O.setMemory(*orderNamed(Val), O.memScope());
+      else if (Key == "scope" && scopeNamed(Val))
+        O.setMemory(O.memOrder(), *scopeNamed(Val));
+      else
+        return failed("unknown attribute '" + A.str() + "' of " +
+                      spell(O.kind()).str()),
+               false;
+    }
+    return true;
+  }
+
+  static std::optional<DotPrecision> precisionNamed(llvm::StringRef S) {
+    for (auto P :
+         {DotPrecision::TF32, DotPrecision::TF32x3, DotPrecision::IEEE})
+      if (spell(P) == S)
+        return P;
+    return std::nullopt;
+  }
+  static std::optional<MemOrder> orderNamed(llvm::StringRef S) {
+    for (auto M : {MemOrder::Relaxed, MemOrder::Acquire, MemOrder::Release,
+                   MemOrder::AcqRel})
+      if (spell(M) == S)
+        return M;
+    return std::nullopt;
+  }
+  static std::optional<MemScope> scopeNamed(llvm::StringRef S) {
+    for (auto M : {MemScope::Gpu, MemScope::Cta, MemScope::Sys})
+      if (spell(M) == S)
+        return M;
+    return std::nullopt;
+  }
+
+  bool parseOp(Block &B, llvm::StringRef L) {
+    SourceLoc Loc;
+    if (size_t C = L.find("  // line "); C != llvm::StringRef::npos) {
+      L.drop_front(C + 10).trim().getAsInteger(10, Loc.Line);
+      L = L.take_front(C);
+    }
+    // Results, then the spelling.
+    llvm::SmallVector<llvm::StringRef, 2> Results;
+    if (L.starts_with("%")) {
+      auto [Refs, Rest] = L.split(" = ");
+      Results = splitList(Refs);
+      L = Rest;
+    }
+    auto [Spelling, Rest] = L.split(' ');
+    auto Kind = opKindFromSpelling(Spelling);
+    if (!Kind)
+      return failed("unknown op '" + Spelling.str() + "'"), false;
+    auto NewOp = std::make_unique<Op>(*Kind, Loc);
+    Op &O = *NewOp;
+    if (isAtomicRMW(*Kind) || *Kind == OpKind::AtomicCas)
+      O.setMemory(MemOrder::AcqRel, MemScope::Gpu);
+    Rest = Rest.trim();
+    llvm::StringRef Constant;
+    if (*Kind == OpKind::Const)
+      std::tie(Constant, Rest) = Rest.split(' ');
+    if (Rest.starts_with("{")) {
+      size_t Close = Rest.find('}');
+      if (!parseAttributes(O, Rest.slice(1, Close)))
+        return false;
+      Rest = Rest.drop_front(Close + 1).trim();
+    }
+    auto [OperandsAndIv, Types] = Rest.split(" : ");
+    if (Rest.starts_with(": "))
+      OperandsAndIv = "", Types = Rest.drop_front(2);
+    auto [Operands, Iv] = OperandsAndIv.split(" -> iv ");
+    for (llvm::StringRef Ref : splitList(Operands)) {
+      Value *V = use(Ref);
+      if (!V)
+        return false;
+      O.addOperand(V);
+    }
+    auto TypeList = splitList(Types);
+    if (TypeList.size() != Results.size())
+      return failed(std::to_string(Results.size()) + " results but " +
+                    std::to_string(TypeList.size()) + " types"),
+             false;
+    for (unsigned I = 0; I < Results.size(); ++I) {
+      auto T = parseType(TypeList[I]);
+      if (!T)
+        return failed("bad type '" + TypeList[I].str() + "'"), false;
+      if (!define(Results[I], O.addResult(F->newValue(*T))))
+        return false;
+    }
+    if (*Kind == OpKind::Const && !setConstant(O, Constant))
+      return false;
+    Op *Appended = B.append(std::move(NewOp));
+    ++At;
+    if (At < Lines.size() && Lines[At].trim().starts_with("{"))
+      return parseRegions(*Appended, Iv);
+    return true;
+  }
+
+  bool setConstant(Op &O, llvm::StringRef Text) {
+    const ElemType &E = O.result()->type().Elem;
+    if (isFloat(E.Kind)) {
+      double D = 0;
+      if (Text.getAsDouble(D))
+        return failed("bad constant '" + Text.str() + "'"), false;
+      O.setFloatValue(D);
+      return true;
+    }
+    int64_t N = 0;
+    if (Text.getAsInteger(10, N))
+      return failed("bad constant '" + Text.str() + "'"), false;
+    O.setIntValue(N);
+    return true;
+  }
+
+  /// The regions of O, its line's `-> iv %i iter %a, ...` naming a for
+  /// loop's.
+  bool parseRegions(Op &O, llvm::StringRef Iv) {
+    for (llvm::StringRef L = Lines[At].trim();; L = Lines[At].trim()) {
+      Block &R = *O.addRegion();
+      L = L.drop_front(L.find('{') + 1);
+      if (O.kind() == OpKind::For && O.regions().size() == 1) {
+        auto [IvRef, Iter] = Iv.split(" iter ");
+        if (IvRef.trim().empty() || O.numOperands() < 3)
+          return failed("a for loop needs bounds, a step and '-> iv'"), false;
+        if (!define(IvRef.trim(),
+                    R.addArgument(F->newValue(O.operand(0)->type()))))
+          return false;
+        auto Carried = splitList(Iter);
+        if (Carried.size() != O.numResults())
+          return failed("a for loop carries one value per result"), false;
+        for (unsigned I = 0; I < Carried.size(); ++I)
+          if (!define(Carried[I],
+                      R.addArgument(F->newValue(O.result(I)->type()))))
+            return false;
+      } else if (!parseArguments(R, L)) {
+        return false;
+      }
+      ++At;
+      auto End = parseBlock(R);
+      if (!End)
+        return false;
+      ++At;
+      if (*End == "}")
+        return true;
+      if (!End->starts_with("} else {") && !End->starts_with("} do {"))
+        return failed("expected '}', '} else {' or '} do {'"), false;
+      --At;
+    }
+  }
+
+  ParseError &Error;
+  llvm::SmallVector<llvm::StringRef, 64> Lines;
+  unsigned At = 0;
+  Function *F = nullptr;
+  llvm::StringMap<Value *> Values;
+};
+
+} // namespace
+
+std::optional<Type> parseType(llvm::StringRef S) {
+  S = S.trim();
+  if (!S.consume_front("tensor<")) {
+    auto E = parseElem(S);
+    return E ? std::optional<Type>(Type::scalar(*E)) : std::nullopt;
+  }
+  if (!S.consume_back("]>"))
+    return std::nullopt;
+  auto [ElemText, ShapeText] = S.rsplit(", [");
+  auto E = parseElem(ElemText);
+  if (!E)
+    return std::nullopt;
+  llvm::SmallVector<int64_t, 4> Shape;
+  for (llvm::StringRef D : splitList(ShapeText)) {
+    int64_t N = 0;
+    if (D.getAsInteger(10, N) || N <= 0)
+      return std::nullopt;
+    Shape.push_back(N);
+  }
+  return Type::tensor(*E, Shape);
+}
+
+std::unique_ptr<Function> parseFunction(llvm::StringRef Text,
+                                        ParseError &Error) {
+  return Parser(Text, Error).run();
+}
+
+} // namespace tilecc::ir
