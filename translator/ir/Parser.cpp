@@ -69,21 +69,29 @@ public:
     F = Fn.get();
     skipBlank();
     if (At >= Lines.size() || !parseHeader(Lines[At]))
-      return failed("expected 'func @name(...) {'");
+      return fail("expected 'func @name(...) {'");
     ++At;
     auto End = parseBlock(F->body());
     if (!End)
       return nullptr;
     if (*End != "}")
-      return failed("the function's body ends with '" + End->str() + "'");
+      return fail("the function's body ends with '" + End->str() + "'");
     return Error.Message.empty() ? std::move(Fn) : nullptr;
   }
 
 private:
-  std::nullptr_t failed(const std::string &Message, unsigned Col = 1) {
+  /// What a parse function returns on an error: false, or a null pointer.
+  struct Failure {
+    operator bool() const { return false; }
+    template <class T> operator T *() const { return nullptr; }
+    template <class T> operator std::unique_ptr<T>() const { return nullptr; }
+  };
+
+  /// Keeps the first error, at the current line.
+  Failure fail(const std::string &Message) {
     if (Error.Message.empty())
-      Error = {At + 1, Col, Message};
-    return nullptr;
+      Error = {At + 1, 1, Message};
+    return {};
   }
 
   void skipBlank() {
@@ -102,7 +110,7 @@ private:
       auto [Ref, TypeText] = P.split(':');
       auto T = parseType(TypeText);
       if (!T)
-        return failed("bad type '" + TypeText.trim().str() + "'"), false;
+        return fail("bad type '" + TypeText.trim().str() + "'");
       Value *Arg = define(Ref.trim(), F->body().addArgument(F->newValue(*T)));
       if (!Arg)
         return false;
@@ -116,9 +124,9 @@ private:
   Value *define(llvm::StringRef Ref, Value *V) {
     auto [Key, Name] = Ref.split('.');
     if (!Key.starts_with("%") || Key.size() < 2)
-      return failed("expected a value, not '" + Ref.str() + "'");
+      return fail("expected a value, not '" + Ref.str() + "'");
     if (!Values.insert({Key, V}).second)
-      return failed("'" + Key.str() + "' is defined twice");
+      return fail("'" + Key.str() + "' is defined twice");
     V->setName(Name);
     return V;
   }
@@ -127,7 +135,7 @@ private:
     llvm::StringRef Key = Ref.split('.').first.trim();
     Value *V = Values.lookup(Key);
     if (!V)
-      return failed("use of undefined value '" + Ref.str() + "'");
+      return fail("use of undefined value '" + Ref.str() + "'");
     return V;
   }
 
@@ -140,7 +148,7 @@ private:
       if (!parseOp(B, L))
         return std::nullopt;
     }
-    failed("unexpected end of input");
+    fail("unexpected end of input");
     return std::nullopt;
   }
 
@@ -150,12 +158,12 @@ private:
     if (L.empty())
       return true;
     if (!L.consume_front("(") || !L.consume_back(")"))
-      return failed("expected the region's arguments in parentheses"), false;
+      return fail("expected the region's arguments in parentheses");
     for (llvm::StringRef A : splitList(L)) {
       auto [Ref, TypeText] = A.split(':');
       auto T = parseType(TypeText);
       if (!T)
-        return failed("bad type '" + TypeText.trim().str() + "'"), false;
+        return fail("bad type '" + TypeText.trim().str() + "'");
       if (!define(Ref.trim(), R.addArgument(F->newValue(*T))))
         return false;
     }
@@ -186,9 +194,8 @@ private:
       else if (Key == "scope" && scopeNamed(Val))
         O.setMemory(O.memOrder(), *scopeNamed(Val));
       else
-        return failed("unknown attribute '" + A.str() + "' of " +
-                      spell(O.kind()).str()),
-               false;
+        return fail("unknown attribute '" + A.str() + "' of " +
+                    spell(O.kind()).str());
     }
     return true;
   }
@@ -230,7 +237,7 @@ private:
     auto [Spelling, Rest] = L.split(' ');
     auto Kind = opKindFromSpelling(Spelling);
     if (!Kind)
-      return failed("unknown op '" + Spelling.str() + "'"), false;
+      return fail("unknown op '" + Spelling.str() + "'");
     auto NewOp = std::make_unique<Op>(*Kind, Loc);
     Op &O = *NewOp;
     if (isAtomicRMW(*Kind) || *Kind == OpKind::AtomicCas)
@@ -257,13 +264,12 @@ private:
     }
     auto TypeList = splitList(Types);
     if (TypeList.size() != Results.size())
-      return failed(std::to_string(Results.size()) + " results but " +
-                    std::to_string(TypeList.size()) + " types"),
-             false;
+      return fail(std::to_string(Results.size()) + " results but " +
+                  std::to_string(TypeList.size()) + " types");
     for (unsigned I = 0; I < Results.size(); ++I) {
       auto T = parseType(TypeList[I]);
       if (!T)
-        return failed("bad type '" + TypeList[I].str() + "'"), false;
+        return fail("bad type '" + TypeList[I].str() + "'");
       if (!define(Results[I], O.addResult(F->newValue(*T))))
         return false;
     }
@@ -281,13 +287,13 @@ private:
     if (isFloat(E.Kind)) {
       double D = 0;
       if (Text.getAsDouble(D))
-        return failed("bad constant '" + Text.str() + "'"), false;
+        return fail("bad constant '" + Text.str() + "'");
       O.setFloatValue(D);
       return true;
     }
     int64_t N = 0;
     if (Text.getAsInteger(10, N))
-      return failed("bad constant '" + Text.str() + "'"), false;
+      return fail("bad constant '" + Text.str() + "'");
     O.setIntValue(N);
     return true;
   }
@@ -301,13 +307,13 @@ private:
       if (O.kind() == OpKind::For && O.regions().size() == 1) {
         auto [IvRef, Iter] = Iv.split(" iter ");
         if (IvRef.trim().empty() || O.numOperands() < 3)
-          return failed("a for loop needs bounds, a step and '-> iv'"), false;
+          return fail("a for loop needs bounds, a step and '-> iv'");
         if (!define(IvRef.trim(),
                     R.addArgument(F->newValue(O.operand(0)->type()))))
           return false;
         auto Carried = splitList(Iter);
         if (Carried.size() != O.numResults())
-          return failed("a for loop carries one value per result"), false;
+          return fail("a for loop carries one value per result");
         for (unsigned I = 0; I < Carried.size(); ++I)
           if (!define(Carried[I],
                       R.addArgument(F->newValue(O.result(I)->type()))))
@@ -323,7 +329,7 @@ private:
       if (*End == "}")
         return true;
       if (!End->starts_with("} else {") && !End->starts_with("} do {"))
-        return failed("expected '}', '} else {' or '} do {'"), false;
+        return fail("expected '}', '} else {' or '} do {'");
       --At;
     }
   }

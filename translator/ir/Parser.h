@@ -17,7 +17,8 @@
 
 namespace tilecc::ir {
 
-/// A parse error: where (1-based line and column of Text) and what.
+/// A parse error: where (1-based line of Text; the column is the line's
+/// first) and what.
 struct ParseError {
   unsigned Line = 0, Col = 0;
   std::string Message;
