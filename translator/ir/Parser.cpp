@@ -37,11 +37,31 @@ llvm::SmallVector<llvm::StringRef, 4> splitList(llvm::StringRef S) {
   return Out;
 }
 
-std::optional<ScalarKind> scalarKindNamed(llvm::StringRef S) {
-  for (ScalarKind K : scalarKinds())
-    if (spell(K) == S)
-      return K;
+/// The one of All that spell() spells S.
+template <class T>
+std::optional<T> named(llvm::StringRef S, llvm::ArrayRef<T> All) {
+  for (T V : All)
+    if (spell(V) == S)
+      return V;
   return std::nullopt;
+}
+
+std::optional<ScalarKind> scalarKindNamed(llvm::StringRef S) {
+  return named(S, scalarKinds());
+}
+
+std::optional<DotPrecision> precisionNamed(llvm::StringRef S) {
+  return named<DotPrecision>(
+      S, {DotPrecision::TF32, DotPrecision::TF32x3, DotPrecision::IEEE});
+}
+
+std::optional<MemOrder> orderNamed(llvm::StringRef S) {
+  return named<MemOrder>(S, {MemOrder::Relaxed, MemOrder::Acquire,
+                             MemOrder::Release, MemOrder::AcqRel});
+}
+
+std::optional<MemScope> scopeNamed(llvm::StringRef S) {
+  return named<MemScope>(S, {MemScope::Gpu, MemScope::Cta, MemScope::Sys});
 }
 
 std::optional<ElemType> parseElem(llvm::StringRef S) {
@@ -198,27 +218,6 @@ private:
                     spell(O.kind()).str());
     }
     return true;
-  }
-
-  static std::optional<DotPrecision> precisionNamed(llvm::StringRef S) {
-    for (auto P :
-         {DotPrecision::TF32, DotPrecision::TF32x3, DotPrecision::IEEE})
-      if (spell(P) == S)
-        return P;
-    return std::nullopt;
-  }
-  static std::optional<MemOrder> orderNamed(llvm::StringRef S) {
-    for (auto M : {MemOrder::Relaxed, MemOrder::Acquire, MemOrder::Release,
-                   MemOrder::AcqRel})
-      if (spell(M) == S)
-        return M;
-    return std::nullopt;
-  }
-  static std::optional<MemScope> scopeNamed(llvm::StringRef S) {
-    for (auto M : {MemScope::Gpu, MemScope::Cta, MemScope::Sys})
-      if (spell(M) == S)
-        return M;
-    return std::nullopt;
   }
 
   bool parseOp(Block &B, llvm::StringRef L) {
