@@ -1,11 +1,10 @@
 //===- DeviceEmitter.cpp - One variant's device code ----------------------===//
 //
-// KernelEmitter::run: what the variant drops or folds (TMA addressing, the
-// transposes dots read), the uses that decide which tiles are
-// materialized, the kernel's parameters and tensor maps, and the body,
-// statement by statement; then its shared memory. Expressions, memory
-// accesses, reductions, dots and pipelines are printed by the Emit*.cpp,
-// PipelineEmitter.cpp and ProducerEmitter.cpp files.
+// KernelEmitter::run: the uses that decide which tiles are materialized, the
+// kernel's parameters and tensor maps, and the body, statement by statement;
+// then its shared memory. Expressions, memory accesses, reductions, dots and
+// pipelines are printed by the Emit*.cpp, PipelineEmitter.cpp and
+// ProducerEmitter.cpp files.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/DeviceEmitter.h"
@@ -13,7 +12,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
-#include <functional>
 
 using namespace tilecc::ir;
 using namespace tilecc::analysis;
@@ -33,10 +31,6 @@ std::string declaration(const ElemType &E, const std::string &Name) {
 }
 
 EmittedKernel KernelEmitter::run() {
-  planTmaPipelines();
-  dropTmaAddressing();
-  foldTransposes();
-  LaneSums = deferredLaneSums(F, LM);
   countUses(F.body());
   // A rotated loop's chain rewrites the accumulator's registers in place:
   // its values are that array, never recomputed where used.
@@ -118,10 +112,10 @@ EmittedKernel KernelEmitter::run() {
 
 void KernelEmitter::countUses(const Block &B) {
   for (const auto &O : B.ops()) {
-    if (Dropped.count(O.get()))
+    if (EP.Dropped.count(O.get()))
       continue;
     for (const Value *V : O->operands()) {
-      if (tmaStoreAddressing(*O, V))
+      if (tmaStoreAddressing(Tma, *O, V))
         continue;
       ++Uses[V];
       if (V->definingOp() && V->definingOp()->parentBlock() != &B)
@@ -136,100 +130,6 @@ void KernelEmitter::countUses(const Block &B) {
     }
     for (const auto &R : O->regions())
       countUses(*R);
-  }
-}
-
-void KernelEmitter::planTmaPipelines() {
-  walk(F.body(), [&](const Op &O) {
-    auto It = Plans.find(&O);
-    // A producer warpgroup runs ahead through the enclosing loops itself.
-    if (It == Plans.end() || !byTma(It->second) || Producer.feeds(O))
-      return;
-    auto Flat = flattenPipeline(O, It->second, Tma);
-    // A flattened pipeline's stages stay filled through the whole outer
-    // body, so no other pipeline there may take the same shared memory.
-    unsigned Pipelines = 0;
-    if (Flat)
-      walk(*Flat->Outer->region(0),
-           [&](const Op &Inner) { Pipelines += Plans.count(&Inner); });
-    if (Flat && Pipelines == 1) {
-      FlatHosts[Flat->Outer] = &O;
-      Flats[&O] = std::move(*Flat);
-    }
-  });
-}
-
-bool KernelEmitter::tmaStoreAddressing(const Op &O, const Value *V) {
-  return writesBox(O) && Tma.count(&O) && (V == O.operand(0) || V == O.mask());
-}
-
-void KernelEmitter::dropTmaAddressing() {
-  if (Tma.empty())
-    return;
-  const UserMap Users = users(F.body());
-  llvm::DenseSet<const Op *> Rerun, Inputs;
-  // The producer copies its operand loads: the consumers neither load nor
-  // convert them.
-  std::function<void(const Value *, const Op *)> Buffered = [&](const Value *V,
-                                                                const Op *L) {
-    BufferedFrom[V] = L;
-    for (const Op *U : Users.lookup(V))
-      if (U->kind() == OpKind::ConvertLayout) {
-        Dropped.insert(U);
-        Buffered(U->result(), L);
-      }
-  };
-  for (const Op *L : Producer.OperandLoads) {
-    Dropped.insert(L);
-    Buffered(L->result(), L);
-  }
-  for (const auto &[Loop, P] : Plans) {
-    if (!byTma(P))
-      continue;
-    llvm::DenseSet<const Op *> Slice = boxStartSlice(P, Tma);
-    for (const Op *O : P.ProducerOnly)
-      Dropped.insert(O);
-    if (auto It = Flats.find(Loop); It != Flats.end())
-      Slice.insert(It->second.OuterSlice.begin(), It->second.OuterSlice.end());
-    Rerun.insert(Slice.begin(), Slice.end());
-    // A producer warpgroup computes what its copies read itself.
-    if (Producer.feeds(*Loop))
-      continue;
-    for (const Op *L : P.Loads)
-      for (const Value *C : Tma.find(L)->second.coordinates())
-        if (C->definingOp())
-          Inputs.insert(C->definingOp());
-    for (const Op *O : Slice)
-      for (const Value *V : O->operands())
-        if (V->definingOp())
-          Inputs.insert(V->definingOp());
-  }
-  // What a prefetch reads but does not re-run stays in the body, as does
-  // what TMA stores read.
-  for (const Op *O : Rerun)
-    Inputs.erase(O);
-  for (const auto &[O, Map] : Tma)
-    if (writesBox(*O))
-      for (const Value *C : Map.coordinates())
-        if (C->definingOp())
-          Inputs.insert(C->definingOp());
-  llvm::SmallVector<const Op *, 64> Pure;
-  walk(F.body(), [&](const Op &O) {
-    if (isPure(O) && !Inputs.count(&O))
-      Pure.push_back(&O);
-  });
-  for (bool Changed = true; Changed;) {
-    Changed = false;
-    for (const Op *O : Pure) {
-      auto Uses = Users.lookup(O->result());
-      if (!Dropped.count(O) && !Uses.empty() &&
-          llvm::all_of(Uses, [&](const Op *U) {
-            return Dropped.count(U) || tmaStoreAddressing(*U, O->result());
-          })) {
-        Dropped.insert(O);
-        Changed = true;
-      }
-    }
   }
 }
 
@@ -356,7 +256,7 @@ void KernelEmitter::emitBlock(const Block &B) {
     if (OperandBuffers.count(O.get()))
       awaitOperand(*O);
     else if ((!Active || !Active->ProducerOnly.count(O.get())) &&
-             !Dropped.count(O.get()))
+             !EP.Dropped.count(O.get()))
       emitOpAfterProducts(*O);
     for (const Op *L : Producer.OperandLoads)
       if (auto It = OperandBuffers.find(L);
@@ -406,7 +306,7 @@ void KernelEmitter::emitOp(const Op &O) {
       return emitStagedDot(O);
     return emitDot(O);
   case OpKind::Trans: {
-    if (FoldedTransposes.count(&O))
+    if (EP.FoldedTransposes.count(&O))
       return;
     lineDirective(O);
     declareTile(O.result());
@@ -516,7 +416,7 @@ void KernelEmitter::declareCarried(const Op &O) {
 void KernelEmitter::onLaneSums(const Op &O,
                                bool DeferredLaneSums::PartialSum::*Where,
                                const std::string &Fn, const std::string &Arg) {
-  if (auto It = LaneSums.Carried.find(&O); It != LaneSums.Carried.end())
+  if (auto It = EP.LaneSums.Carried.find(&O); It != EP.LaneSums.Carried.end())
     for (const DeferredLaneSums::PartialSum &S : It->second)
       if (S.*Where)
         line(Fn + "<" + std::to_string(S.Sum->axis()) + ", " +
@@ -531,7 +431,7 @@ void KernelEmitter::emitFor(const Op &O) {
   // Loop-carried values live in the storage of the loop's results.
   declareCarried(O);
   // A pipeline flattened into this loop is set up around it.
-  const Op *Hosted = FlatHosts.lookup(&O);
+  const Op *Hosted = EP.FlatHosts.lookup(&O);
   if (Hosted)
     openPipeline(*Hosted, Plans.find(Hosted)->second);
   Nested InHostedPipeline(*this, Hosted ? 1 : 0);
@@ -620,9 +520,10 @@ EmittedKernel emitKernel(const Function &F, const LayoutMap &LM,
                          const AxisInfoAnalysis &AI, const Pipelines &Plans,
                          const TensorMapOps &Tma, const LayoutNamer &NameLayout,
                          const std::string &SourcePath,
-                         const ProducerPlan &Producer, bool DynamicScratch) {
+                         const ProducerPlan &Producer, const EmissionPlan &EP,
+                         bool DynamicScratch) {
   return KernelEmitter(F, LM, AI, Plans, Tma, NameLayout, SourcePath, Producer,
-                       DynamicScratch)
+                       EP, DynamicScratch)
       .run();
 }
 

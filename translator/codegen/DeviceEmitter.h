@@ -116,6 +116,8 @@ struct ProducerPlan {
   }
 };
 
+struct EmissionPlan;
+
 using Pipelines = llvm::DenseMap<const ir::Op *, analysis::PipelinedLoop>;
 /// Loads and stores a variant does with TMA; empty for cp.async copies.
 using analysis::TensorMapOps;
@@ -125,8 +127,8 @@ EmittedKernel emitKernel(const ir::Function &F, const analysis::LayoutMap &LM,
                          const Pipelines &Plans, const TensorMapOps &Tma,
                          const LayoutNamer &NameLayout,
                          const std::string &SourcePath,
-                         const ProducerPlan &Producer = ProducerPlan(),
-                         bool DynamicScratch = false);
+                         const ProducerPlan &Producer, const EmissionPlan &EP,
+                         bool DynamicScratch);
 
 /// The device spelling of an element type (float, rt::f16, const int *).
 std::string deviceType(const ir::ElemType &E);

@@ -26,30 +26,6 @@ static const char *precisionName(DotPrecision P) {
   llvm_unreachable("unknown dot precision");
 }
 
-void KernelEmitter::foldTransposes() {
-  const UserMap Users = users(F.body());
-  auto Staged = [&](const Op *D) {
-    return llvm::any_of(Plans,
-                        [&](const auto &P) { return P.second.Dots.count(D); });
-  };
-  walk(F.body(), [&](const Op &O) {
-    const Value *T = O.kind() == OpKind::Trans ? O.result() : nullptr;
-    // Kept to A tiles of whole 64-row blocks, the ones wgmma reads M-major
-    // (the GPU tests' case); smaller ones keep the transpose.
-    if (!T || storageBytes(T->type().Elem.Kind) != 2 ||
-        T->type().Shape[0] % 64 != 0)
-      return;
-    auto It = Users.find(T);
-    if (It == Users.end() || !llvm::all_of(It->second, [&](const Op *D) {
-          return D->kind() == OpKind::Dot && D->operand(0) == T &&
-                 D->operand(1) != T && !Staged(D) &&
-                 LM.get(D->result()).isMmaAccumulator();
-        }))
-      return;
-    FoldedTransposes.insert(&O);
-  });
-}
-
 void KernelEmitter::countDot(const Op &O) {
   const Type &TA = O.operand(0)->type();
   // A tensor-core instruction is 32 bytes deep.
@@ -69,7 +45,7 @@ void KernelEmitter::emitDot(const Op &O) {
   const unsigned Bytes = storageBytes(TA.Elem.Kind);
   // A folded transpose's dot takes the untransposed tile (foldTransposes).
   const Op *T = A->definingOp();
-  const bool Folded = T && FoldedTransposes.count(T);
+  const bool Folded = T && EP.FoldedTransposes.count(T);
   const Value *AIn = Folded ? T->operand(0) : A;
   bool Fma = !LM.get(R).isMmaAccumulator();
   std::string Callee =
@@ -126,13 +102,13 @@ const Op *KernelEmitter::storeAfterStagingDot(const Op &O) {
   auto It = llvm::find_if(Ops, [&](const auto &P) { return P.get() == &O; });
   for (++It; It != Ops.end(); ++It) {
     const Op &Next = **It;
-    if (Dropped.count(&Next))
+    if (EP.Dropped.count(&Next))
       continue;
     if (writesBox(Next) && Tma.count(&Next))
       return &Next;
     const bool WritesScratch =
         isStructuredControl(Next.kind()) ||
-        (Next.kind() == OpKind::Trans && !FoldedTransposes.count(&Next)) ||
+        (Next.kind() == OpKind::Trans && !EP.FoldedTransposes.count(&Next)) ||
         Next.kind() == OpKind::ConvertLayout ||
         (Next.kind() == OpKind::Dot && !(Active && Active->Dots.count(&Next)));
     if (WritesScratch)

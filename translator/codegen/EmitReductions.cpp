@@ -115,7 +115,7 @@ void KernelEmitter::emitReduce(const Op &O) {
   }
   std::string Out = combinedOutput(O);
   // A loop-carried sum's lanes combine after the loop (LaneSums).
-  if (LaneSums.Reduces.count(&O)) {
+  if (EP.LaneSums.Reduces.count(&O)) {
     line("rt::reduce_in_thread<" + std::to_string(O.axis()) + ", " +
          layoutOf(X) + ", " + layoutOf(R) + ">(" + In + ", " + Out + ", " +
          Combine + ");");

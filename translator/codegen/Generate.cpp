@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Generate.h"
 #include "analysis/EntryRegisters.h"
+#include "codegen/EmissionPlan.h"
 #include "codegen/FormatCode.h"
 #include "codegen/LaunchModel.h"
 #include "codegen/Passes.h"
@@ -161,12 +162,13 @@ std::optional<BuiltVariant> buildVariant(const frontend::Kernel &K, unsigned C,
   const Pipelines *Emitted = &CP.Plans;
   Pipelines WithoutResidentB;
   auto Emit = [&] {
+    const EmissionPlan EP = planEmission(F, CP.LM, *Emitted, VP.Tma, Producer);
     return emitKernel(
         F, CP.LM, AI, *Emitted, VP.Tma,
         [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
           return Layouts.name(L, Shape);
         },
-        Opts.SourcePath, Producer, DynamicScratch);
+        Opts.SourcePath, Producer, EP, DynamicScratch);
   };
   auto SharedBytes = [](const EmittedKernel &E) {
     return E.DynamicSharedBytes + E.StaticSharedBytes;

@@ -12,8 +12,8 @@
 #ifndef TILECC_CODEGEN_KERNELEMITTER_H
 #define TILECC_CODEGEN_KERNELEMITTER_H
 
-#include "analysis/DeferredLaneSums.h"
 #include "codegen/DeviceEmitter.h"
+#include "codegen/EmissionPlan.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
@@ -36,9 +36,9 @@ public:
                 const analysis::AxisInfoAnalysis &AI, const Pipelines &Plans,
                 const TensorMapOps &Tma, const LayoutNamer &NameLayout,
                 const std::string &SourcePath, const ProducerPlan &Producer,
-                bool DynamicScratch)
+                const EmissionPlan &EP, bool DynamicScratch)
       : F(F), LM(LM), AI(AI), Plans(Plans), Tma(Tma), Producer(Producer),
-        DynamicScratch(DynamicScratch), NameLayout(NameLayout),
+        EP(EP), DynamicScratch(DynamicScratch), NameLayout(NameLayout),
         SourcePath(SourcePath) {}
 
   EmittedKernel run();
@@ -47,19 +47,6 @@ private:
   //===--- Use analysis ---------------------------------------------------===//
 
   void countUses(const ir::Block &B);
-
-  /// Plans the TMA pipelines: which run on into an enclosing loop.
-  void planTmaPipelines();
-
-  /// Whether V is the pointers or the mask of TMA store O, which the TMA
-  /// unit computes instead.
-  bool tmaStoreAddressing(const ir::Op &O, const ir::Value *V);
-
-  /// With TMA copies, the per-element pointers and masks of staged loads
-  /// are never computed: drops the ops that only they needed, in the loop
-  /// and before it. The prefetches re-run the ops computing where boxes
-  /// start, so the body drops those too, except what the prefetch reads.
-  void dropTmaAddressing();
 
   /// Ops that are one tile::rt call on whole register arrays (their
   /// operands and results are arrays, never folded expressions).
@@ -210,9 +197,6 @@ private:
     /// Where the ring and its barriers end in dynamic shared memory.
     unsigned End = 0;
   };
-
-  /// Whether pipeline P's staged loads are TMA copies.
-  bool byTma(const analysis::PipelinedLoop &P) const;
 
   /// Whether the staged load's tile sits in shared memory transposed
   /// (its contiguous dimension is 0).
@@ -465,11 +449,6 @@ private:
   const std::string &scratch(const ir::Op &O, unsigned Bytes,
                              bool Swizzled = false);
 
-  /// Finds the transposes that only make 16-bit A operands of tensor-core
-  /// dots outside pipelines: those dots take the untransposed tile
-  /// (rt::dot_mma_trans_a) and the transposes are not emitted.
-  void foldTransposes();
-
   /// Counts the static buffer a reduction or scan across warps declares
   /// inside the runtime (one per instance, Instance its call's template).
   void countPartials(const ir::Op &O, const std::string &Instance);
@@ -499,22 +478,15 @@ private:
   const Pipelines &Plans;
   const TensorMapOps &Tma;
   const ProducerPlan Producer;
+  /// What the variant leaves out or folds (EmissionPlan.h).
+  const EmissionPlan &EP;
   /// Whether the scratch buffer lives in dynamic shared memory (after the
   /// pipelines' buffers) rather than static.
   const bool DynamicScratch;
   /// Whether the code being emitted follows a warp-specialized split.
   bool Split = false;
-  /// Ops no variant of this kernel emits (TMA variants' addressing).
-  llvm::DenseSet<const ir::Op *> Dropped;
-  /// Transposes folded into the dots reading them (foldTransposes).
-  llvm::DenseSet<const ir::Op *> FoldedTransposes;
-  /// Loop-carried sums whose lanes combine after their loop.
-  analysis::DeferredLaneSums LaneSums;
   /// Per TMA load: its tensor map parameter.
   llvm::DenseMap<const ir::Op *, std::string> MapNames;
-  /// TMA pipelines flattened into the loop around them, and those loops.
-  llvm::DenseMap<const ir::Op *, analysis::FlattenedPipeline> Flats;
-  llvm::DenseMap<const ir::Op *, const ir::Op *> FlatHosts;
   llvm::DenseMap<const ir::Op *, PipelineState> States;
   /// The pipelined loop whose body is being emitted, if any.
   const analysis::PipelinedLoop *Active = nullptr;
@@ -567,9 +539,6 @@ private:
     }
   };
   llvm::DenseMap<const ir::Op *, OperandBuffer> OperandBuffers;
-  /// The tiles dots read from an operand buffer (a producer-copied load's
-  /// and its layout conversions'), with the load.
-  llvm::DenseMap<const ir::Value *, const ir::Op *> BufferedFrom;
   /// Per staged load: its stage buffers' type alias and ring pointer.
   llvm::DenseMap<const ir::Op *, std::pair<std::string, std::string>> Rings;
   unsigned DynamicSharedBytes = 0;

@@ -16,10 +16,6 @@ namespace tilecc::codegen {
 
 //===--- Software pipelining --------------------------------------------===//
 
-bool KernelEmitter::byTma(const PipelinedLoop &P) const {
-  return !P.Loads.empty() && Tma.count(P.Loads.front());
-}
-
 bool KernelEmitter::storedTransposed(const Op &L) {
   return LM.get(L.result()).fastestDim() == 0;
 }
@@ -86,7 +82,7 @@ void KernelEmitter::emitPrefetch(const Op &Loop, const PipelinedLoop &P,
                                  const std::string &Iv,
                                  const std::string &Ahead,
                                  const std::string &S) {
-  if (byTma(P))
+  if (byTma(P, Tma))
     return emitTmaPrefetch(Loop, P, Iv, S);
   const Value *IV = Loop.region(0)->argument(0);
   line("{");
@@ -161,12 +157,12 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P) {
     return emitRotatedFor(O, P, It->second);
   const Block &Body = *O.region(0);
   declareCarried(O);
-  const bool Flat = Flats.count(&O);
+  const bool Flat = EP.Flats.count(&O);
   if (!Flat)
     openPipeline(O, P);
   Nested InPipeline(*this, Flat ? 0 : 1);
   const PipelineState St = States[&O];
-  const bool ByTma = byTma(P);
+  const bool ByTma = byTma(P, Tma);
   const bool Specialized = Producer.feeds(O);
   const unsigned S = P.NumStages, D = S - 1;
   const Value *IV = Body.argument(0);
@@ -302,7 +298,7 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P) {
   // barriers, one arrival per consumer warp, says when a stage may be
   // refilled; rotated loops' late loads have a full and an empty barrier
   // of their own per stage.
-  const bool ByTma = byTma(P);
+  const bool ByTma = byTma(P, Tma);
   const bool Specialized = Producer.feeds(O);
   if (ByTma) {
     St.Full = fresh("full");
@@ -359,7 +355,7 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P) {
 }
 
 void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P) {
-  const bool Flat = Flats.count(&O);
+  const bool Flat = EP.Flats.count(&O);
   const unsigned S = P.NumStages;
   const unsigned D = S - 1; // iterations the prefetch runs ahead
   std::string Loads;
@@ -388,7 +384,7 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P) {
   PipelineState &St = States[&O];
   const Value *IV = O.region(0)->argument(0);
   if (Flat) {
-    const Op &Outer = *Flats.find(&O)->second.Outer;
+    const Op &Outer = *EP.Flats.find(&O)->second.Outer;
     St.NextOuter = fresh("next_" + nameOf(Outer.region(0)->argument(0)));
     St.NextInner = fresh("next_" + nameOf(IV));
     // The induction variables' own types: a 64-bit one is not narrowed.
@@ -399,7 +395,7 @@ void KernelEmitter::openPipeline(const Op &O, const PipelinedLoop &P) {
     line(deviceType(IV->type().Elem) + " " + St.NextInner + " = " +
              scalar(O.operand(0)) + ";",
          1);
-    for (const Value *V : Flats.find(&O)->second.Carried) {
+    for (const Value *V : EP.Flats.find(&O)->second.Carried) {
       St.Carried.push_back(fresh("next_" + nameOf(V)));
       line(deviceType(V->type().Elem) + " " + St.Carried.back() + " = 0;", 1);
     }
@@ -436,7 +432,7 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P) {
   // Those the producer copies are in shared memory already.
   llvm::SmallVector<const Value *, 2> Resident;
   for (const Value *A : P.Resident)
-    if (!BufferedFrom.count(A))
+    if (!EP.BufferedFrom.count(A))
       Resident.push_back(A);
   if (Resident.empty() && P.ResidentB.empty())
     return;
@@ -531,7 +527,7 @@ void KernelEmitter::emitStagedDot(const Op &O, bool Issue, bool InPlace) {
   for (unsigned I = 0; I < 2; ++I) {
     auto [L, Trans] = stagedSource(*Active, O.operand(I));
     if (const Op *Copied =
-            I == 0 ? BufferedFrom.lookup(O.operand(0)) : nullptr) {
+            I == 0 ? EP.BufferedFrom.lookup(O.operand(0)) : nullptr) {
       const OperandBuffer &B = OperandBuffers.find(Copied)->second;
       Ops[I] = "rt::operand<true>(" + B.tile(B.Slot) + ")";
       continue;
@@ -561,7 +557,7 @@ void KernelEmitter::emitStagedDot(const Op &O, bool Issue, bool InPlace) {
   // once, or read from a buffer released after the dot.
   const bool MayStay = WaitAtFirstUse && !InPlace &&
                        R->type().Elem.Kind != ScalarKind::F16 &&
-                       !BufferedFrom.count(O.operand(0));
+                       !EP.BufferedFrom.count(O.operand(0));
   if (Issue) {
     line("rt::mma_issue<" + layoutOf(R) + ", " + Elem + ">" + Args);
   } else if (TakingTurns) {

@@ -33,7 +33,7 @@ void KernelEmitter::emitTmaPrefetch(const Op &Loop, const PipelinedLoop &P,
   const Value *IV = Loop.region(0)->argument(0);
   const PipelineState St = States[&Loop];
   const FlattenedPipeline *Flat =
-      Flats.count(&Loop) ? &Flats.find(&Loop)->second : nullptr;
+      EP.Flats.count(&Loop) ? &EP.Flats.find(&Loop)->second : nullptr;
   line("{");
   std::string Live = nameOf(IV) + " < " + scalar(Loop.operand(1));
   // A flattened pipeline's cursor holds what the outer body computed for
@@ -199,7 +199,7 @@ void KernelEmitter::emitProducerBlock(const Block &B, const std::string &Stage,
 
 void KernelEmitter::emitCursorOuter(const Op &Loop) {
   const PipelineState St = States[&Loop];
-  const FlattenedPipeline &Flat = Flats.find(&Loop)->second;
+  const FlattenedPipeline &Flat = EP.Flats.find(&Loop)->second;
   line("if (" + St.NextOuter + " < " + scalar(Flat.Outer->operand(1)) + ") {");
   line(constDecl(Flat.Outer->region(0)->argument(0)) + " = " + St.NextOuter +
            ";",
@@ -216,7 +216,7 @@ void KernelEmitter::emitCursorOuter(const Op &Loop) {
 void KernelEmitter::emitCursorPrefetch(const Op &Loop, const PipelinedLoop &P,
                                        const std::string &S) {
   const PipelineState St = States[&Loop];
-  const Op &Outer = *Flats.find(&Loop)->second.Outer;
+  const Op &Outer = *EP.Flats.find(&Loop)->second.Outer;
   emitPrefetch(Loop, P, St.NextInner, "", S);
   line(St.NextInner + " += " + scalar(Loop.operand(2)) + ";");
   line("if (" + St.NextInner + " >= " + scalar(Loop.operand(1)) + ") {");
@@ -252,7 +252,7 @@ KernelEmitter::declareOperandBuffers(unsigned &Offset) {
     // load's block that reads it (its dots' loops).
     auto Reads = [&](const Op &O) {
       return llvm::any_of(O.operands(), [&](const Value *V) {
-        return BufferedFrom.lookup(V) == L;
+        return EP.BufferedFrom.lookup(V) == L;
       });
     };
     for (const auto &O : L->parentBlock()->ops()) {

@@ -119,7 +119,7 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
       waitStage(St, St.Read, St.Phase, /*Late=*/false);
       for (const auto &Owned : Body.ops())
         if (!R.rotates(*Owned) && !P.ProducerOnly.count(Owned.get()) &&
-            !Dropped.count(Owned.get()))
+            !EP.Dropped.count(Owned.get()))
           emitOp(*Owned);
       releaseStage(St, St.Read, /*Late=*/false);
       EndOfIteration();
@@ -137,7 +137,8 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
       waitStage(St, St.Read, St.Phase, /*Late=*/false);
       for (const auto &Owned : Body.ops()) {
         const Op &Cur = *Owned;
-        if (R.rotates(Cur) || P.ProducerOnly.count(&Cur) || Dropped.count(&Cur))
+        if (R.rotates(Cur) || P.ProducerOnly.count(&Cur) ||
+            EP.Dropped.count(&Cur))
           continue;
         if (&Cur != R.Early) {
           emitOp(Cur);

@@ -249,8 +249,26 @@ private:
 
   /// Broadcasts V (scalar or tile) to Shape after casting its elements to E.
   Value *operand(Value *V, ElemType E, llvm::ArrayRef<int64_t> Shape);
+  /// A tile:: operation resolved: the op it lowers to and, for those
+  /// spelled otherwise than their op, what sets them apart.
+  struct TileOperation {
+    enum Form { Own, SubtractPointer, Zeros, CumulativeSum, CumulativeProduct };
+    OpKind Kind;
+    Form Spelled = Own;
+    /// reduce, associative_scan, cumsum, cumprod: ops with a combine region.
+    bool combines() const {
+      return Kind == OpKind::Reduce || Kind == OpKind::Scan;
+    }
+    /// cumsum and cumprod, whose combine is an add or a multiply.
+    bool cumulative() const {
+      return Spelled == CumulativeSum || Spelled == CumulativeProduct;
+    }
+  };
+  /// The operation a TILE_OP name stands for: its op's spelling in Ops.def
+  /// or one of the aliases, or nullopt.
+  static std::optional<TileOperation> tileOperation(llvm::StringRef Name);
+
   Value *lowerTileOp(llvm::StringRef Name, const CallExpr *CE);
-  std::optional<OpKind> tileOpKind(llvm::StringRef Name, SourceLocation L);
   Value *lowerGridQuery(OpKind K, llvm::StringRef Name, const Expr *AxisArg);
   Value *lowerAddPtr(llvm::ArrayRef<Value *> Args, const Type &RT,
                      bool Subtract, SourceLocation L);
@@ -269,13 +287,12 @@ private:
   /// reduce<Axis, KeepDims>(x, combine), associative_scan<Axis,
   /// Reverse>(x, combine), cumsum and cumprod, where x is a tile or a
   /// std::tuple of tiles of one shape. The combine becomes the op's region.
-  std::optional<Values> lowerCombineOp(llvm::StringRef Name,
-                                       const CallExpr *CE);
+  std::optional<Values> lowerCombineOp(TileOperation Op, const CallExpr *CE);
 
   /// Builds Op's combine region: (accumulated..., next...) -> new values,
   /// from the user's combine (a lambda or a function) or, for cumsum and
   /// cumprod, an add or multiply.
-  bool lowerCombine(llvm::StringRef Name, const CallExpr *CE, ir::Op &Op);
+  bool lowerCombine(TileOperation TO, const CallExpr *CE, ir::Op &Op);
 
   /// The function a combine argument calls: a lambda's call operator (for a
   /// generic lambda, its instantiation for the op's element types) or a

@@ -13,11 +13,11 @@ namespace tilecc::frontend::lowering {
 /// reduce<Axis, KeepDims>(x, combine), associative_scan<Axis,
 /// Reverse>(x, combine), cumsum and cumprod, where x is a tile or a
 /// std::tuple of tiles of one shape. The combine becomes the op's region.
-std::optional<Values> KernelLowering::lowerCombineOp(llvm::StringRef Name,
+std::optional<Values> KernelLowering::lowerCombineOp(TileOperation TO,
                                                      const CallExpr *CE) {
   SourceLocation L = CE->getExprLoc();
   const FunctionDecl *Callee = CE->getDirectCallee();
-  bool IsScan = Name != "reduce";
+  const bool IsScan = TO.Kind == OpKind::Scan;
   Values Xs;
   if (stdTuple(CE->getArg(0)->getType())) {
     auto T = lowerTuple(CE->getArg(0));
@@ -36,7 +36,7 @@ std::optional<Values> KernelLowering::lowerCombineOp(llvm::StringRef Name,
       return std::nullopt;
     }
   // cumsum and cumprod accumulate in the header's result type.
-  if (Name == "cumsum" || Name == "cumprod") {
+  if (TO.cumulative()) {
     auto RT = lowerType(CE->getType(), L);
     if (!RT)
       return std::nullopt;
@@ -70,7 +70,7 @@ std::optional<Values> KernelLowering::lowerCombineOp(llvm::StringRef Name,
     NewOp->addResult(F.newValue(Type::tensor(X->type().Elem, Shape)));
   }
   ir::Op *Op = B.block()->append(std::move(NewOp));
-  if (!lowerCombine(Name, CE, *Op))
+  if (!lowerCombine(TO, CE, *Op))
     return std::nullopt;
 
   Values Out;
@@ -91,7 +91,7 @@ std::optional<Values> KernelLowering::lowerCombineOp(llvm::StringRef Name,
 /// Builds Op's combine region: (accumulated..., next...) -> new values,
 /// from the user's combine (a lambda or a function) or, for cumsum and
 /// cumprod, an add or multiply.
-bool KernelLowering::lowerCombine(llvm::StringRef Name, const CallExpr *CE,
+bool KernelLowering::lowerCombine(TileOperation TO, const CallExpr *CE,
                                   ir::Op &Op) {
   unsigned N = Op.numResults();
   Block *Region = Op.addRegion();
@@ -101,12 +101,13 @@ bool KernelLowering::lowerCombine(llvm::StringRef Name, const CallExpr *CE,
   Block *Outer = B.block();
   B.setBlock(*Region);
   Values Yields;
-  if (Name == "cumsum" || Name == "cumprod") {
+  if (TO.cumulative()) {
     Region->argument(0)->setName("a");
     Region->argument(1)->setName("b");
-    Yields.push_back(B.create(Name == "cumsum" ? OpKind::Add : OpKind::Mul,
-                              Region->argument(0)->type(),
-                              {Region->argument(0), Region->argument(1)}));
+    Yields.push_back(B.create(
+        TO.Spelled == TileOperation::CumulativeSum ? OpKind::Add : OpKind::Mul,
+        Region->argument(0)->type(),
+        {Region->argument(0), Region->argument(1)}));
   } else {
     const FunctionDecl *Fn = combineFunction(CE->getArg(1), Op);
     if (!Fn)

@@ -45,14 +45,15 @@ std::optional<Values> KernelLowering::lowerTuple(const Expr *E) {
   } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     llvm::StringRef Op = Callee ? tileOpName(Callee) : "";
+    auto TO = tileOperation(Op);
     if (Callee && isStdFunction(Callee, "get"))
       Out = lowerTupleElement(Call);
     else if (Callee && (isStdFunction(Callee, "make_tuple") ||
                         isStdFunction(Callee, "tie") ||
                         isStdFunction(Callee, "forward_as_tuple")))
       Out = lowerElements(Call->arguments());
-    else if (Op == "reduce" || Op == "associative_scan")
-      Out = lowerCombineOp(Op, Call);
+    else if (TO && TO->combines() && !TO->cumulative())
+      Out = lowerCombineOp(*TO, Call);
     else if (Callee && Op.empty())
       inlineCall(Call, Callee, &Out);
   }

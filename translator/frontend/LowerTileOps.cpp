@@ -18,9 +18,14 @@ Value *KernelLowering::operand(Value *V, ElemType E,
 
 Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   SourceLocation L = CE->getExprLoc();
-  if (Name == "reduce" || Name == "associative_scan" || Name == "cumsum" ||
-      Name == "cumprod") {
-    auto R = lowerCombineOp(Name, CE);
+  const auto TO = tileOperation(Name);
+  if (!TO) {
+    error(L, "tile operation '" + Name.str() +
+                 "' is not supported by this version of tilecc");
+    return nullptr;
+  }
+  if (TO->combines()) {
+    auto R = lowerCombineOp(*TO, CE);
     return R ? R->front() : nullptr;
   }
   const FunctionDecl *Callee = CE->getDirectCallee();
@@ -34,17 +39,14 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
       !QT->isVoidType() && !(RT = lowerType(QT, L)))
     return nullptr;
 
-  auto K = tileOpKind(Name, L);
-  if (!K)
-    return nullptr;
-
+  const OpKind K = TO->Kind;
   // Atomics' memory order and scope, and dot's input precision, are
   // compile-time enumerators.
-  bool IsAtomic = isAtomicRMW(*K) || *K == OpKind::AtomicCas;
+  bool IsAtomic = isAtomicRMW(K) || K == OpKind::AtomicCas;
   if (IsAtomic && ArgEs.size() > 3)
     ArgEs.resize(3);
   std::optional<int64_t> Precision;
-  if (*K == OpKind::Dot) {
+  if (K == OpKind::Dot) {
     Precision = constantArg(ArgEs.back(), "the input precision");
     if (!Precision)
       return nullptr;
@@ -52,17 +54,18 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   }
   llvm::SmallVector<Value *, 4> Args;
   // Axes and zeros' shape are compile-time arguments, not values.
-  if (Name != "zeros" && *K != OpKind::ProgramId && *K != OpKind::NumPrograms)
+  if (TO->Spelled != TileOperation::Zeros && K != OpKind::ProgramId &&
+      K != OpKind::NumPrograms)
     for (const Expr *A : ArgEs)
       if (!Args.emplace_back(lowerExpr(A)))
         return nullptr;
   setLoc(L);
 
   Value *Result = nullptr;
-  switch (*K) {
+  switch (K) {
   case OpKind::ProgramId:
   case OpKind::NumPrograms:
-    Result = lowerGridQuery(*K, Name, ArgEs[0]);
+    Result = lowerGridQuery(K, Name, ArgEs[0]);
     break;
   case OpKind::Arange: {
     const TemplateArgumentList *TA = Callee->getTemplateSpecializationArgs();
@@ -72,7 +75,7 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
     break;
   }
   case OpKind::Splat:
-    if (Name == "zeros")
+    if (TO->Spelled == TileOperation::Zeros)
       Result = B.broadcastTo(B.cast(B.intConst(0), RT->Elem), RT->Shape);
     else
       Result = operand(Args[0], RT->Elem, RT->Shape);
@@ -94,7 +97,9 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
                       {B.cast(Args[0], RT->Elem), B.cast(Args[1], RT->Elem)});
     break;
   case OpKind::AddPtr:
-    Result = lowerAddPtr(Args, *RT, /*Subtract=*/Name == "subptr", L);
+    Result = lowerAddPtr(Args, *RT, /*Subtract=*/TO->Spelled ==
+                                        TileOperation::SubtractPointer,
+                         L);
     break;
   case OpKind::Load:
     Result = lowerLoad(Args, *RT, L);
@@ -105,7 +110,7 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   case OpKind::ReduceXor:
   case OpKind::ArgMax:
   case OpKind::ArgMin:
-    Result = lowerReduce(*K, Callee, Args[0], *RT, L);
+    Result = lowerReduce(K, Callee, Args[0], *RT, L);
     break;
   case OpKind::Dot:
     Result = lowerDot(Args, *RT, *Precision);
@@ -119,16 +124,16 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   case OpKind::DebugBarrier:
   case OpKind::GdcWait:
   case OpKind::GdcLaunchDependents:
-    B.createVoid(*K, {});
+    B.createVoid(K, {});
     return nullptr;
   default:
     if (IsAtomic) {
-      Result = lowerAtomic(*K, Args, *RT, CE, L);
+      Result = lowerAtomic(K, Args, *RT, CE, L);
       break;
     }
-    if (!constantsFit(*K, ArgEs, Args, *RT))
+    if (!constantsFit(K, ArgEs, Args, *RT))
       return nullptr;
-    Result = lowerElementwise(*K, Args, *RT);
+    Result = lowerElementwise(K, Args, *RT);
     break;
   }
   if (Compound && Result)
@@ -136,19 +141,27 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   return Result;
 }
 
-/// The op a tile:: operation (by its TILE_OP name) lowers to, where it is
-/// not lowered to its own op kind's spelling.
-std::optional<OpKind> KernelLowering::tileOpKind(llvm::StringRef Name,
-                                                 SourceLocation L) {
-  auto K = opKindFromSpelling(Name);
-  if (Name == "subptr")
-    K = OpKind::AddPtr;
-  else if (Name == "zeros" || Name == "full" || Name == "broadcast_to")
-    K = OpKind::Splat;
-  if (!K)
-    error(L, "tile operation '" + Name.str() +
-                 "' is not supported by this version of tilecc");
-  return K;
+std::optional<KernelLowering::TileOperation>
+KernelLowering::tileOperation(llvm::StringRef Name) {
+  using T = TileOperation;
+  static constexpr struct {
+    llvm::StringLiteral Name;
+    T Op;
+  } Aliases[] = {
+      {"subptr", {OpKind::AddPtr, T::SubtractPointer}},
+      {"zeros", {OpKind::Splat, T::Zeros}},
+      {"full", {OpKind::Splat}},
+      {"broadcast_to", {OpKind::Splat}},
+      {"associative_scan", {OpKind::Scan}},
+      {"cumsum", {OpKind::Scan, T::CumulativeSum}},
+      {"cumprod", {OpKind::Scan, T::CumulativeProduct}},
+  };
+  for (const auto &A : Aliases)
+    if (A.Name == Name)
+      return A.Op;
+  if (auto K = opKindFromSpelling(Name))
+    return T{*K};
+  return std::nullopt;
 }
 
 /// program_id(axis) and num_programs(axis), the axis a constant 0-2.
