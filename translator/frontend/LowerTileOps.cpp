@@ -67,28 +67,18 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   case OpKind::NumPrograms:
     Result = lowerGridQuery(K, Name, ArgEs[0]);
     break;
-  case OpKind::Arange: {
-    const TemplateArgumentList *TA = Callee->getTemplateSpecializationArgs();
-    Result = B.create(OpKind::Arange, *RT, {});
-    Result->definingOp()->setArangeStart(
-        TA && TA->size() == 2 ? *templateIntArg(Callee, 0) : 0);
+  case OpKind::Arange:
+    Result = lowerArange(Callee, *RT);
     break;
-  }
   case OpKind::Splat:
     if (TO->Spelled == TileOperation::Zeros)
       Result = B.broadcastTo(B.cast(B.intConst(0), RT->Elem), RT->Shape);
     else
       Result = operand(Args[0], RT->Elem, RT->Shape);
     break;
-  case OpKind::ExpandDims: {
-    auto Axis = templateIntArg(Callee, 0);
-    int64_t A = Axis ? *Axis : 0;
-    if (A < 0)
-      A += RT->rank();
-    Result = B.create(OpKind::ExpandDims, *RT, {Args[0]});
-    Result->definingOp()->setAxis(A);
+  case OpKind::ExpandDims:
+    Result = lowerExpandDims(Callee, Args[0], *RT);
     break;
-  }
   case OpKind::Cast:
     Result = B.cast(Args[0], RT->Elem);
     break;
@@ -162,6 +152,26 @@ KernelLowering::tileOperation(llvm::StringRef Name) {
   if (auto K = opKindFromSpelling(Name))
     return T{*K};
   return std::nullopt;
+}
+
+/// arange<End>() or arange<Start, End>().
+Value *KernelLowering::lowerArange(const FunctionDecl *Callee, const Type &RT) {
+  const TemplateArgumentList *TA = Callee->getTemplateSpecializationArgs();
+  Value *R = B.create(OpKind::Arange, RT, {});
+  R->definingOp()->setArangeStart(
+      TA && TA->size() == 2 ? *templateIntArg(Callee, 0) : 0);
+  return R;
+}
+
+/// expand_dims<Axis>(x), the axis counted from the end when negative.
+Value *KernelLowering::lowerExpandDims(const FunctionDecl *Callee, Value *X,
+                                       const Type &RT) {
+  int64_t A = templateIntArg(Callee, 0).value_or(0);
+  if (A < 0)
+    A += RT.rank();
+  Value *R = B.create(OpKind::ExpandDims, RT, {X});
+  R->definingOp()->setAxis(A);
+  return R;
 }
 
 /// program_id(axis) and num_programs(axis), the axis a constant 0-2.
