@@ -4,7 +4,7 @@
     python3 scripts/bench_peers.py                 # run, print JSON lines
     python3 scripts/bench_peers.py --table FILE    # table from JSON lines in FILE
 
-For each sample workload (vector_add, add_relu_mul, greyscale, softmax) this runs a Triton
+For each sample workload (vector_add, add_relu_mul, dropout, greyscale, softmax) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use. Layer norm's forward and backward (layer_norm_fwd, layer_norm_bwd;
@@ -50,6 +50,27 @@ def autotuned_config(kernel, stages=False):
     return text + f",num_stages={cfg.num_stages}" if stages else text
 
 
+def philox_uniform(torch, seed, n, dev):
+    """tl.rand(seed, arange(n)) computed apart from Triton: Philox 4x32-10
+    in int64 torch arithmetic (products of two 32-bit words fit 64 bits; their
+    high halves are taken by shift and mask), then tl.uint_to_uniform_float."""
+    m32 = 0xFFFFFFFF
+    c0 = torch.arange(n, device=dev, dtype=torch.int64)
+    c1 = torch.zeros_like(c0)
+    c2 = torch.zeros_like(c0)
+    c3 = torch.zeros_like(c0)
+    k0, k1 = seed & m32, (seed >> 32) & m32
+    for _ in range(10):
+        pb = 0xCD9E8D57 * c2
+        pa = 0xD2511F53 * c0
+        c0, c1, c2, c3 = (((pb >> 32) & m32) ^ c1 ^ k0, pb & m32,
+                          ((pa >> 32) & m32) ^ c3 ^ k1, pa & m32)
+        k0, k1 = (k0 + 0x9E3779B9) & m32, (k1 + 0xBB67AE85) & m32
+    signed = torch.where(c0 >= 1 << 31, c0 - (1 << 32), c0)
+    folded = torch.where(signed < 0, -signed - 1, signed)
+    return folded.to(torch.float32) * torch.tensor(4.6566127342e-10, dtype=torch.float32)
+
+
 def peers():
     """Runs the Triton and PyTorch cases and prints their JSON lines."""
     import torch
@@ -84,6 +105,16 @@ def peers():
         mask = offs < n
         h = tl.load(x_ptr + offs, mask=mask) + tl.load(bias_ptr + offs, mask=mask)
         tl.store(out_ptr + offs, tl.maximum(h, 0.0) * scale, mask=mask)
+
+    # Triton's tutorial 04, seeded dropout.
+    @triton.autotune(configs=elementwise_configs, key=["n"])
+    @triton.jit
+    def dropout_kernel(x_ptr, out_ptr, n, p, seed, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        x = tl.load(x_ptr + offs, mask=mask)
+        keep = tl.rand(seed, offs) > p
+        tl.store(out_ptr + offs, tl.where(keep, x / (1 - p), 0.0), mask=mask)
 
     @triton.autotune(configs=greyscale_configs, key=["h", "w"])
     @triton.jit
@@ -296,6 +327,31 @@ def peers():
     report("add_relu_mul", "torch", [n], lambda: "torch.relu(x + bias) * scale",
            lambda: torch.relu(x + bias) * scale, ref, 12 * n, 1.5 * FLT_EPSILON)
     del x, bias, out, ref
+
+    # dropout (p = 0.5, seed 123): the mask from an independent Philox in
+    # torch integer arithmetic (philox_uniform), kept values x / (1 - p), whose
+    # fp32 division is div.full (2 ulp). PyTorch's dropout draws another mask
+    # (its own generator, reseeded so that every timed run draws the same);
+    # it is checked against the mask it drew.
+    p, seed = 0.5, 123
+    x = torch.rand(n, device=dev) * 2 - 1
+    out = torch.empty_like(x)
+    keep = philox_uniform(torch, seed, n, dev) > p
+    ref = torch.where(keep, x.double() / (1 - p), 0.0)
+    report("dropout", "triton", [n], lambda: autotuned_config(dropout_kernel),
+           lambda: dropout_kernel[grid](x, out, n, p, seed), ref, 8 * n,
+           2.5 * FLT_EPSILON, out=out)
+    del keep, ref
+
+    def torch_dropout():
+        torch.cuda.manual_seed(5)
+        return torch.nn.functional.dropout(x, p, training=True)
+
+    drawn = torch_dropout()
+    ref = torch.where(drawn != 0, x.double() / (1 - p), 0.0)
+    report("dropout", "torch", [n], lambda: "F.dropout(x, p)", torch_dropout, ref, 8 * n,
+           2.5 * FLT_EPSILON)
+    del x, out, drawn, ref
 
     # greyscale: fp32 weights, products and sums; nothing cancels, as pixels
     # are non-negative. Bytes: three planes read, one written.

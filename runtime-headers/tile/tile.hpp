@@ -11,6 +11,7 @@
 #define TILE_TILE_HPP
 
 #include "detail/convert.hpp"
+#include "detail/philox.hpp"
 #include "detail/promote.hpp"
 #include "detail/reduce.hpp"
 #include "detail/shape.hpp"
@@ -1001,16 +1002,70 @@ auto minimum(const A &a, const B &b) {
       a, b);
 }
 
-/// a raised to the power b (libdevice's pow), in float or double: the
-/// operands combine like a binary operator's.
+// Functions of two float or double operands, which combine like a binary
+// operator's.
+#define TILE_DETAIL_MATH_FUNCTION2(NAME, EXPR)                                 \
+  template <class A, class B>                                                  \
+  requires detail::numeric_operand<A> && detail::numeric_operand<B> TILE_OP(   \
+      #NAME)                                                                   \
+  auto NAME(const A &a, const B &b) {                                          \
+    using R = detail::common_element_t<A, B>;                                  \
+    detail::check_math<R>();                                                   \
+    return detail::elementwise<R>(                                             \
+        [](auto x, auto y) {                                                   \
+          const R u = detail::convert<R>(x), v = detail::convert<R>(y);        \
+          return R(EXPR);                                                      \
+        },                                                                     \
+        a, b);                                                                 \
+  }
+
+// a raised to the power b (libdevice's pow).
+TILE_DETAIL_MATH_FUNCTION2(pow, std::pow(u, v))
+TILE_DETAIL_MATH_FUNCTION2(atan2, std::atan2(u, v))
+TILE_DETAIL_MATH_FUNCTION2(hypot, std::hypot(u, v))
+TILE_DETAIL_MATH_FUNCTION2(copysign, std::copysign(u, v))
+// The IEEE quotient, rounded to nearest (tl.div_rn); `/` of float tiles is
+// within 2 ulp on the GPU.
+TILE_DETAIL_MATH_FUNCTION2(div_rn, u / v)
+
+#undef TILE_DETAIL_MATH_FUNCTION2
+
+/// Fast division (tl.fdiv): what `/` of float tiles is.
 template <class A, class B>
-requires detail::numeric_operand<A> && detail::numeric_operand<B> TILE_OP("pow")
-auto pow(const A &a, const B &b) {
+requires detail::numeric_operand<A> && detail::numeric_operand<B>
+auto fdiv(const A &a, const B &b) {
+  static_assert(detail::is_floating_v<detail::common_element_t<A, B>>,
+                "fdiv takes float or double operands");
+  return a / b;
+}
+
+namespace detail {
+
+template <class T> T high_product(T a, T b) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8,
+                "umulhi takes 32- or 64-bit integers");
+  using Wide = std::conditional_t<
+      sizeof(T) == 4,
+      std::conditional_t<std::is_signed_v<T>, std::int64_t, std::uint64_t>,
+      std::conditional_t<std::is_signed_v<T>, __int128, unsigned __int128>>;
+  return T(Wide(a) * Wide(b) >> (8 * sizeof(T)));
+}
+
+} // namespace detail
+
+/// The high half of the full product of two 32- or 64-bit integers
+/// (tl.umulhi); both operands have one type.
+template <class A, class B>
+requires detail::numeric_operand<A> && detail::numeric_operand<B>
+    TILE_OP("umulhi")
+auto umulhi(const A &a, const B &b) {
   using R = detail::common_element_t<A, B>;
-  detail::check_math<R>();
+  static_assert(std::is_integral_v<R> && !std::is_same_v<R, bool>,
+                "umulhi takes integer operands");
   return detail::elementwise<R>(
       [](auto x, auto y) {
-        return R(std::pow(detail::convert<R>(x), detail::convert<R>(y)));
+        return detail::high_product(detail::convert<R>(x),
+                                    detail::convert<R>(y));
       },
       a, b);
 }
@@ -1081,6 +1136,28 @@ TILE_DETAIL_MATH_FUNCTION(ceil, std::ceil(v))
 TILE_DETAIL_MATH_FUNCTION(erf, std::erf(v))
 TILE_DETAIL_MATH_FUNCTION(tanh, std::tanh(v))
 TILE_DETAIL_MATH_FUNCTION(sigmoid, T(1) / (T(1) + std::exp(-v)))
+// libdevice's functions (tl.extra.libdevice), the accurate ones.
+TILE_DETAIL_MATH_FUNCTION(tan, std::tan(v))
+TILE_DETAIL_MATH_FUNCTION(asin, std::asin(v))
+TILE_DETAIL_MATH_FUNCTION(acos, std::acos(v))
+TILE_DETAIL_MATH_FUNCTION(atan, std::atan(v))
+TILE_DETAIL_MATH_FUNCTION(sinh, std::sinh(v))
+TILE_DETAIL_MATH_FUNCTION(cosh, std::cosh(v))
+TILE_DETAIL_MATH_FUNCTION(asinh, std::asinh(v))
+TILE_DETAIL_MATH_FUNCTION(acosh, std::acosh(v))
+TILE_DETAIL_MATH_FUNCTION(atanh, std::atanh(v))
+TILE_DETAIL_MATH_FUNCTION(log10, std::log10(v))
+TILE_DETAIL_MATH_FUNCTION(log1p, std::log1p(v))
+TILE_DETAIL_MATH_FUNCTION(expm1, std::expm1(v))
+TILE_DETAIL_MATH_FUNCTION(cbrt, std::cbrt(v))
+TILE_DETAIL_MATH_FUNCTION(erfc, std::erfc(v))
+TILE_DETAIL_MATH_FUNCTION(trunc, std::trunc(v))
+// Halfway cases to even (rint) or away from zero (round).
+TILE_DETAIL_MATH_FUNCTION(rint, std::nearbyint(v))
+TILE_DETAIL_MATH_FUNCTION(round, std::round(v))
+// The IEEE square root, rounded to nearest (tl.sqrt_rn); sqrt may be
+// approximate on the GPU.
+TILE_DETAIL_MATH_FUNCTION(sqrt_rn, std::sqrt(v))
 
 #undef TILE_DETAIL_MATH_FUNCTION
 
@@ -1141,6 +1218,42 @@ template <class U, class T>
 requires(!detail::is_tensor_v<T>) TILE_OP("cast")
 U cast(T v) { return detail::convert<U>(v); }
 
+namespace detail {
+
+template <class U, class T> U same_bits_as(T v) {
+  static_assert(sizeof(U) == sizeof(T) && !std::is_same_v<U, bool> &&
+                    !std::is_same_v<T, bool>,
+                "bitcast needs element types of one width (not bool)");
+  U u;
+  std::memcpy(static_cast<void *>(&u), &v, sizeof u);
+  return u;
+}
+
+} // namespace detail
+
+/// x's bits read as U, which has the width of x's elements (tl.bitcast:
+/// x.to(U, bitcast=True)).
+template <class U, class T, int... D>
+TILE_OP("bitcast")
+tensor<U, D...> bitcast(const tensor<T, D...> &x) {
+  return detail::elementwise<U>([](T v) { return detail::same_bits_as<U>(v); },
+                                x);
+}
+
+template <class U, class T>
+requires(!detail::is_tensor_v<T>) TILE_OP("bitcast")
+U bitcast(T v) { return detail::same_bits_as<U>(v); }
+
+/// A tile of zeros (or of value) with x's shape and element type.
+template <class T, int... D>
+tensor<T, D...> zeros_like(const tensor<T, D...> &) {
+  return zeros<T, D...>();
+}
+template <class T, int... D, class V>
+tensor<T, D...> full_like(const tensor<T, D...> &, V value) {
+  return full<D...>(cast<T>(value));
+}
+
 /// Inserts a dimension of size 1 before Axis; Axis counts from the end when
 /// negative, as in Python (-1 appends).
 template <int Axis, class T, int... D>
@@ -1182,6 +1295,109 @@ tensor<T, NewDims...> broadcast_to(const tensor<T, D...> &x) {
 template <int... NewDims, class T>
 requires(!detail::is_tensor_v<T>) TILE_OP("broadcast_to")
 tensor<T, NewDims...> broadcast_to(T v) { return full<NewDims...>(v); }
+
+//===----------------------------------------------------------------------===//
+// Random numbers
+//===----------------------------------------------------------------------===//
+
+// Triton's counter-based generator (tl.randint, tl.rand, tl.randn): a pure
+// function of an integer seed and each element's offset, so that the same
+// seed and offsets give the same bits in every program, run and backend.
+// Words are uint32 for 32- and 64-bit offsets alike.
+
+namespace detail {
+
+/// Word Word of Philox's four after Rounds rounds.
+template <unsigned Word, unsigned Rounds, class S, class T, int... D>
+TILE_OP("philox")
+tensor<std::uint32_t, D...> philox(S seed, const tensor<T, D...> &offset) {
+  static_assert(std::is_integral_v<S> && !std::is_same_v<S, bool>,
+                "the seed of a random number is an integer scalar");
+  static_assert(std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                "random numbers take 32- or 64-bit integer offsets");
+  return elementwise<std::uint32_t>(
+      [seed](T o) {
+        return philox_word<Word, Rounds>(std::uint64_t(seed), std::uint32_t(o),
+                                         philox_high_word(o));
+      },
+      offset);
+}
+
+} // namespace detail
+
+/// Random integers: Philox's first word (tl.randint).
+template <int Rounds = 10, class S, class T, int... D>
+auto randint(S seed, const tensor<T, D...> &offset) {
+  return detail::philox<0, Rounds>(seed, offset);
+}
+
+/// Four streams of random integers (tl.randint4x).
+template <int Rounds = 10, class S, class T, int... D>
+auto randint4x(S seed, const tensor<T, D...> &offset) {
+  return std::make_tuple(detail::philox<0, Rounds>(seed, offset),
+                         detail::philox<1, Rounds>(seed, offset),
+                         detail::philox<2, Rounds>(seed, offset),
+                         detail::philox<3, Rounds>(seed, offset));
+}
+
+/// A random integer word as a float in [0, 1): read as signed, folded onto
+/// the non-negative values and scaled so that the largest stays below 1
+/// (tl.uint_to_uniform_float).
+template <class T, int... D>
+tensor<float, D...> uint_to_uniform_float(const tensor<T, D...> &x) {
+  static_assert(std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8),
+                "uint_to_uniform_float takes 32- or 64-bit integers");
+  using Signed = std::make_signed_t<T>;
+  auto s = bitcast<Signed>(x);
+  auto folded = where(s < 0, ~s, s);
+  if constexpr (sizeof(T) == 4)
+    return cast<float>(folded) * 4.6566127342e-10f;
+  else
+    return cast<float>(folded) * 1.0842020432385337e-19f;
+}
+
+/// Uniform floats in [0, 1) (tl.rand).
+template <int Rounds = 10, class S, class T, int... D>
+tensor<float, D...> rand(S seed, const tensor<T, D...> &offset) {
+  return uint_to_uniform_float(randint<Rounds>(seed, offset));
+}
+
+/// Four streams of uniform floats (tl.rand4x).
+template <int Rounds = 10, class S, class T, int... D>
+auto rand4x(S seed, const tensor<T, D...> &offset) {
+  auto [i1, i2, i3, i4] = randint4x<Rounds>(seed, offset);
+  return std::make_tuple(uint_to_uniform_float(i1), uint_to_uniform_float(i2),
+                         uint_to_uniform_float(i3), uint_to_uniform_float(i4));
+}
+
+/// Two independent standard normal samples from two uniform ones (the
+/// Box-Muller transform, u1 kept at least 1e-7; tl.pair_uniform_to_normal).
+template <int... D>
+std::tuple<tensor<float, D...>, tensor<float, D...>>
+pair_uniform_to_normal(const tensor<float, D...> &u1,
+                       const tensor<float, D...> &u2) {
+  auto th = 6.283185307179586f * u2;
+  auto r = sqrt(-2.0f * log(maximum(u1, 1.0e-7f)));
+  return std::make_tuple(r * cos(th), r * sin(th));
+}
+
+/// Standard normal floats (tl.randn).
+template <int Rounds = 10, class S, class T, int... D>
+tensor<float, D...> randn(S seed, const tensor<T, D...> &offset) {
+  auto [i1, i2, i3, i4] = randint4x<Rounds>(seed, offset);
+  auto [n1, n2] = pair_uniform_to_normal(uint_to_uniform_float(i1),
+                                         uint_to_uniform_float(i2));
+  return n1;
+}
+
+/// Four streams of standard normal floats (tl.randn4x).
+template <int Rounds = 10, class S, class T, int... D>
+auto randn4x(S seed, const tensor<T, D...> &offset) {
+  auto [u1, u2, u3, u4] = rand4x<Rounds>(seed, offset);
+  auto [n1, n2] = pair_uniform_to_normal(u1, u2);
+  auto [n3, n4] = pair_uniform_to_normal(u3, u4);
+  return std::make_tuple(n1, n2, n3, n4);
+}
 
 //===----------------------------------------------------------------------===//
 // Reductions and scans

@@ -520,3 +520,33 @@ TILE_GRID(tuples_and_calls)
 tile::grid tuples_and_calls_grid(const float *, const float *, float *) {
   return {1};
 }
+
+// Case 13: Philox words from 32- and 64-bit offsets, and the uniform floats
+// made of them, for one seed.
+template <int BLOCK>
+TILE_KERNEL void philox_streams(std::uint32_t *words, std::uint32_t *wide,
+                                float *uniform, std::int64_t seed,
+                                std::int64_t base, int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto [a, b, c, d] = tile::randint4x(seed, offs);
+  tile::store(words + offs, a, mask);
+  tile::store(words + n + offs, b, mask);
+  tile::store(words + 2 * n + offs, c, mask);
+  tile::store(words + 3 * n + offs, d, mask);
+  auto far = base + tile::cast<std::int64_t>(offs);
+  auto [e, f, g, h] = tile::randint4x(seed, far);
+  tile::store(wide + offs, e, mask);
+  tile::store(wide + n + offs, f, mask);
+  tile::store(wide + 2 * n + offs, g, mask);
+  tile::store(wide + 3 * n + offs, h, mask);
+  tile::store(uniform + offs, tile::rand(seed, offs), mask);
+  tile::store(uniform + n + offs, tile::rand(seed, far), mask);
+}
+TILE_CONFIGS(philox_streams, tile::config{.meta = {128}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(philox_streams)
+tile::grid philox_streams_grid(std::uint32_t *, std::uint32_t *, float *,
+                               std::int64_t, std::int64_t, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}

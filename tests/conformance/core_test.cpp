@@ -9,6 +9,7 @@
 #include "harness.hpp"
 
 #include <algorithm>
+#include <array>
 #include <limits>
 #include <random>
 
@@ -914,6 +915,101 @@ void tuplesAndCalls() {
 
 } // namespace
 
+/// Case 13's reference: Philox 4x32-10 as Salmon et al. define it and
+/// Triton keys it (key = the seed's two words, counter = the offset's two
+/// words and two zeros), written out without tile.hpp.
+std::array<std::uint32_t, 4> philoxReference(std::uint64_t Seed,
+                                             std::uint64_t Offset) {
+  auto Product = [](std::uint32_t X, std::uint32_t Y) {
+    const std::uint64_t P = std::uint64_t(X) * Y;
+    return std::pair<std::uint32_t, std::uint32_t>(P >> 32, std::uint32_t(P));
+  };
+  std::array<std::uint32_t, 4> C = {std::uint32_t(Offset),
+                                    std::uint32_t(Offset >> 32), 0, 0};
+  std::uint32_t K0 = std::uint32_t(Seed), K1 = std::uint32_t(Seed >> 32);
+  for (int Round = 0; Round < 10; ++Round) {
+    auto [HiB, LoB] = Product(0xCD9E8D57, C[2]);
+    auto [HiA, LoA] = Product(0xD2511F53, C[0]);
+    C = {HiB ^ C[1] ^ K0, LoB, HiA ^ C[3] ^ K1, LoA};
+    K0 += 0x9E3779B9;
+    K1 += 0xBB67AE85;
+  }
+  return C;
+}
+
+/// tl.uint_to_uniform_float of a 32-bit word: read as signed, negative
+/// ones folded onto the non-negative, times the largest scale that keeps
+/// them below 1.
+float uniformReference(std::uint32_t Word) {
+  std::int32_t V = std::int32_t(Word);
+  if (V < 0)
+    V = -(V + 1);
+  return float(V) * 4.6566127342e-10f;
+}
+
+/// Triton's own words and tl.rand values (scripts/triton_philox_values.py
+/// ran it on a GPU), which the reference must reproduce.
+struct TritonPhilox {
+  std::int64_t Seed, Offset;
+  bool Wide;
+  std::uint64_t Words[4];
+  std::uint32_t RandBits;
+};
+constexpr TritonPhilox TritonValues[] = {
+#include "philox_triton.inc"
+};
+
+/// The reference against Triton's values: each row is a pass or a failure.
+void philoxMatchesTriton() {
+  std::vector<std::uint64_t> Got, Want;
+  for (const TritonPhilox &T : TritonValues) {
+    const auto Words = philoxReference(T.Seed, T.Offset);
+    const float Uniform = uniformReference(Words[0]);
+    std::uint32_t Bits;
+    std::memcpy(&Bits, &Uniform, sizeof Bits);
+    Got.insert(Got.end(), Words.begin(), Words.end());
+    Got.push_back(Bits);
+    Want.insert(Want.end(), std::begin(T.Words), std::end(T.Words));
+    Want.push_back(T.RandBits);
+  }
+  conformance::expectExact("philox_bitexact reference = Triton",
+                           "int32, int64 offsets", Got, Want);
+}
+
+/// Case 13: randint4x and rand from int32 offsets 0..n-1 and int64 offsets
+/// past 2^32, for Triton's test seeds, bit for bit.
+void philoxBitexact() {
+  constexpr int N = 400;
+  const std::int64_t Base = 0x1'2345'6789LL;
+  for (std::int64_t Seed :
+       {0LL, 42LL, 124LL, 54LL, 0xffffffffLL, 0x0000000fcafeb0baLL}) {
+    Buffer<std::uint32_t> Words(4 * N);
+    Buffer<std::uint32_t> Wide(4 * N);
+    Buffer<float> Uniform(2 * N);
+    CONFORMANCE_RUN(philox_streams, 128, Words, Wide, Uniform, Seed, Base, N);
+    std::vector<std::uint32_t> WantWords(4 * N);
+    std::vector<std::uint32_t> WantWide(4 * N);
+    std::vector<float> WantUniform(2 * N);
+    for (int I = 0; I < N; ++I) {
+      const auto W = philoxReference(Seed, I);
+      const auto V = philoxReference(Seed, Base + I);
+      for (int K = 0; K < 4; ++K) {
+        WantWords[K * N + I] = W[K];
+        WantWide[K * N + I] = V[K];
+      }
+      WantUniform[I] = uniformReference(W[0]);
+      WantUniform[N + I] = uniformReference(V[0]);
+    }
+    const std::string Row = "seed " + std::to_string(Seed);
+    conformance::expectExact("philox_bitexact int32 offsets", Row,
+                             Words.values(), WantWords);
+    conformance::expectExact("philox_bitexact int64 offsets", Row,
+                             Wide.values(), WantWide);
+    conformance::expectExact("philox_bitexact rand", Row, Uniform.values(),
+                             WantUniform);
+  }
+}
+
 int main() {
 #ifdef CONFORMANCE_GPU
   int Devices = 0;
@@ -933,6 +1029,8 @@ int main() {
   scanSuite();
   scanTypedAll();
   whereBroadcastAll();
+  philoxMatchesTriton();
+  philoxBitexact();
   dotBase();
   atomicsAll();
   controlFlow();

@@ -570,9 +570,96 @@ TILE_KERNEL void half_sums(const int *bins, tile::half *h, tile::bfloat16 *b,
   tile::atomic_add(b + bin, 0.5f, mask, tile::mem_order::relaxed);
 }
 
+// libdevice's functions (tl.extra.libdevice) in float and double, the
+// std:: spellings of a few on scalars, and the IEEE-rounded forms.
+template <int BLOCK>
+TILE_KERNEL void libdevice(const float *x, const double *xd, float *out,
+                           double *outd, int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto a = tile::load(x + offs, mask, 0.5f); // in (-1, 1)
+  auto base = out + offs;
+  tile::store(base, tile::asin(a) + tile::acos(a) * tile::atan(a), mask);
+  tile::store(base + n, tile::tan(a) - tile::sinh(a) + tile::cosh(a), mask);
+  tile::store(base + 2 * n,
+              tile::asinh(a) + tile::atanh(a * 0.5f) +
+                  tile::acosh(tile::abs(a) + 1.0f),
+              mask);
+  tile::store(base + 3 * n,
+              tile::log10(a + 2.0f) + tile::log1p(a) - tile::expm1(a), mask);
+  tile::store(base + 4 * n, tile::cbrt(a) + tile::erfc(a), mask);
+  tile::store(base + 5 * n,
+              tile::trunc(a * 7.5f) + tile::rint(a * 7.5f) * 10.0f +
+                  tile::round(a * 7.5f) * 100.0f,
+              mask);
+  tile::store(base + 6 * n,
+              tile::atan2(a, a + 0.25f) + tile::hypot(a, 2.0f) +
+                  tile::copysign(1.5f, a),
+              mask);
+  tile::store(base + 7 * n, tile::div_rn(a, 3.0f) + tile::sqrt_rn(a + 1.0f),
+              mask);
+  const float s = tile::load(x);
+  tile::store(base + 8 * n,
+              std::asin(s) + std::atan2(s, 2.0f) + std::log1p(s) +
+                  std::nearbyint(s * 5.0f) + tile::fdiv(a, 7.0f),
+              mask);
+  auto d = tile::load(xd + offs, mask, 0.5);
+  tile::store(outd + offs, tile::asin(d) + tile::expm1(d) * tile::cbrt(d),
+              mask);
+  tile::store(outd + n + offs, tile::atan2(d, 0.5) + tile::div_rn(d, 3.0),
+              mask);
+}
+
+// Bit reinterpretation, high products and the *_like constructors.
+template <int BLOCK>
+TILE_KERNEL void bits(const float *x, const int *a, const unsigned *u,
+                      const std::int64_t *w, int *out, unsigned *uout,
+                      std::int64_t *wout, float *fout, int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto f = tile::load(x + offs, mask, 1.0f);
+  auto i = tile::load(a + offs, mask, 0);
+  auto v = tile::load(u + offs, mask, 0u);
+  auto l = tile::load(w + offs, mask, std::int64_t(0));
+  tile::store(out + offs, tile::bitcast<int>(f) ^ tile::umulhi(i, i + 7), mask);
+  tile::store(uout + offs,
+              tile::umulhi(v, 0x9E3779B9u) + tile::bitcast<unsigned>(i), mask);
+  tile::store(wout + offs, tile::umulhi(l, l * 3 + 1), mask);
+  tile::store(fout + offs,
+              tile::bitcast<float>(tile::bitcast<int>(f) + 1) +
+                  tile::zeros_like(f) + tile::full_like(f, 2),
+              mask);
+}
+
+// Philox streams from 32- and 64-bit offsets (tl.randint, randint4x, rand,
+// randn, randn4x).
+template <int BLOCK>
+TILE_KERNEL void random(unsigned *words, std::uint64_t *words64, float *uni,
+                        float *normal, std::int64_t seed, int n) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  auto [r0, r1, r2, r3] = tile::randint4x(seed, offs);
+  tile::store(words + offs, r0, mask);
+  tile::store(words + n + offs, r1, mask);
+  tile::store(words + 2 * n + offs, r2, mask);
+  tile::store(words + 3 * n + offs, r3, mask);
+  tile::store(words + 4 * n + offs, tile::randint<7>(seed, offs), mask);
+  auto wide = tile::cast<std::int64_t>(offs) * 3000000000LL;
+  tile::store(words64 + offs, tile::randint(seed, wide), mask);
+  tile::store(uni + offs, tile::rand(seed, offs), mask);
+  tile::store(uni + n + offs, tile::rand(seed, wide), mask);
+  tile::store(normal + offs, tile::randn(seed, offs), mask);
+  auto [n1, n2, n3, n4] = tile::randn4x(seed, offs);
+  tile::store(normal + n + offs, n1 + n2 * n3 - n4, mask);
+}
+
 TILE_CONFIGS(float_ops, tile::config{.meta = {512}, .num_warps = 4},
              tile::config{.meta = {128}, .num_warps = 1});
 TILE_CONFIGS(int_ops, tile::config{.meta = {256}, .num_warps = 2});
+TILE_CONFIGS(libdevice, tile::config{.meta = {256}, .num_warps = 4});
+TILE_CONFIGS(bits, tile::config{.meta = {256}, .num_warps = 4});
+TILE_CONFIGS(random, tile::config{.meta = {512}, .num_warps = 4},
+             tile::config{.meta = {64}, .num_warps = 2});
 TILE_CONFIGS(matrix, tile::config{.meta = {32, 32}, .num_warps = 4},
              tile::config{.meta = {16, 64}, .num_warps = 2});
 TILE_CONFIGS(loops, tile::config{.meta = {256}, .num_warps = 4});
@@ -663,6 +750,25 @@ template <int BLOCK>
 TILE_GRID(int_ops)
 tile::grid
     int_ops_grid(const int *, const int *, int *, int8_t *, int64_t *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK>
+TILE_GRID(libdevice)
+tile::grid libdevice_grid(const float *, const double *, float *, double *,
+                          int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK>
+TILE_GRID(bits)
+tile::grid bits_grid(const float *, const int *, const unsigned *,
+                     const std::int64_t *, int *, unsigned *, std::int64_t *,
+                     float *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK>
+TILE_GRID(random)
+tile::grid random_grid(unsigned *, std::uint64_t *, float *, float *,
+                       std::int64_t, int n) {
   return {tile::cdiv(n, BLOCK)};
 }
 template <int BM, int BN>

@@ -123,6 +123,85 @@ void checkIntOps(size_t Shift) {
   compare(label("int_ops int64", 0, Shift), D64.download(), Want64, 0);
 }
 
+void checkLibdevice(size_t Shift) {
+  const int N = 3000 + int(Shift);
+  auto X = randomFloats(N, -0.99f, 0.99f);
+  std::vector<double> XD(X.begin(), X.end());
+  std::vector<float> Want(9 * size_t(N));
+  std::vector<double> WantD(2 * size_t(N));
+  tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, libdevice<256>,
+                        X.data(), XD.data(), Want.data(), WantD.data(), N);
+  sample::DeviceArray<float> DX(X, Shift), DOut(Want.size(), Shift);
+  sample::DeviceArray<double> DXD(XD, Shift), DOutD(WantD.size(), Shift);
+  poison(DOut, DOutD);
+  CUDA_CHECK(
+      tilecc::libdevice(DX.get(), DXD.get(), DOut.get(), DOutD.get(), N));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  // libdevice's float functions are within 4 ulp of the exact values.
+  compare(label("libdevice", 0, Shift), DOut.download(), Want, 3e-6);
+  compare(label("libdevice double", 0, Shift), DOutD.download(), WantD, 1e-14);
+}
+
+void checkBits(size_t Shift) {
+  const int N = 2000 + int(Shift);
+  auto X = randomFloats(N, -1e6f, 1e6f);
+  auto A = randomInts(N, std::numeric_limits<int>::min(),
+                      std::numeric_limits<int>::max());
+  std::vector<unsigned> U(A.begin(), A.end());
+  std::vector<std::int64_t> W(N);
+  for (int I = 0; I < N; ++I)
+    W[I] = std::int64_t(A[I]) * 0x12345678LL + A[(I + 1) % N];
+  std::vector<int> Want(N);
+  std::vector<unsigned> WantU(N);
+  std::vector<std::int64_t> WantW(N);
+  std::vector<float> WantF(N);
+  tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, bits<256>, X.data(),
+                        A.data(), U.data(), W.data(), Want.data(), WantU.data(),
+                        WantW.data(), WantF.data(), N);
+  sample::DeviceArray<float> DX(X, Shift), DF(N, Shift);
+  sample::DeviceArray<int> DA(A, Shift), DOut(N, Shift);
+  sample::DeviceArray<unsigned> DU(U, Shift), DOutU(N, Shift);
+  sample::DeviceArray<std::int64_t> DW(W, Shift), DOutW(N, Shift);
+  poison(DOut, DOutU, DOutW, DF);
+  CUDA_CHECK(tilecc::bits(DX.get(), DA.get(), DU.get(), DW.get(), DOut.get(),
+                          DOutU.get(), DOutW.get(), DF.get(), N));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare(label("bits int", 0, Shift), DOut.download(), Want, 0);
+  compare(label("bits unsigned", 0, Shift), DOutU.download(), WantU, 0);
+  compare(label("bits int64", 0, Shift), DOutW.download(), WantW, 0);
+  compare(label("bits float", 0, Shift), DF.download(), WantF, 0);
+}
+
+void checkRandom(int Config, size_t Shift) {
+  const int N = 5000 + int(Shift);
+  const std::int64_t Seed = Config ? 0x0000000fcafeb0baLL : 42;
+  std::vector<unsigned> Want(5 * size_t(N));
+  std::vector<std::uint64_t> Want64(N);
+  std::vector<float> WantUni(2 * size_t(N)), WantNormal(2 * size_t(N));
+  if (Config == 0)
+    tile::emulate::launch(tile::grid{tile::cdiv(N, 512)}, random<512>,
+                          Want.data(), Want64.data(), WantUni.data(),
+                          WantNormal.data(), Seed, N);
+  else
+    tile::emulate::launch(tile::grid{tile::cdiv(N, 64)}, random<64>,
+                          Want.data(), Want64.data(), WantUni.data(),
+                          WantNormal.data(), Seed, N);
+  sample::DeviceArray<unsigned> DW(Want.size(), Shift);
+  sample::DeviceArray<std::uint64_t> DW64(N, Shift);
+  sample::DeviceArray<float> DUni(WantUni.size(), Shift),
+      DNormal(WantNormal.size(), Shift);
+  poison(DW, DW64, DUni, DNormal);
+  CUDA_CHECK(tilecc::random(DW.get(), DW64.get(), DUni.get(), DNormal.get(),
+                            Seed, N, nullptr, Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare(label("random words", Config, Shift), DW.download(), Want, 0);
+  compare(label("random words64", Config, Shift), DW64.download(), Want64, 0);
+  compare(label("random uniform", Config, Shift), DUni.download(), WantUni, 0);
+  // log, sin and cos are the fast approximations on the GPU.
+  compare(label("random normal", Config, Shift), DNormal.download(), WantNormal,
+          1e-4);
+}
+
 void checkMatrix(int Config, size_t Shift) {
   const int M = 100, N = 100, Lda = 100 + int(Shift);
   auto A = randomFloats(size_t(Lda) * Lda, -1, 1);
@@ -827,6 +906,10 @@ int main() {
     for (int C = 0; C < tilecc::float_ops_num_configs; ++C)
       checkFloatOps(C, Shift);
     checkIntOps(Shift);
+    checkLibdevice(Shift);
+    checkBits(Shift);
+    for (int C = 0; C < tilecc::random_num_configs; ++C)
+      checkRandom(C, Shift);
     for (int C = 0; C < tilecc::matrix_num_configs; ++C)
       checkMatrix(C, Shift);
     checkLoops(Shift);

@@ -127,9 +127,58 @@ void KernelEmitter::countUses(const Block &B) {
            V == O->operand(1)) ||
           takesWholeTiles(O->kind()))
         NeedsArray.insert(V);
+      // tile::where evaluates both values for every element: a costly one
+      // gets a loop of its own rather than a branch around it in the
+      // select, so that what elements share (the reciprocal of one
+      // divisor) is computed once.
+      if (O->kind() == OpKind::Select && V != O->operand(0) &&
+          V->definingOp() && isCostly(*V->definingOp()))
+        NeedsArray.insert(V);
     }
     for (const auto &R : O->regions())
       countUses(*R);
+  }
+}
+
+bool KernelEmitter::isCostly(const Op &O) {
+  switch (O.kind()) {
+  case OpKind::Div:
+  case OpKind::Rem:
+    return isFloat(O.result()->type().Elem.Kind);
+  case OpKind::Exp:
+  case OpKind::Exp2:
+  case OpKind::Log:
+  case OpKind::Log2:
+  case OpKind::Sqrt:
+  case OpKind::Rsqrt:
+  case OpKind::Sin:
+  case OpKind::Cos:
+  case OpKind::Erf:
+  case OpKind::Tanh:
+  case OpKind::Sigmoid:
+  case OpKind::Pow:
+  case OpKind::Tan:
+  case OpKind::Asin:
+  case OpKind::Acos:
+  case OpKind::Atan:
+  case OpKind::Sinh:
+  case OpKind::Cosh:
+  case OpKind::Asinh:
+  case OpKind::Acosh:
+  case OpKind::Atanh:
+  case OpKind::Log10:
+  case OpKind::Log1p:
+  case OpKind::Expm1:
+  case OpKind::Cbrt:
+  case OpKind::Erfc:
+  case OpKind::SqrtRn:
+  case OpKind::Atan2:
+  case OpKind::Hypot:
+  case OpKind::DivRn:
+  case OpKind::Philox:
+    return true;
+  default:
+    return false;
   }
 }
 

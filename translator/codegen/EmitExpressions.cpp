@@ -118,6 +118,11 @@ std::string KernelEmitter::compute(const Op &O, const std::string &Idx) {
   }
   case OpKind::Cast:
     return "rt::convert<" + deviceType(RT.Elem) + ">(" + A(0) + ")";
+  case OpKind::Bitcast:
+    return "rt::bitcast<" + deviceType(RT.Elem) + ">(" + A(0) + ")";
+  case OpKind::Philox:
+    return "rt::philox<" + std::to_string(O.philoxWord()) + ", " +
+           std::to_string(O.philoxRounds()) + ">(" + A(0) + ", " + A(1) + ")";
   default:
     break;
   }

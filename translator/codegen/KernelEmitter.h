@@ -48,6 +48,10 @@ private:
 
   void countUses(const ir::Block &B);
 
+  /// Ops that take many instructions per element: divisions, library
+  /// functions, random numbers.
+  static bool isCostly(const ir::Op &O);
+
   /// Ops that are one tile::rt call on whole register arrays (their
   /// operands and results are arrays, never folded expressions).
   static bool takesWholeTiles(ir::OpKind K);

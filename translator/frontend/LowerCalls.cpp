@@ -43,9 +43,13 @@ Value *KernelLowering::lowerCall(const CallExpr *CE) {
 /// for any other function, whose body is inlined instead.
 llvm::StringRef KernelLowering::libraryFunction(const FunctionDecl *Callee) {
   static const llvm::StringSet<> Names = {
-      "sqrt", "exp",   "exp2", "log",   "log2",  "sin",   "cos",     "tanh",
-      "pow",  "floor", "ceil", "erf",   "fabs",  "abs",   "fma",     "fmax",
-      "fmin", "max",   "min",  "clamp", "isnan", "isinf", "isfinite"};
+      "sqrt",  "exp",      "exp2",  "log",   "log2",      "sin",   "cos",
+      "tanh",  "pow",      "floor", "ceil",  "erf",       "fabs",  "abs",
+      "fma",   "fmax",     "fmin",  "max",   "min",       "clamp", "isnan",
+      "isinf", "isfinite", "tan",   "asin",  "acos",      "atan",  "sinh",
+      "cosh",  "asinh",    "acosh", "atanh", "log10",     "log1p", "expm1",
+      "cbrt",  "erfc",     "trunc", "rint",  "nearbyint", "round", "atan2",
+      "hypot", "copysign"};
   if (!Callee->getIdentifier())
     return "";
   llvm::StringRef N = Callee->getName();
@@ -76,7 +80,8 @@ llvm::StringRef KernelLowering::libraryFunction(const FunctionDecl *Callee) {
 Value *KernelLowering::lowerLibraryCall(llvm::StringRef Name,
                                         const CallExpr *CE) {
   const SourceLocation L = CE->getExprLoc();
-  static const llvm::StringSet<> Binary = {"fmax", "fmin", "max", "min", "pow"};
+  static const llvm::StringSet<> Binary = {
+      "fmax", "fmin", "max", "min", "pow", "atan2", "hypot", "copysign"};
   const unsigned Arity = Name == "fma" || Name == "clamp" ? 3
                          : Binary.contains(Name)          ? 2
                                                           : 1;
@@ -149,6 +154,7 @@ llvm::StringRef KernelLowering::tileSpelling(llvm::StringRef Name) {
       .Case("max", "maximum")
       .Case("fmin", "minimum")
       .Case("min", "minimum")
+      .Case("nearbyint", "rint")
       .Default(Name);
 }
 

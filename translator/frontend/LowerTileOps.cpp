@@ -82,6 +82,12 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   case OpKind::Cast:
     Result = B.cast(Args[0], RT->Elem);
     break;
+  case OpKind::Bitcast: // the header checked the widths
+    Result = B.create(OpKind::Bitcast, *RT, {Args[0]});
+    break;
+  case OpKind::Philox:
+    Result = lowerPhilox(Callee, Args, *RT);
+    break;
   case OpKind::Cdiv:
     Result = B.create(OpKind::Cdiv, *RT,
                       {B.cast(Args[0], RT->Elem), B.cast(Args[1], RT->Elem)});
@@ -171,6 +177,19 @@ Value *KernelLowering::lowerExpandDims(const FunctionDecl *Callee, Value *X,
     A += RT.rank();
   Value *R = B.create(OpKind::ExpandDims, RT, {X});
   R->definingOp()->setAxis(A);
+  return R;
+}
+
+/// detail::philox<Word, Rounds>(seed, offset): the seed as a 64-bit key,
+/// the offsets as they are (the runtime reads them as unsigned).
+Value *KernelLowering::lowerPhilox(const FunctionDecl *Callee,
+                                   llvm::ArrayRef<Value *> Args,
+                                   const Type &RT) {
+  Value *Seed = operand(Args[0], ElemType{ScalarKind::U64}, RT.Shape);
+  Value *Offset = B.broadcastTo(Args[1], RT.Shape);
+  Value *R = B.create(OpKind::Philox, RT, {Seed, Offset});
+  R->definingOp()->setPhilox(templateIntArg(Callee, 0).value_or(0),
+                             templateIntArg(Callee, 1).value_or(10));
   return R;
 }
 

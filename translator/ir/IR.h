@@ -202,6 +202,13 @@ public:
     IntAttr = Axis | unsigned(Reverse) << 8;
   }
 
+  // Philox: the word of the four (0-3) and the rounds, packed into IntAttr.
+  unsigned philoxWord() const { return IntAttr & 3; }
+  unsigned philoxRounds() const { return unsigned(IntAttr >> 2); }
+  void setPhilox(unsigned Word, unsigned Rounds) {
+    IntAttr = Word | int64_t(Rounds) << 2;
+  }
+
   // Atomics: the memory order and scope, packed into IntAttr.
   MemOrder memOrder() const { return MemOrder(IntAttr & 15); }
   MemScope memScope() const { return MemScope(IntAttr >> 4); }

@@ -205,6 +205,10 @@ private:
         O.setAxis(N);
       else if (Key == "start" && IsNumber)
         O.setArangeStart(N);
+      else if (Key == "word" && IsNumber && N >= 0 && N < 4)
+        O.setPhilox(N, O.philoxRounds());
+      else if (Key == "rounds" && IsNumber && N > 0)
+        O.setPhilox(O.philoxWord(), N);
       else if (Key == "num_stages" && IsNumber)
         O.setNumStagesHint(N);
       else if (Key == "precision" && precisionNamed(Val))

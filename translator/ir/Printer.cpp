@@ -54,6 +54,10 @@ private:
       OS << " {axis = " << O.scanAxis() << (O.scanReverse() ? ", reverse" : "")
          << "}";
       break;
+    case OpKind::Philox:
+      OS << " {word = " << O.philoxWord() << ", rounds = " << O.philoxRounds()
+         << "}";
+      break;
     case OpKind::Dot:
       // tf32, the default, is left out.
       if (O.precision() != DotPrecision::TF32)

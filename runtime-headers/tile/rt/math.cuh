@@ -42,6 +42,62 @@ __device__ __forceinline__ float erf(float x) { return erff(x); }
 __device__ __forceinline__ double erf(double x) { return ::erf(x); }
 __device__ __forceinline__ float tanh(float x) { return tanhf(x); }
 __device__ __forceinline__ double tanh(double x) { return ::tanh(x); }
+// libdevice's (and ocml's) accurate functions, as tl.extra.libdevice calls
+// them: float and double forms of one name.
+#define TILE_RT_LIBM_UNARY(NAME)                                               \
+  __device__ __forceinline__ float NAME(float x) { return ::NAME##f(x); }      \
+  __device__ __forceinline__ double NAME(double x) { return ::NAME(x); }
+#define TILE_RT_LIBM_BINARY(NAME)                                              \
+  __device__ __forceinline__ float NAME(float x, float y) {                    \
+    return ::NAME##f(x, y);                                                    \
+  }                                                                            \
+  __device__ __forceinline__ double NAME(double x, double y) {                 \
+    return ::NAME(x, y);                                                       \
+  }
+TILE_RT_LIBM_UNARY(tan)
+TILE_RT_LIBM_UNARY(asin)
+TILE_RT_LIBM_UNARY(acos)
+TILE_RT_LIBM_UNARY(atan)
+TILE_RT_LIBM_UNARY(sinh)
+TILE_RT_LIBM_UNARY(cosh)
+TILE_RT_LIBM_UNARY(asinh)
+TILE_RT_LIBM_UNARY(acosh)
+TILE_RT_LIBM_UNARY(atanh)
+TILE_RT_LIBM_UNARY(log10)
+TILE_RT_LIBM_UNARY(log1p)
+TILE_RT_LIBM_UNARY(expm1)
+TILE_RT_LIBM_UNARY(cbrt)
+TILE_RT_LIBM_UNARY(erfc)
+TILE_RT_LIBM_UNARY(trunc)
+TILE_RT_LIBM_UNARY(rint)
+TILE_RT_LIBM_UNARY(round)
+TILE_RT_LIBM_BINARY(atan2)
+TILE_RT_LIBM_BINARY(hypot)
+TILE_RT_LIBM_BINARY(copysign)
+#undef TILE_RT_LIBM_UNARY
+#undef TILE_RT_LIBM_BINARY
+
+/// IEEE round-to-nearest square root and quotient (tl.sqrt_rn, tl.div_rn).
+__device__ __forceinline__ float sqrt_rn(float x) { return __fsqrt_rn(x); }
+__device__ __forceinline__ double sqrt_rn(double x) { return ::sqrt(x); }
+__device__ __forceinline__ float div_rn(float a, float b) {
+  return __fdiv_rn(a, b);
+}
+__device__ __forceinline__ double div_rn(double a, double b) { return a / b; }
+
+/// The high half of the full product (tl.umulhi).
+__device__ __forceinline__ int umulhi(int a, int b) { return __mulhi(a, b); }
+__device__ __forceinline__ unsigned umulhi(unsigned a, unsigned b) {
+  return __umulhi(a, b);
+}
+__device__ __forceinline__ std::int64_t umulhi(std::int64_t a, std::int64_t b) {
+  return __mul64hi(a, b);
+}
+__device__ __forceinline__ std::uint64_t umulhi(std::uint64_t a,
+                                                std::uint64_t b) {
+  return __umul64hi(a, b);
+}
+
 __device__ __forceinline__ float pow(float x, float y) { return powf(x, y); }
 __device__ __forceinline__ double pow(double x, double y) {
   return ::pow(x, y);

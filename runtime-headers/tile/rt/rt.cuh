@@ -9,6 +9,7 @@
 #include "tile/rt/memory.cuh"
 #include "tile/rt/occupancy.cuh"
 #include "tile/rt/pack.cuh"
+#include "tile/rt/random.cuh"
 #include "tile/rt/reduce.cuh"
 #include "tile/rt/scan.cuh"
 #include "tile/rt/smem.cuh"

@@ -53,6 +53,14 @@ template <class Device, class Host> inline Device same_bits(Host x) {
   return d;
 }
 
+/// x's bits as a To of the same width (tile::bitcast).
+template <class To, class From> __device__ __forceinline__ To bitcast(From x) {
+  static_assert(sizeof(To) == sizeof(From));
+  To t;
+  std::memcpy(static_cast<void *>(&t), &x, sizeof t);
+  return t;
+}
+
 /// x rounded to odd in float: truncated toward zero, the last bit set when
 /// anything was dropped. Rounding that to a format at least two bits
 /// narrower gives what rounding x once would, where a plain conversion to

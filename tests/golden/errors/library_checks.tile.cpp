@@ -35,6 +35,11 @@
 // RUN: %not %tilecc %s -o %t -DCASE=32 2>&1 | %check-errors %s --check-prefix=C32
 // RUN: %not %tilecc %s -o %t -DCASE=33 2>&1 | %check-errors %s --check-prefix=C33
 // RUN: %not %tilecc %s -o %t -DCASE=34 2>&1 | %check-errors %s --check-prefix=C34
+// RUN: %not %tilecc %s -o %t -DCASE=35 2>&1 | %check-errors %s --check-prefix=C35
+// RUN: %not %tilecc %s -o %t -DCASE=36 2>&1 | %check-errors %s --check-prefix=C36
+// RUN: %not %tilecc %s -o %t -DCASE=37 2>&1 | %check-errors %s --check-prefix=C37
+// RUN: %not %tilecc %s -o %t -DCASE=38 2>&1 | %check-errors %s --check-prefix=C38
+// RUN: %not %tilecc %s -o %t -DCASE=39 2>&1 | %check-errors %s --check-prefix=C39
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -184,6 +189,26 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
   // A signed literal takes part beside an unsigned tile (its kind is higher).
   // C34: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: cannot divide integers of different signedness (/, floordiv and %), as in Triton: cast one to the other's signedness
   tile::store(p + a, tile::cast<unsigned>(a) % 3);
+#endif
+#if CASE == 35
+  // C35: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: bitcast needs element types of one width (not bool)
+  tile::store(p + a, tile::bitcast<std::int64_t>(a));
+#endif
+#if CASE == 36
+  // C36: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: the seed of a random number is an integer scalar
+  tile::store(f + a, tile::rand(1.5f, a));
+#endif
+#if CASE == 37
+  // C37: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: random numbers take 32- or 64-bit integer offsets
+  tile::store(f + a, tile::rand(7, tile::cast<std::int16_t>(a)));
+#endif
+#if CASE == 38
+  // C38: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: umulhi takes integer operands
+  tile::store(f + a, tile::umulhi(tile::cast<float>(a), 2.0f));
+#endif
+#if CASE == 39
+  // C39: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: math functions take float or double tiles; cast half/bfloat16 first
+  tile::store(p + a, tile::atan2(a, a));
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
