@@ -3,6 +3,7 @@
 #   [BACKEND CUDA|HIP]          default CUDA
 #   [ARCHS <arch>...]           CUDA: 90a 80 ... (default 90a); HIP: gfx90a ...
 #   [SHARDS <n>]                translation units per source (default 4)
+#   [DEBUG]                     device_assert checks (-DTILE_DEBUG)
 #   [TILECC_ARGS <arg>...])     passed to tilecc (e.g. --kernel name,
 #                               --assume=aligned16)
 #
@@ -47,7 +48,11 @@ macro(add_tile_kernel target)
 endmacro()
 
 function(_tilecc_add_tile_kernel target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "BACKEND;SHARDS" "SOURCES;ARCHS;TILECC_ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "DEBUG" "BACKEND;SHARDS" "SOURCES;ARCHS;TILECC_ARGS")
+  # DEBUG: device_assert checks (TILE_DEBUG), as Triton's debug=True.
+  if(ARG_DEBUG)
+    list(APPEND ARG_TILECC_ARGS -DTILE_DEBUG)
+  endif()
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "add_tile_kernel(${target}): no SOURCES")
   endif()

@@ -4,7 +4,8 @@
     python3 scripts/bench_peers.py                 # run, print JSON lines
     python3 scripts/bench_peers.py --table FILE    # table from JSON lines in FILE
 
-For each sample workload (vector_add, add_relu_mul, dropout, greyscale, softmax) this runs a Triton
+For each sample workload (vector_add, add_relu_mul, dropout, libdevice_asin, greyscale,
+softmax) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use. Layer norm's forward and backward (layer_norm_fwd, layer_norm_bwd;
@@ -76,6 +77,7 @@ def peers():
     import torch
     import triton
     import triton.language as tl
+    from triton.language.extra import libdevice
     from triton.testing import do_bench
 
     # The tilecc samples' configurations, in the same order.
@@ -115,6 +117,15 @@ def peers():
         x = tl.load(x_ptr + offs, mask=mask)
         keep = tl.rand(seed, offs) > p
         tl.store(out_ptr + offs, tl.where(keep, x / (1 - p), 0.0), mask=mask)
+
+    # Triton's tutorial 07: libdevice's asin.
+    @triton.autotune(configs=elementwise_configs, key=["n"])
+    @triton.jit
+    def asin_kernel(x_ptr, y_ptr, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        x = tl.load(x_ptr + offs, mask=mask)
+        tl.store(y_ptr + offs, libdevice.asin(x), mask=mask)
 
     @triton.autotune(configs=greyscale_configs, key=["h", "w"])
     @triton.jit
@@ -352,6 +363,17 @@ def peers():
     report("dropout", "torch", [n], lambda: "F.dropout(x, p)", torch_dropout, ref, 8 * n,
            2.5 * FLT_EPSILON)
     del x, out, drawn, ref
+
+    # libdevice_asin: within 2.5 ulp of asin in double (CUDA's asinf is
+    # within 2). Bytes: x read, y written.
+    x = torch.rand(n, device=dev) * 2 - 1
+    out = torch.empty_like(x)
+    ref = torch.asin(x.double())
+    report("libdevice_asin", "triton", [n], lambda: autotuned_config(asin_kernel),
+           lambda: asin_kernel[grid](x, out, n), ref, 8 * n, 2.5 * FLT_EPSILON, out=out)
+    report("libdevice_asin", "torch", [n], lambda: "torch.asin(x)", lambda: torch.asin(x),
+           ref, 8 * n, 2.5 * FLT_EPSILON)
+    del x, out, ref
 
     # greyscale: fp32 weights, products and sums; nothing cancels, as pixels
     # are non-negative. Bytes: three planes read, one written.

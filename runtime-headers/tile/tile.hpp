@@ -23,6 +23,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <source_location>
+#include <string>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -1875,6 +1877,139 @@ TILE_OP("gdc_wait") inline void gdc_wait() {}
 /// than once they have all ended; they still wait for this kernel's results
 /// at their gdc_wait.
 TILE_OP("gdc_launch_dependents") inline void gdc_launch_dependents() {}
+
+//===----------------------------------------------------------------------===//
+// Printing and assertions
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+
+/// Whether device_assert checks: where TILE_DEBUG is defined (tilecc
+/// -DTILE_DEBUG, add_tile_kernel's DEBUG, or the emulation's own build).
+#ifdef TILE_DEBUG
+inline constexpr bool debug_checks = true;
+#else
+inline constexpr bool debug_checks = false;
+#endif
+
+template <class T> void print_value(T v) {
+  if constexpr (std::is_pointer_v<T>)
+    std::printf("%p", static_cast<const void *>(v));
+  else if constexpr (is_floating_v<T>)
+    std::printf("%f", double(convert<float>(v)));
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    std::printf("%lld", static_cast<long long>(v));
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    std::printf("%llu", static_cast<unsigned long long>(v));
+  else if constexpr (std::is_signed_v<T> || std::is_same_v<T, bool>)
+    std::printf("%d", int(v));
+  else
+    std::printf("%u", unsigned(v));
+}
+
+/// The digits of the largest index below n.
+constexpr int index_width(int n) {
+  int w = 1;
+  for (int i = n - 1; i >= 10; i /= 10)
+    ++w;
+  return w;
+}
+
+/// Prints "pid (x, y, z) idx (i, j)" for element k of a tile of type X.
+template <class X> void print_position(std::FILE *out, int k) {
+  const auto &p = current_program.id;
+  std::fprintf(out, "pid (%d, %d, %d) idx (", p[0], p[1], p[2]);
+  if constexpr (is_tensor_v<X>) {
+    int stride = X::numel;
+    for (int d = 0; d < X::rank; ++d) {
+      stride /= X::shape[d];
+      std::fprintf(out, d ? ", %*d" : "%*d", index_width(X::shape[d]),
+                   k / stride % X::shape[d]);
+    }
+  }
+  std::fprintf(out, ")");
+}
+
+} // namespace detail
+
+/// Prints each element of each value, one line each, as Triton's
+/// device_print does: `pid (x, y, z) idx (i, j) prefix: value`, with
+/// `(operand n)` after the prefix when there are several values. On the GPU
+/// the lines of different threads come in any order.
+template <class... A>
+TILE_OP("device_print")
+void device_print(const char *prefix, const A &...values) {
+  std::string p = prefix;
+  while (!p.empty() && (p.back() == ' ' || p.back() == ':'))
+    p.pop_back();
+  const auto &pid = detail::current_program.id;
+  if constexpr (sizeof...(A) == 0)
+    std::printf("pid (%d, %d, %d) %s\n", pid[0], pid[1], pid[2], p.c_str());
+  int operand = 0;
+  auto print = [&](const auto &v) {
+    using V = std::remove_cvref_t<decltype(v)>;
+    constexpr int n = [] {
+      if constexpr (detail::is_tensor_v<V>)
+        return V::numel;
+      else
+        return 1;
+    }();
+    for (int k = 0; k < n; ++k) {
+      detail::print_position<V>(stdout, k);
+      std::printf("%s%s", p.empty() ? "" : " ", p.c_str());
+      if (sizeof...(A) > 1)
+        std::printf(" (operand %d)", operand);
+      std::printf(": ");
+      if constexpr (detail::is_tensor_v<V>)
+        detail::print_value(v.data()[k]);
+      else
+        detail::print_value(v);
+      std::printf("\n");
+    }
+    ++operand;
+  };
+  (print(values), ...);
+}
+
+/// Stops the program where an element of cond is false (and, with a mask,
+/// its element of mask true), reporting message, the file and line of the
+/// call, the program and the element; only where TILE_DEBUG is defined, as
+/// Triton checks only with debug on. On the GPU it is the runtime's assert
+/// failure: the launch, and each one after it, returns cudaErrorAssert.
+template <bool Enabled = detail::debug_checks, class C>
+TILE_OP("device_assert")
+void device_assert(const C &cond, const char *message = "",
+                   std::source_location at = std::source_location::current()) {
+  if constexpr (Enabled) {
+    constexpr int n = [] {
+      if constexpr (detail::is_tensor_v<C>)
+        return C::numel;
+      else
+        return 1;
+    }();
+    for (int k = 0; k < n; ++k) {
+      bool ok;
+      if constexpr (detail::is_tensor_v<C>)
+        ok = static_cast<bool>(cond.data()[k]);
+      else
+        ok = static_cast<bool>(cond);
+      if (ok)
+        continue;
+      std::fflush(stdout);
+      std::fprintf(stderr, "%s:%u: ", at.file_name(), unsigned(at.line()));
+      detail::print_position<C>(stderr, k);
+      std::fprintf(stderr, ": Assertion `%s` failed.\n", message);
+      std::abort();
+    }
+  }
+}
+
+template <bool Enabled = detail::debug_checks, class C, class M>
+TILE_OP("device_assert")
+void device_assert(const C &cond, const char *message, const M &mask,
+                   std::source_location at = std::source_location::current()) {
+  device_assert<Enabled>(cond || !mask, message, at);
+}
 
 //===----------------------------------------------------------------------===//
 // Emulation

@@ -304,6 +304,9 @@ private:
       return std::nullopt;
     case OpKind::Trans:
       return std::nullopt; // goes through shared memory from any layout
+    case OpKind::Print:
+    case OpKind::Assert:
+      return std::nullopt; // each thread checks or prints what it holds
     case OpKind::Dot: {
       // A computed a goes to tensor cores from registers where the
       // accumulator's layout allows; otherwise a and b go through shared

@@ -369,6 +369,12 @@ void KernelEmitter::emitOp(const Op &O) {
   case OpKind::ConvertLayout:
     lineDirective(O);
     return emitConvert(O);
+  case OpKind::Print:
+    lineDirective(O);
+    return emitPrint(O);
+  case OpKind::Assert:
+    lineDirective(O);
+    return emitAssert(O);
   case OpKind::DebugBarrier:
     lineDirective(O);
     return line(barrier());

@@ -471,6 +471,12 @@ private:
   /// its own (rt::then::tma_store).
   const ir::Op *storeAfterStagingDot(const ir::Op &O);
 
+  /// device_print: a printf per owned element (EmitDebug.cpp).
+  void emitPrint(const ir::Op &O);
+  /// device_assert: rt::assert_fail where an owned element's condition is
+  /// false.
+  void emitAssert(const ir::Op &O);
+
   /// Moves a tile between layouts through shared memory: every thread
   /// writes its elements at their row-major position, then reads the
   /// elements the new layout gives it.

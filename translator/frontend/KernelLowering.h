@@ -271,6 +271,8 @@ private:
   Value *lowerTileOp(llvm::StringRef Name, const CallExpr *CE);
   Value *lowerGridQuery(OpKind K, llvm::StringRef Name, const Expr *AxisArg);
   Value *lowerArange(const FunctionDecl *Callee, const Type &RT);
+  void lowerDebugOp(OpKind K, const FunctionDecl *Callee,
+                    llvm::ArrayRef<const Expr *> ArgEs, SourceLocation L);
   Value *lowerPhilox(const FunctionDecl *Callee, llvm::ArrayRef<Value *> Args,
                      const Type &RT);
   Value *lowerExpandDims(const FunctionDecl *Callee, Value *X, const Type &RT);

@@ -55,7 +55,7 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   llvm::SmallVector<Value *, 4> Args;
   // Axes and zeros' shape are compile-time arguments, not values.
   if (TO->Spelled != TileOperation::Zeros && K != OpKind::ProgramId &&
-      K != OpKind::NumPrograms)
+      K != OpKind::NumPrograms && categoryOf(K) != OpCategory::Debug)
     for (const Expr *A : ArgEs)
       if (!Args.emplace_back(lowerExpr(A)))
         return nullptr;
@@ -117,6 +117,10 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   case OpKind::Store:
     lowerStore(Args, L);
     return nullptr;
+  case OpKind::Print:
+  case OpKind::Assert:
+    lowerDebugOp(K, Callee, ArgEs, L);
+    return nullptr;
   case OpKind::DebugBarrier:
   case OpKind::GdcWait:
   case OpKind::GdcLaunchDependents:
@@ -158,6 +162,51 @@ KernelLowering::tileOperation(llvm::StringRef Name) {
   if (auto K = opKindFromSpelling(Name))
     return T{*K};
   return std::nullopt;
+}
+
+/// device_print(prefix, values...) and device_assert<Enabled>(cond, message
+/// [, mask]): the text is a string literal; an assert whose Enabled (true
+/// where TILE_DEBUG is defined) is false makes no op.
+void KernelLowering::lowerDebugOp(OpKind K, const FunctionDecl *Callee,
+                                  llvm::ArrayRef<const Expr *> ArgEs,
+                                  SourceLocation L) {
+  const bool IsPrint = K == OpKind::Print;
+  const Expr *TextArg = ArgEs[IsPrint ? 0 : 1]->IgnoreParenImpCasts();
+  const auto *Text = dyn_cast<StringLiteral>(TextArg);
+  if (!Text || !Text->isOrdinary()) {
+    error(TextArg->getExprLoc(),
+          std::string(IsPrint ? "device_print's prefix"
+                              : "device_assert's message") +
+              " must be a string literal");
+    return;
+  }
+  if (!IsPrint && !templateIntArg(Callee, 0).value_or(0))
+    return;
+  Values Ops;
+  // device_print's values; device_assert's condition and, where given, its
+  // mask (a source_location follows in emulation).
+  auto Operands = IsPrint ? ArgEs.drop_front() : ArgEs.take_front(1);
+  for (const Expr *A : Operands)
+    if (!Ops.emplace_back(lowerExpr(A)))
+      return;
+  if (!IsPrint) {
+    Value *Cond = B.cast(Ops[0], ElemType{ScalarKind::I1});
+    if (Callee->getNumParams() == 4) {
+      Value *Mask = lowerExpr(ArgEs[2]);
+      if (!Mask)
+        return;
+      Values Both = {Cond, B.cast(Mask, ElemType{ScalarKind::I1})};
+      const Type &T =
+          Both[0]->type().isScalar() ? Both[1]->type() : Both[0]->type();
+      Value *Unmasked = lowerElementwise(OpKind::LogicalNot, {Both[1]},
+                                         T.withElem(ElemType{ScalarKind::I1}));
+      Cond = lowerElementwise(OpKind::LogicalOr, {Both[0], Unmasked},
+                              T.withElem(ElemType{ScalarKind::I1}));
+    }
+    Ops = {Cond};
+  }
+  setLoc(L);
+  B.createVoid(K, Ops)->setMessage(Text->getString().str());
 }
 
 /// arange<End>() or arange<Start, End>().

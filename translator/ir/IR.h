@@ -34,7 +34,8 @@ enum class OpCategory : uint8_t {
   Scan,
   Matmul,
   Memory,
-  Control
+  Control,
+  Debug
 };
 
 /// What an op does besides computing its results (Ops.def explains each).
@@ -193,7 +194,12 @@ public:
   void copyAttributes(const Op &O) {
     IntAttr = O.IntAttr;
     FloatAttr = O.FloatAttr;
+    Message = O.Message;
   }
+
+  // Print and Assert: the user's text.
+  const std::string &message() const { return Message; }
+  void setMessage(std::string M) { Message = std::move(M); }
 
   // Scan: the axis and the direction, packed into IntAttr.
   unsigned scanAxis() const { return IntAttr & 0xff; }
@@ -240,6 +246,7 @@ private:
   Block *Parent = nullptr;
   int64_t IntAttr = 0;
   double FloatAttr = 0;
+  std::string Message;
 };
 
 /// Parameters of a kernel, as the launch wrapper and specialization see them.

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "ir/Parser.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include <cstdlib>
@@ -35,6 +36,35 @@ llvm::SmallVector<llvm::StringRef, 4> splitList(llvm::StringRef S) {
   }
   Out.push_back(S.drop_front(Start).trim());
   return Out;
+}
+
+/// The text of a string the printer wrote with write_escaped, up to its
+/// closing quote, which S is left after; nullopt without one.
+std::optional<std::string> unescapedPrefix(llvm::StringRef &S) {
+  std::string Out;
+  for (size_t I = 0; I < S.size(); ++I) {
+    if (S[I] == '"') {
+      S = S.drop_front(I + 1);
+      return Out;
+    }
+    if (S[I] != '\\' || I + 1 == S.size()) {
+      Out += S[I];
+      continue;
+    }
+    const char E = S[++I];
+    if (E == 'n')
+      Out += '\n';
+    else if (E == 't')
+      Out += '\t';
+    else if (E == '\\' || E == '"')
+      Out += E;
+    else if (I + 2 < S.size() && llvm::isDigit(E)) { // \ooo, octal
+      Out += char((E - '0') * 64 + (S[I + 1] - '0') * 8 + (S[I + 2] - '0'));
+      I += 2;
+    } else
+      return std::nullopt;
+  }
+  return std::nullopt;
 }
 
 /// The one of All that spell() spells S.
@@ -249,7 +279,15 @@ private:
     llvm::StringRef Constant;
     if (*Kind == OpKind::Const)
       std::tie(Constant, Rest) = Rest.split(' ');
-    if (Rest.starts_with("{")) {
+    if (Rest.consume_front("{message = \"")) {
+      auto Text = unescapedPrefix(Rest);
+      if (!Text)
+        return fail("expected the message's closing quote");
+      O.setMessage(*Text);
+      if (!Rest.consume_front("}"))
+        return fail("expected '}' after the message");
+      Rest = Rest.trim();
+    } else if (Rest.starts_with("{")) {
       size_t Close = Rest.find('}');
       if (!parseAttributes(O, Rest.slice(1, Close)))
         return false;

@@ -54,6 +54,12 @@ private:
       OS << " {axis = " << O.scanAxis() << (O.scanReverse() ? ", reverse" : "")
          << "}";
       break;
+    case OpKind::Print:
+    case OpKind::Assert:
+      OS << " {message = \"";
+      OS.write_escaped(O.message());
+      OS << "\"}";
+      break;
     case OpKind::Philox:
       OS << " {word = " << O.philoxWord() << ", rounds = " << O.philoxRounds()
          << "}";

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "tile/rt/atomic.cuh"
+#include "tile/rt/debug.cuh"
 #include "tile/rt/dot.cuh"
 #include "tile/rt/grid_dependency.cuh"
 #include "tile/rt/layout.cuh"
