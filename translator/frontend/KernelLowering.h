@@ -269,10 +269,13 @@ private:
   static std::optional<TileOperation> tileOperation(llvm::StringRef Name);
 
   Value *lowerTileOp(llvm::StringRef Name, const CallExpr *CE);
+  Value *lowerTileCall(TileOperation TO, llvm::StringRef Name,
+                       const CallExpr *CE);
   Value *lowerGridQuery(OpKind K, llvm::StringRef Name, const Expr *AxisArg);
   Value *lowerArange(const FunctionDecl *Callee, const Type &RT);
-  void lowerDebugOp(OpKind K, const FunctionDecl *Callee,
-                    llvm::ArrayRef<const Expr *> ArgEs, SourceLocation L);
+  /// device_print(prefix, values...) and device_assert<Enabled>(cond,
+  /// message [, mask]).
+  void lowerDebugOp(OpKind K, const CallExpr *CE);
   Value *lowerPhilox(const FunctionDecl *Callee, llvm::ArrayRef<Value *> Args,
                      const Type &RT);
   Value *lowerExpandDims(const FunctionDecl *Callee, Value *X, const Type &RT);

@@ -28,6 +28,17 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
     auto R = lowerCombineOp(*TO, CE);
     return R ? R->front() : nullptr;
   }
+  if (categoryOf(TO->Kind) == OpCategory::Debug) {
+    lowerDebugOp(TO->Kind, CE);
+    return nullptr;
+  }
+  return lowerTileCall(*TO, Name, CE);
+}
+
+/// A tile:: operation of one op (or none: a store) on values.
+Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
+                                     const CallExpr *CE) {
+  const SourceLocation L = CE->getExprLoc();
   const FunctionDecl *Callee = CE->getDirectCallee();
   llvm::SmallVector<const Expr *, 4> ArgEs(CE->arguments());
   // Compound assignment operators (`acc += x`) are the binary op followed
@@ -39,7 +50,7 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
       !QT->isVoidType() && !(RT = lowerType(QT, L)))
     return nullptr;
 
-  const OpKind K = TO->Kind;
+  const OpKind K = TO.Kind;
   // Atomics' memory order and scope, and dot's input precision, are
   // compile-time enumerators.
   bool IsAtomic = isAtomicRMW(K) || K == OpKind::AtomicCas;
@@ -54,8 +65,8 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
   }
   llvm::SmallVector<Value *, 4> Args;
   // Axes and zeros' shape are compile-time arguments, not values.
-  if (TO->Spelled != TileOperation::Zeros && K != OpKind::ProgramId &&
-      K != OpKind::NumPrograms && categoryOf(K) != OpCategory::Debug)
+  if (TO.Spelled != TileOperation::Zeros && K != OpKind::ProgramId &&
+      K != OpKind::NumPrograms)
     for (const Expr *A : ArgEs)
       if (!Args.emplace_back(lowerExpr(A)))
         return nullptr;
@@ -71,7 +82,7 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
     Result = lowerArange(Callee, *RT);
     break;
   case OpKind::Splat:
-    if (TO->Spelled == TileOperation::Zeros)
+    if (TO.Spelled == TileOperation::Zeros)
       Result = B.broadcastTo(B.cast(B.intConst(0), RT->Elem), RT->Shape);
     else
       Result = operand(Args[0], RT->Elem, RT->Shape);
@@ -93,7 +104,7 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
                       {B.cast(Args[0], RT->Elem), B.cast(Args[1], RT->Elem)});
     break;
   case OpKind::AddPtr:
-    Result = lowerAddPtr(Args, *RT, /*Subtract=*/TO->Spelled ==
+    Result = lowerAddPtr(Args, *RT, /*Subtract=*/TO.Spelled ==
                                         TileOperation::SubtractPointer,
                          L);
     break;
@@ -116,10 +127,6 @@ Value *KernelLowering::lowerTileOp(llvm::StringRef Name, const CallExpr *CE) {
     break;
   case OpKind::Store:
     lowerStore(Args, L);
-    return nullptr;
-  case OpKind::Print:
-  case OpKind::Assert:
-    lowerDebugOp(K, Callee, ArgEs, L);
     return nullptr;
   case OpKind::DebugBarrier:
   case OpKind::GdcWait:
@@ -167,9 +174,9 @@ KernelLowering::tileOperation(llvm::StringRef Name) {
 /// device_print(prefix, values...) and device_assert<Enabled>(cond, message
 /// [, mask]): the text is a string literal; an assert whose Enabled (true
 /// where TILE_DEBUG is defined) is false makes no op.
-void KernelLowering::lowerDebugOp(OpKind K, const FunctionDecl *Callee,
-                                  llvm::ArrayRef<const Expr *> ArgEs,
-                                  SourceLocation L) {
+void KernelLowering::lowerDebugOp(OpKind K, const CallExpr *CE) {
+  const FunctionDecl *Callee = CE->getDirectCallee();
+  const llvm::SmallVector<const Expr *, 4> ArgEs(CE->arguments());
   const bool IsPrint = K == OpKind::Print;
   const Expr *TextArg = ArgEs[IsPrint ? 0 : 1]->IgnoreParenImpCasts();
   const auto *Text = dyn_cast<StringLiteral>(TextArg);
@@ -185,7 +192,8 @@ void KernelLowering::lowerDebugOp(OpKind K, const FunctionDecl *Callee,
   Values Ops;
   // device_print's values; device_assert's condition and, where given, its
   // mask (a source_location follows in emulation).
-  auto Operands = IsPrint ? ArgEs.drop_front() : ArgEs.take_front(1);
+  auto Operands = IsPrint ? llvm::ArrayRef(ArgEs).drop_front()
+                          : llvm::ArrayRef(ArgEs).take_front(1);
   for (const Expr *A : Operands)
     if (!Ops.emplace_back(lowerExpr(A)))
       return;
@@ -205,7 +213,7 @@ void KernelLowering::lowerDebugOp(OpKind K, const FunctionDecl *Callee,
     }
     Ops = {Cond};
   }
-  setLoc(L);
+  setLoc(CE->getExprLoc());
   B.createVoid(K, Ops)->setMessage(Text->getString().str());
 }
 
