@@ -17,6 +17,7 @@
 #include "detail/shape.hpp"
 #include "types.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -2010,6 +2011,54 @@ void device_assert(const C &cond, const char *message, const M &mask,
                    std::source_location at = std::source_location::current()) {
   device_assert<Enabled>(cond || !mask, message, at);
 }
+
+//===----------------------------------------------------------------------===//
+// Compiler hints
+//===----------------------------------------------------------------------===//
+
+// What the user knows of a value and the compiler cannot prove (a size
+// passed as a parameter that is always a multiple of 16): each is x itself,
+// and tells tilecc's axis analysis, so that accesses through it vectorize.
+// N is one power of two for every dimension, or one per dimension.
+
+/// Each element of x is a multiple of N (tl.multiple_of). With TILE_DEBUG,
+/// an integer x is checked (each element a multiple of the smallest N), on
+/// the GPU and in emulation.
+template <int... N, class T, bool Checked = detail::debug_checks>
+requires(sizeof...(N) > 0) TILE_OP("multiple_of")
+T multiple_of(const T &x) {
+  using E = detail::element_t<T>;
+  if constexpr (Checked && std::is_integral_v<E> && !std::is_same_v<E, bool>) {
+    constexpr int smallest = std::min({N...});
+    constexpr int n = [] {
+      if constexpr (detail::is_tensor_v<T>)
+        return T::numel;
+      else
+        return 1;
+    }();
+    for (int k = 0; k < n; ++k) {
+      E v;
+      if constexpr (detail::is_tensor_v<T>)
+        v = x.data()[k];
+      else
+        v = x;
+      if (v % E(smallest) != 0) {
+        std::fflush(stdout);
+        std::fprintf(stderr,
+                     "multiple_of: a value is not a multiple of %d (%lld)\n",
+                     smallest, static_cast<long long>(v));
+        std::abort();
+      }
+    }
+  }
+  return x;
+}
+
+/// x is made of runs of N consecutive values, each run starting at a
+/// multiple of N along its dimension (tl.max_contiguous).
+template <int... N, class T>
+requires(sizeof...(N) > 0) TILE_OP("max_contiguous")
+T max_contiguous(const T &x) { return x; }
 
 //===----------------------------------------------------------------------===//
 // Emulation

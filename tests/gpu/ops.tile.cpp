@@ -631,6 +631,18 @@ TILE_KERNEL void bits(const float *x, const int *a, const unsigned *u,
               mask);
 }
 
+// Alignment and contiguity the caller vouches for (tile::multiple_of,
+// tile::max_contiguous): the generic variant vectorizes too.
+template <int BLOCK>
+TILE_KERNEL void hinted(const float *x, float *out, int n) {
+  const float *xa = tile::multiple_of<16>(x);
+  float *oa = tile::multiple_of<16>(out);
+  auto offs = tile::max_contiguous<BLOCK>(tile::multiple_of<BLOCK>(
+      tile::program_id(0) * BLOCK + tile::arange<BLOCK>()));
+  auto mask = offs < tile::multiple_of<16>(n);
+  tile::store(oa + offs, tile::load(xa + offs, mask) * 2.0f + 1.0f, mask);
+}
+
 // Philox streams from 32- and 64-bit offsets (tl.randint, randint4x, rand,
 // randn, randn4x).
 template <int BLOCK>
@@ -658,6 +670,7 @@ TILE_CONFIGS(float_ops, tile::config{.meta = {512}, .num_warps = 4},
 TILE_CONFIGS(int_ops, tile::config{.meta = {256}, .num_warps = 2});
 TILE_CONFIGS(libdevice, tile::config{.meta = {256}, .num_warps = 4});
 TILE_CONFIGS(bits, tile::config{.meta = {256}, .num_warps = 4});
+TILE_CONFIGS(hinted, tile::config{.meta = {256}, .num_warps = 2});
 TILE_CONFIGS(random, tile::config{.meta = {512}, .num_warps = 4},
              tile::config{.meta = {64}, .num_warps = 2});
 TILE_CONFIGS(matrix, tile::config{.meta = {32, 32}, .num_warps = 4},
@@ -756,6 +769,11 @@ template <int BLOCK>
 TILE_GRID(libdevice)
 tile::grid libdevice_grid(const float *, const double *, float *, double *,
                           int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK>
+TILE_GRID(hinted)
+tile::grid hinted_grid(const float *, float *, int n) {
   return {tile::cdiv(n, BLOCK)};
 }
 template <int BLOCK>

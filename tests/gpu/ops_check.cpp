@@ -172,6 +172,19 @@ void checkBits(size_t Shift) {
   compare(label("bits float", 0, Shift), DF.download(), WantF, 0);
 }
 
+void checkHinted() {
+  const int N = 4000; // a multiple of 16, as the kernel states
+  auto X = randomFloats(N, -4, 4);
+  std::vector<float> Want(N);
+  tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, hinted<256>, X.data(),
+                        Want.data(), N);
+  sample::DeviceArray<float> DX(X, 0), DOut(N, 0);
+  poison(DOut);
+  CUDA_CHECK(tilecc::hinted(DX.get(), DOut.get(), N));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare("hinted", DOut.download(), Want, 0);
+}
+
 void checkRandom(int Config, size_t Shift) {
   const int N = 5000 + int(Shift);
   const std::int64_t Seed = Config ? 0x0000000fcafeb0baLL : 42;
@@ -918,6 +931,7 @@ int main() {
     for (int Stride : {1, 3})
       checkStrided(Stride, Shift);
   }
+  checkHinted();
   checkReductions();
   checkCombines();
   checkMatmulWith<32, 32, 16>(0);

@@ -255,6 +255,18 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
         A.Contiguity[D] = 1;
       }
     return A;
+  case OpKind::MultipleOf:
+  case OpKind::MaxContiguous:
+    // What the user states; under TILE_DEBUG the program checks it.
+    A = In(0);
+    for (unsigned D = 0; D < A.Divisibility.size(); ++D)
+      if (O.kind() == OpKind::MultipleOf)
+        A.Divisibility[D] =
+            std::min(MaxDivisibility, std::max(A.Divisibility[D], O.hint(D)));
+      else
+        A.Contiguity[D] = std::min<int64_t>(
+            dimSize(R, D), std::max(A.Contiguity[D], O.hint(D)));
+    return A;
   case OpKind::ConvertLayout:
   case OpKind::Cast:
     if (O.kind() == OpKind::Cast && !isInteger(R->type().Elem.Kind) &&

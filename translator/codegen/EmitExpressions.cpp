@@ -118,6 +118,9 @@ std::string KernelEmitter::compute(const Op &O, const std::string &Idx) {
   }
   case OpKind::Cast:
     return "rt::convert<" + deviceType(RT.Elem) + ">(" + A(0) + ")";
+  case OpKind::MultipleOf:
+  case OpKind::MaxContiguous:
+    return A(0);
   case OpKind::Bitcast:
     return "rt::bitcast<" + deviceType(RT.Elem) + ">(" + A(0) + ")";
   case OpKind::Philox:

@@ -246,6 +246,9 @@ private:
   /// The integer value of a constant call argument, or an error.
   std::optional<int64_t> constantArg(const Expr *E, llvm::StringRef What);
   std::optional<int64_t> templateIntArg(const FunctionDecl *FD, unsigned I);
+  /// The values of FD's template argument I, a pack of integers.
+  std::optional<llvm::SmallVector<int64_t, 4>>
+  templateIntPack(const FunctionDecl *FD, unsigned I);
 
   /// Broadcasts V (scalar or tile) to Shape after casting its elements to E.
   Value *operand(Value *V, ElemType E, llvm::ArrayRef<int64_t> Shape);
@@ -273,6 +276,8 @@ private:
                        const CallExpr *CE);
   Value *lowerGridQuery(OpKind K, llvm::StringRef Name, const Expr *AxisArg);
   Value *lowerArange(const FunctionDecl *Callee, const Type &RT);
+  Value *lowerHint(OpKind K, const FunctionDecl *Callee, Value *X,
+                   SourceLocation L);
   /// device_print(prefix, values...) and device_assert<Enabled>(cond,
   /// message [, mask]).
   void lowerDebugOp(OpKind K, const CallExpr *CE);

@@ -285,4 +285,19 @@ std::optional<int64_t> KernelLowering::templateIntArg(const FunctionDecl *FD,
   return (*Args)[I].getAsIntegral().getExtValue();
 }
 
+std::optional<llvm::SmallVector<int64_t, 4>>
+KernelLowering::templateIntPack(const FunctionDecl *FD, unsigned I) {
+  const TemplateArgumentList *Args = FD->getTemplateSpecializationArgs();
+  if (!Args || I >= Args->size() ||
+      (*Args)[I].getKind() != TemplateArgument::Pack)
+    return std::nullopt;
+  llvm::SmallVector<int64_t, 4> Values;
+  for (const TemplateArgument &A : (*Args)[I].pack_elements()) {
+    if (A.getKind() != TemplateArgument::Integral)
+      return std::nullopt;
+    Values.push_back(A.getAsIntegral().getExtValue());
+  }
+  return Values;
+}
+
 } // namespace tilecc::frontend::lowering

@@ -99,6 +99,10 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
   case OpKind::Philox:
     Result = lowerPhilox(Callee, Args, *RT);
     break;
+  case OpKind::MultipleOf:
+  case OpKind::MaxContiguous:
+    Result = lowerHint(K, Callee, Args[0], L);
+    break;
   case OpKind::Cdiv:
     Result = B.create(OpKind::Cdiv, *RT,
                       {B.cast(Args[0], RT->Elem), B.cast(Args[1], RT->Elem)});
@@ -215,6 +219,43 @@ void KernelLowering::lowerDebugOp(OpKind K, const CallExpr *CE) {
   }
   setLoc(CE->getExprLoc());
   B.createVoid(K, Ops)->setMessage(Text->getString().str());
+}
+
+/// multiple_of<N...>(x) and max_contiguous<N...>(x): x, with what the user
+/// states of it (one value for every dimension, or one each), powers of
+/// two. Under TILE_DEBUG (the Checked argument) an integer multiple_of is
+/// checked: each element must be a multiple of the smallest value.
+Value *KernelLowering::lowerHint(OpKind K, const FunctionDecl *Callee, Value *X,
+                                 SourceLocation L) {
+  const std::string Name = spell(K).str();
+  auto Values =
+      templateIntPack(Callee, 0).value_or(llvm::SmallVector<int64_t, 4>{});
+  const unsigned Dims = std::max<unsigned>(X->type().rank(), 1);
+  if (Values.size() != 1 && Values.size() != Dims) {
+    error(L, Name + " takes one value, or one per dimension of the tile");
+    return nullptr;
+  }
+  for (int64_t V : Values)
+    if (V < 1 || V > (1 << 30) || !llvm::isPowerOf2_64(V)) {
+      error(L, Name + " takes powers of two, not " + std::to_string(V));
+      return nullptr;
+    }
+  Value *R = B.create(K, X->type(), {X});
+  for (unsigned D = 0; D < Dims; ++D)
+    R->definingOp()->setHint(D, Values[Values.size() == 1 ? 0 : D]);
+  const int64_t Smallest = *llvm::min_element(Values);
+  if (K == OpKind::MultipleOf && templateIntArg(Callee, 2).value_or(0) &&
+      isInteger(X->type().Elem.Kind) && Smallest > 1) {
+    Value *N = B.cast(B.intConst(Smallest), X->type().Elem);
+    Value *Rem = lowerElementwise(OpKind::Rem, {X, N}, X->type());
+    Value *Zero = B.cast(B.intConst(0), X->type().Elem);
+    Value *Ok = lowerElementwise(OpKind::CmpEQ, {Rem, Zero},
+                                 X->type().withElem(ElemType{ScalarKind::I1}));
+    B.createVoid(OpKind::Assert, {Ok})
+        ->setMessage("multiple_of: a value is not a multiple of " +
+                     std::to_string(Smallest));
+  }
+  return R;
 }
 
 /// arange<End>() or arange<Start, End>().

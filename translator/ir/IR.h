@@ -13,6 +13,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/MathExtras.h"
 #include <memory>
 #include <string>
 #include <vector>
@@ -213,6 +214,17 @@ public:
   unsigned philoxRounds() const { return unsigned(IntAttr >> 2); }
   void setPhilox(unsigned Word, unsigned Rounds) {
     IntAttr = Word | int64_t(Rounds) << 2;
+  }
+
+  // multiple_of and max_contiguous: a power of two per dimension (up to
+  // eight), their log2s packed a byte each into IntAttr.
+  int64_t hint(unsigned Dim) const {
+    return int64_t(1) << ((IntAttr >> (8 * Dim)) & 0xff);
+  }
+  void setHint(unsigned Dim, int64_t Value) {
+    const unsigned Shift = 8 * Dim;
+    IntAttr = (IntAttr & ~(int64_t(0xff) << Shift)) |
+              int64_t(llvm::Log2_64(Value)) << Shift;
   }
 
   // Atomics: the memory order and scope, packed into IntAttr.

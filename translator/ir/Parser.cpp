@@ -235,7 +235,15 @@ private:
         O.setAxis(N);
       else if (Key == "start" && IsNumber)
         O.setArangeStart(N);
-      else if (Key == "word" && IsNumber && N >= 0 && N < 4)
+      else if (Key == "values" && Val.consume_front("[") &&
+               Val.consume_back("]")) {
+        unsigned Dim = 0;
+        for (llvm::StringRef Item : splitList(Val)) {
+          if (Item.getAsInteger(10, N) || N <= 0 || !llvm::isPowerOf2_64(N))
+            return fail("hints are powers of two, not '" + Item.str() + "'");
+          O.setHint(Dim++, N);
+        }
+      } else if (Key == "word" && IsNumber && N >= 0 && N < 4)
         O.setPhilox(N, O.philoxRounds());
       else if (Key == "rounds" && IsNumber && N > 0)
         O.setPhilox(O.philoxWord(), N);

@@ -60,6 +60,15 @@ private:
       OS.write_escaped(O.message());
       OS << "\"}";
       break;
+    case OpKind::MultipleOf:
+    case OpKind::MaxContiguous: {
+      const unsigned Rank = std::max<unsigned>(O.result()->type().rank(), 1);
+      OS << " {values = [";
+      for (unsigned D = 0; D < Rank; ++D)
+        OS << (D ? ", " : "") << O.hint(D);
+      OS << "]}";
+      break;
+    }
     case OpKind::Philox:
       OS << " {word = " << O.philoxWord() << ", rounds = " << O.philoxRounds()
          << "}";
