@@ -58,6 +58,20 @@ AxisInfo comparisonInfo(const AxisInfo &L, const AxisInfo &Rt) {
 }
 
 /// x % m.
+/// multiple_of and max_contiguous: X's facts and what the user states
+/// (under TILE_DEBUG the program checks multiple_of's).
+AxisInfo hintInfo(const Op &O, const AxisInfo &X) {
+  AxisInfo A = X;
+  for (unsigned D = 0; D < A.Divisibility.size(); ++D)
+    if (O.kind() == OpKind::MultipleOf)
+      A.Divisibility[D] =
+          std::min(MaxDivisibility, std::max(A.Divisibility[D], O.hint(D)));
+    else
+      A.Contiguity[D] = std::min<int64_t>(dimSize(O.result(), D),
+                                          std::max(A.Contiguity[D], O.hint(D)));
+  return A;
+}
+
 AxisInfo remainderInfo(const Op &O, const AxisInfo &L, const AxisInfo &Rt) {
   const Value *R = O.result();
   unsigned Rank = rankOf(R);
@@ -257,16 +271,7 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
     return A;
   case OpKind::MultipleOf:
   case OpKind::MaxContiguous:
-    // What the user states; under TILE_DEBUG the program checks it.
-    A = In(0);
-    for (unsigned D = 0; D < A.Divisibility.size(); ++D)
-      if (O.kind() == OpKind::MultipleOf)
-        A.Divisibility[D] =
-            std::min(MaxDivisibility, std::max(A.Divisibility[D], O.hint(D)));
-      else
-        A.Contiguity[D] = std::min<int64_t>(
-            dimSize(R, D), std::max(A.Contiguity[D], O.hint(D)));
-    return A;
+    return hintInfo(O, In(0));
   case OpKind::ConvertLayout:
   case OpKind::Cast:
     if (O.kind() == OpKind::Cast && !isInteger(R->type().Elem.Kind) &&
