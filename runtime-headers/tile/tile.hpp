@@ -257,6 +257,14 @@ template <class X>
 inline constexpr bool is_tensor_v =
     operand_traits<std::remove_cvref_t<X>>::is_tensor;
 
+/// The elements of a tile, or 1 for a scalar.
+template <class X> constexpr int numel_of() {
+  if constexpr (is_tensor_v<X>)
+    return std::remove_cvref_t<X>::numel;
+  else
+    return 1;
+}
+
 template <class X>
 concept numeric_operand = is_element_v<element_t<X>>;
 
@@ -1949,22 +1957,14 @@ void device_print(const char *prefix, const A &...values) {
   int operand = 0;
   auto print = [&](const auto &v) {
     using V = std::remove_cvref_t<decltype(v)>;
-    constexpr int n = [] {
-      if constexpr (detail::is_tensor_v<V>)
-        return V::numel;
-      else
-        return 1;
-    }();
+    constexpr int n = detail::numel_of<V>();
     for (int k = 0; k < n; ++k) {
       detail::print_position<V>(stdout, k);
       std::printf("%s%s", p.empty() ? "" : " ", p.c_str());
       if (sizeof...(A) > 1)
         std::printf(" (operand %d)", operand);
       std::printf(": ");
-      if constexpr (detail::is_tensor_v<V>)
-        detail::print_value(v.data()[k]);
-      else
-        detail::print_value(v);
+      detail::print_value(detail::operand_at<V>(v, k));
       std::printf("\n");
     }
     ++operand;
@@ -1982,19 +1982,9 @@ TILE_OP("device_assert")
 void device_assert(const C &cond, const char *message = "",
                    std::source_location at = std::source_location::current()) {
   if constexpr (Enabled) {
-    constexpr int n = [] {
-      if constexpr (detail::is_tensor_v<C>)
-        return C::numel;
-      else
-        return 1;
-    }();
+    constexpr int n = detail::numel_of<C>();
     for (int k = 0; k < n; ++k) {
-      bool ok;
-      if constexpr (detail::is_tensor_v<C>)
-        ok = static_cast<bool>(cond.data()[k]);
-      else
-        ok = static_cast<bool>(cond);
-      if (ok)
+      if (static_cast<bool>(detail::operand_at<C>(cond, k)))
         continue;
       std::fflush(stdout);
       std::fprintf(stderr, "%s:%u: ", at.file_name(), unsigned(at.line()));
@@ -2030,18 +2020,9 @@ T multiple_of(const T &x) {
   using E = detail::element_t<T>;
   if constexpr (Checked && std::is_integral_v<E> && !std::is_same_v<E, bool>) {
     constexpr int smallest = std::min({N...});
-    constexpr int n = [] {
-      if constexpr (detail::is_tensor_v<T>)
-        return T::numel;
-      else
-        return 1;
-    }();
+    constexpr int n = detail::numel_of<T>();
     for (int k = 0; k < n; ++k) {
-      E v;
-      if constexpr (detail::is_tensor_v<T>)
-        v = x.data()[k];
-      else
-        v = x;
+      const E v = detail::operand_at<T>(x, k);
       if (v % E(smallest) != 0) {
         std::fflush(stdout);
         std::fprintf(stderr,
