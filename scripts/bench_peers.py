@@ -72,8 +72,9 @@ def philox_uniform(torch, seed, n, dev):
     return folded.to(torch.float32) * torch.tensor(4.6566127342e-10, dtype=torch.float32)
 
 
-def peers():
-    """Runs the Triton and PyTorch cases and prints their JSON lines."""
+def peers(workloads=None):
+    """Runs the Triton and PyTorch cases (those of `workloads` only, if given)
+    and prints their JSON lines."""
     import torch
     import triton
     import triton.language as tl
@@ -126,6 +127,25 @@ def peers():
         mask = offs < n
         x = tl.load(x_ptr + offs, mask=mask)
         tl.store(y_ptr + offs, libdevice.asin(x), mask=mask)
+
+    # The histogram sample's shared-memory configurations, in Triton: each
+    # program counts block after block with tl.histogram, sums the counts,
+    # and adds them once; the grid is PER_SM programs per SM.
+    @triton.autotune(configs=[
+        triton.Config({"BLOCK": block, "PER_SM": per_sm}, num_warps=warps)
+        for block, warps in ((1024, 4), (2048, 8), (4096, 8), (8192, 16))
+        for per_sm in (2, 4, 8)], key=["n", "n_bins"], reset_to_zero=["bins_ptr"])
+    @triton.jit
+    def histogram_kernel(x_ptr, bins_ptr, n, n_bins, BINS: tl.constexpr, BLOCK: tl.constexpr,
+                         PER_SM: tl.constexpr):
+        counts = tl.zeros((BINS,), dtype=tl.int32)
+        for b in range(tl.program_id(0), tl.cdiv(n, BLOCK), tl.num_programs(0)):
+            offs = b * BLOCK + tl.arange(0, BLOCK)
+            mask = offs < n
+            v = tl.load(x_ptr + offs, mask=mask, other=0) % n_bins
+            counts += tl.histogram(v, BINS, mask=mask)
+        bins = tl.arange(0, BINS)
+        tl.atomic_add(bins_ptr + bins, counts, mask=bins < n_bins, sem="relaxed")
 
     @triton.autotune(configs=greyscale_configs, key=["h", "w"])
     @triton.jit
@@ -293,6 +313,8 @@ def peers():
         run() has picked it. check(), if given, gets what run() returned and
         says whether the other outputs are right (else "ok" is false); it runs
         before the timing, whose runs overwrite outputs written in place."""
+        if workloads and workload not in workloads:
+            return
         if out is not None:
             out.fill_(float("nan"))
         returned = run()
@@ -303,7 +325,8 @@ def peers():
         err = max_rel_err(result, ref, abs_tol)
         others_ok = check is None or check(returned)
         ms = do_bench(run, warmup=25, rep=100, return_mode="median")
-        dtype = {torch.float32: "fp32", torch.float16: "fp16"}[result.dtype]
+        dtype = {torch.float32: "fp32", torch.float16: "fp16", torch.int32: "int32",
+                 torch.int64: "int64"}[result.dtype]
         line = {"workload": workload, "impl": impl, "shape": list(shape), "dtype": dtype,
                 "config": config(), "ms": round(ms, 5), "gbps": round(nbytes / ms / 1e6, 1),
                 "ok": err == err and err <= rel_tol and others_ok, "max_rel_err": err}
@@ -374,6 +397,27 @@ def peers():
     report("libdevice_asin", "torch", [n], lambda: "torch.asin(x)", lambda: torch.asin(x),
            ref, 8 * n, 2.5 * FLT_EPSILON)
     del x, out, ref
+
+    # histogram: 2^26 int32 values uniform in [0, 2^20) into 256 bins, as the
+    # sample's benchmark; exact. Each timed run clears the bins first, as the
+    # sample's does. Bytes: the values read once.
+    nh, n_bins = 1 << 26, 256
+    x = torch.randint(0, 1 << 20, (nh,), device=dev, dtype=torch.int32)
+    ref = torch.bincount((x % n_bins).long(), minlength=n_bins).double()
+    bins = torch.empty(n_bins, device=dev, dtype=torch.int32)
+    sms = torch.cuda.get_device_properties(dev).multi_processor_count
+    hist_grid = lambda meta: (min(triton.cdiv(nh, meta["BLOCK"]), sms * meta["PER_SM"]),)
+
+    def triton_histogram():
+        bins.zero_()
+        histogram_kernel[hist_grid](x, bins, nh, n_bins, BINS=n_bins)
+        return bins
+
+    report("histogram", "triton", [nh, n_bins], lambda: autotuned_config(histogram_kernel),
+           triton_histogram, ref, 4 * nh, 0.0)
+    report("histogram", "torch", [nh, n_bins], lambda: "torch.bincount(x % n_bins, minlength)",
+           lambda: torch.bincount(x % n_bins, minlength=n_bins), ref, 4 * nh, 0.0)
+    del x, ref, bins
 
     # greyscale: fp32 weights, products and sums; nothing cancels, as pixels
     # are non-negative. Bytes: three planes read, one written.
@@ -1207,11 +1251,13 @@ def main():
     ap.add_argument("--table", metavar="FILE", help="print the table of the JSON lines in FILE")
     ap.add_argument("--only", choices=["memory", "matmul", "attention", "attention_backward"],
                     help="run only these peers (memory: every memory-bound workload)")
+    ap.add_argument("--workloads", metavar="A,B",
+                    help="of the memory-bound peers, run only these workloads")
     args = ap.parse_args()
     if args.table:
         return table(args.table)
     if args.only in (None, "memory"):
-        peers()
+        peers(args.workloads.split(",") if args.workloads else None)
     if args.only in (None, "matmul"):
         matmul_peers()
     if args.only in (None, "attention"):

@@ -1595,6 +1595,40 @@ auto associative_scan(const std::tuple<X...> &xs, Combine combine) {
 }
 
 //===----------------------------------------------------------------------===//
+// Histograms
+//===----------------------------------------------------------------------===//
+
+/// The number of x's values equal to each of 0, 1 ... Bins - 1, counting
+/// only where mask holds (tl.histogram); values outside that range are not
+/// counted. The mask broadcasts to x's shape.
+template <int Bins, class T, int N, class M>
+TILE_OP("histogram")
+tensor<std::int32_t, Bins> histogram(const tensor<T, N> &x, const M &mask) {
+  static_assert(std::is_integral_v<T> && !std::is_same_v<T, bool>,
+                "histogram counts the values of a 1-D integer tile");
+  static_assert(std::is_same_v<detail::element_t<M>, bool>,
+                "histogram's mask is a bool tile or bool value");
+  using X = tensor<T, N>;
+  static_assert(
+      detail::broadcasts_to(detail::operand_traits<M>::shape, X::shape),
+      "cannot broadcast tile shapes");
+  tensor<std::int32_t, Bins> counts;
+  std::fill_n(counts.data(), Bins, 0);
+  for (int i = 0; i < N; ++i)
+    if (const T v = x.data()[i]; detail::operand_at<X>(mask, i) &&
+                                 std::cmp_greater_equal(v, 0) &&
+                                 std::cmp_less(v, Bins))
+      ++counts.data()[static_cast<int>(v)];
+  return counts;
+}
+
+template <int Bins, class T, int N>
+TILE_OP("histogram")
+tensor<std::int32_t, Bins> histogram(const tensor<T, N> &x) {
+  return histogram<Bins>(x, true);
+}
+
+//===----------------------------------------------------------------------===//
 // Matrix multiply and transpose
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
-// Times every configuration of histogram on 2^26 int32 values uniform in
-// [0, 2^20) (256 MiB) into 256 bins (heavy contention: every program adds
-// to the same few words) and into 65536 bins, and prints JSON lines for
+// Times every configuration of histogram that applies on 2^26 int32 values
+// uniform in [0, 2^20) (256 MiB) into 256 bins (counted in shared memory,
+// or with global atomics all contending for the same few words) and into
+// 65536 bins (global atomics), and prints JSON lines for
 // scripts/bench.sh. Bytes: the values read once (the bins are negligible).
 // Exits 77 without a GPU.
 //
@@ -24,20 +25,29 @@ int main() {
   bool ok = true;
   for (int n_bins : {256, 65536}) {
     sample::DeviceArray<int> dbins(n_bins, 0);
+    // Only the configurations with enough bins can run.
+    std::vector<tile::config> fitting;
+    std::vector<int> index;
+    for (int c = 0; c < tilecc::histogram_num_configs; ++c)
+      if (const int bins = histogram_tile_configs[c].meta[1];
+          bins == 0 || n_bins <= bins) {
+        fitting.push_back(histogram_tile_configs[c]);
+        index.push_back(c);
+      }
     sample::Workload workload{"histogram",
                               {n, n_bins},
                               1.0 * n * sizeof(int),
                               sample::Tolerance{},
                               "int32"};
     ok &= sample::bench_configs(
-        workload, histogram_tile_configs, {"BLOCK"}, dbins,
+        workload, fitting, {"BLOCK", "BINS"}, dbins,
         reference::histogram_floats(reference::histogram(x, n_bins)),
-        [&](int config) {
+        [&](int c) {
           if (cudaError_t e =
                   cudaMemsetAsync(dbins.get(), 0, n_bins * sizeof(int)))
             return e;
           return tilecc::histogram(dx.get(), dbins.get(), n, n_bins, nullptr,
-                                   config);
+                                   index[c]);
         });
   }
   return ok ? 0 : 1;

@@ -127,6 +127,27 @@ tile::grid spin_lock_grid(int *, int *) {
   return {2000};
 }
 
+// Case 10 (histogram): four programs of 512 values count them into 64
+// bins, and the first n of them into 256 bins, and add their counts.
+#define CONFORMANCE_HISTOGRAM(NAME, T)                                         \
+  template <int BLOCK> TILE_KERNEL void NAME(const T *x, int *counts, int n) { \
+    auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();           \
+    auto v = tile::load(x + offs);                                             \
+    tile::atomic_add(counts + tile::arange<64>(), tile::histogram<64>(v));     \
+    tile::atomic_add(counts + 64 + tile::arange<256>(),                        \
+                     tile::histogram<256>(v, offs < n));                       \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {512}, .num_warps = 4});             \
+  template <int BLOCK>                                                         \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, int *, int) {                              \
+    return {4};                                                                \
+  }
+#define CONFORMANCE_TYPE(S, T, NAME) CONFORMANCE_HISTOGRAM(histogram_##S, T)
+#include "integer_types.def"
+#undef CONFORMANCE_TYPE
+#undef CONFORMANCE_HISTOGRAM
+
 // Case 19, control_flow: a 64-bit induction variable from 2^35, nested
 // while loops, continue and break, a return from inside a loop, helpers
 // that return values (a scalar, a tile) from inside loops.

@@ -872,6 +872,45 @@ void atomicsAll() {
                            std::vector<int>{2000});
 }
 
+/// Case 10 (histogram): values of every size across and beyond both bin
+/// ranges, the type's extremes, and for 64-bit types values whose low 32
+/// bits are a bin (a count of truncated values would take them).
+template <class T, class Launch> void histogram(const char *Type, Launch Run) {
+  constexpr int Programs = 4, Block = 512, N = 1500;
+  using L = std::numeric_limits<T>;
+  std::uniform_int_distribution<long long> U(
+      std::max<long long>(L::lowest(), -40),
+      std::min<long long>(L::max(), 300));
+  std::vector<T> X(Programs * Block);
+  for (T &V : X)
+    V = static_cast<T>(U(Rng));
+  X[3] = L::lowest();
+  X[7] = L::max();
+  if constexpr (sizeof(T) == 8)
+    X[11] = X[1200] = static_cast<T>((1ull << 32) + 5);
+  std::vector<int> Want(64 + 256, 0);
+  for (int I = 0; I < Programs * Block; ++I) {
+    const long double V = X[I];
+    if (V >= 0 && V < 64)
+      ++Want[static_cast<int>(V)];
+    if (I < N && V >= 0 && V < 256)
+      ++Want[64 + static_cast<int>(V)];
+  }
+  Buffer<T> BX(X);
+  Buffer<int> Counts(64 + 256, 0);
+  Run(BX, Counts, N);
+  conformance::expectExact("histogram", Type, Counts.values(), Want);
+}
+
+void histogramAll() {
+#define CONFORMANCE_TYPE(S, T, NAME)                                           \
+  histogram<T>(NAME, [](auto &X, auto &Counts, int N) {                        \
+    CONFORMANCE_RUN(histogram_##S, 512, X, Counts, N);                         \
+  });
+#include "integer_types.def"
+#undef CONFORMANCE_TYPE
+}
+
 /// Case 19: the values Triton's test computes by running the Python again,
 /// written out: sum of i - lo over ten steps from 2^35 (45), 5 x 8 nested
 /// iterations (40), the odd numbers up to 11 (36), the step a loop
@@ -1029,6 +1068,7 @@ int main() {
   scanSuite();
   scanTypedAll();
   whereBroadcastAll();
+  histogramAll();
   philoxMatchesTriton();
   philoxBitexact();
   dotBase();

@@ -30,11 +30,7 @@ bool combinesLanesOnly(const Layout &L, llvm::ArrayRef<int64_t> Shape,
 DeferredLaneSums deferredLaneSums(const Function &F, const LayoutMap &LM) {
   DeferredLaneSums Out;
   const UserMap Users = users(F.body());
-  auto OnlyUser = [&](const Value *V) -> const Op * {
-    auto It = Users.find(V);
-    return It != Users.end() && It->second.size() == 1 ? It->second.front()
-                                                       : nullptr;
-  };
+  auto OnlyUser = [&](const Value *V) { return onlyUser(Users, V); };
   // Whether Sum's lanes may stay apart while they add to carried value L
   // through Add (l + sum, or l * a + sum through Scale).
   auto Defers = [&](const Value *L, const Op &Add, const Op &Sum,

@@ -307,6 +307,14 @@ private:
     case OpKind::Print:
     case OpKind::Assert:
       return std::nullopt; // each thread checks or prints what it holds
+    case OpKind::Histogram:
+      // Each thread counts what it holds, masked by the mask's elements
+      // it holds: values and mask in one layout, as a store's.
+      if (O.numOperands() == 1)
+        return std::nullopt;
+      if (auto It = Followed.find(O.operand(0)); It != Followed.end())
+        return It->second;
+      return anchor(1);
     case OpKind::Dot: {
       // A computed a goes to tensor cores from registers where the
       // accumulator's layout allows; otherwise a and b go through shared

@@ -185,7 +185,7 @@ bool KernelEmitter::isCostly(const Op &O) {
 bool KernelEmitter::takesWholeTiles(OpKind K) {
   return categoryOf(K) == OpCategory::Reduce ||
          categoryOf(K) == OpCategory::Scan || K == OpKind::Dot ||
-         K == OpKind::Trans;
+         K == OpKind::Trans || K == OpKind::Histogram;
 }
 
 bool KernelEmitter::materialized(const Value *V) {
@@ -338,6 +338,7 @@ void KernelEmitter::emitOp(const Op &O) {
   case OpKind::For:
     lineDirective(O);
     emitFor(O);
+    closeLoopHistograms(O);
     return onLaneSums(O, &DeferredLaneSums::PartialSum::Combine,
                       "rt::combine_lanes", "rt::op_sum{}");
   case OpKind::If:
@@ -349,6 +350,9 @@ void KernelEmitter::emitOp(const Op &O) {
   case OpKind::Scan:
     lineDirective(O);
     return emitScan(O);
+  case OpKind::Histogram:
+    lineDirective(O);
+    return emitHistogram(O);
   case OpKind::Dot:
     lineDirective(O);
     if (Active && Active->Dots.count(&O))
@@ -466,6 +470,7 @@ void KernelEmitter::declareCarried(const Op &O) {
   }
   onLaneSums(O, &DeferredLaneSums::PartialSum::Split, "rt::keep_first_lane",
              "0.0f");
+  openLoopHistograms(O);
 }
 
 void KernelEmitter::onLaneSums(const Op &O,

@@ -2,7 +2,8 @@
 //
 // planEmission: the TMA pipelines flattened into their outer loop, the
 // loads a producer warpgroup copies, the addressing TMA computes instead
-// of the threads, the transposes dots absorb and the deferred lane sums.
+// of the threads, the transposes dots absorb, the deferred lane sums and
+// the histograms loops sum in shared memory.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/EmissionPlan.h"
@@ -36,6 +37,8 @@ public:
     }
     foldTransposes();
     Plan.LaneSums = deferredLaneSums(F, LM);
+    Plan.Histograms = loopHistograms(
+        F, LM, [&](const Op &Loop) { return Plans.count(&Loop) > 0; });
     return std::move(Plan);
   }
 

@@ -3,15 +3,16 @@
 // Decisions about one variant's device code that are made before any of it
 // is printed: the TMA pipelines that run on through the loop around them,
 // the addressing TMA makes unnecessary, the transposes dots absorb, the
-// tiles a producer warpgroup buffers and the sums whose lanes combine after
-// their loop. The device emitter reads the plan and prints; it decides none
-// of this.
+// tiles a producer warpgroup buffers, the sums whose lanes combine after
+// their loop and the histograms a loop sums in shared memory. The device
+// emitter reads the plan and prints; it decides none of this.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_CODEGEN_EMISSIONPLAN_H
 #define TILECC_CODEGEN_EMISSIONPLAN_H
 
 #include "analysis/DeferredLaneSums.h"
+#include "analysis/LoopHistograms.h"
 #include "codegen/DeviceEmitter.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -26,6 +27,8 @@ struct EmissionPlan {
   llvm::DenseSet<const ir::Op *> FoldedTransposes;
   /// Loop-carried sums whose lanes combine after their loop.
   analysis::DeferredLaneSums LaneSums;
+  /// Loop-carried sums of histograms counted in bins kept through the loop.
+  analysis::LoopHistograms Histograms;
   /// TMA pipelines flattened into the loop around them, and those loops
   /// with the pipeline each hosts.
   llvm::DenseMap<const ir::Op *, analysis::FlattenedPipeline> Flats;

@@ -3,7 +3,7 @@
 //
 // Reductions and scans within a thread, across lanes and across warps,
 // with the user's combine as a device lambda, and the shared memory
-// their partials take.
+// their partials take; histograms, which count into shared memory.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/KernelEmitter.h"
@@ -139,6 +139,65 @@ void KernelEmitter::emitScan(const Op &O) {
   countPartials(O, Instance);
   line(Instance + "(" + In + ", " + Out + ", " + Combine + ");");
   unpackResults(O, Out);
+}
+
+namespace {
+
+/// The shared memory rt::histogram takes for Bins bins:
+/// rt::bins_with_discards ints.
+unsigned binsBytes(int64_t Bins) {
+  return (Bins + 32) * storageBytes(ScalarKind::I32);
+}
+
+} // namespace
+
+void KernelEmitter::emitHistogram(const Op &O) {
+  const Value *X = O.operand(0), *R = O.result();
+  const std::string Mask =
+      O.numOperands() == 2 ? nameOf(O.operand(1)) : "nullptr";
+  declareTile(R);
+  if (auto It = LoopBins.find(&O); It != LoopBins.end()) {
+    line("rt::count_into<" + layoutOf(X) + ", " +
+         std::to_string(R->type().numel()) + ">(" + nameOf(X) + ", " + Mask +
+         ", " + It->second + ");");
+    line("#pragma unroll");
+    line(loopHeader(elems(R)));
+    line(nameOf(R) + "[e] = 0; // counted in " + It->second, 1);
+    return;
+  }
+  const std::string Bins = scratch(O, binsBytes(R->type().numel()));
+  line("rt::histogram<" + layoutOf(X) + ", " + layoutOf(R) + syncArg() + ">(" +
+       nameOf(X) + ", " + Mask + ", " + nameOf(R) +
+       ", reinterpret_cast<int *>(" + Bins + "));");
+}
+
+void KernelEmitter::openLoopHistograms(const Op &O) {
+  auto It = EP.Histograms.Carried.find(&O);
+  if (It == EP.Histograms.Carried.end())
+    return;
+  for (const LoopHistograms::Summed &S : It->second) {
+    const Value *Counts = O.result(S.Index);
+    const int64_t Bins = Counts->type().numel();
+    const std::string Name = fresh(nameOf(Counts) + "_bins");
+    for (const Op *H : S.Histograms)
+      LoopBins[H] = Name;
+    line("__shared__ int " + Name + "[rt::bins_with_discards<" +
+         std::to_string(Bins) + ">];");
+    line("rt::clear_bins<" + layoutOf(Counts) + ">(" + Name + ");");
+    StaticSharedBytes += binsBytes(Bins);
+  }
+  line(barrier());
+}
+
+void KernelEmitter::closeLoopHistograms(const Op &O) {
+  auto It = EP.Histograms.Carried.find(&O);
+  if (It == EP.Histograms.Carried.end())
+    return;
+  for (const LoopHistograms::Summed &S : It->second) {
+    const Value *Counts = O.result(S.Index);
+    line("rt::add_bins<" + layoutOf(Counts) + syncArg() + ">(" +
+         nameOf(Counts) + ", " + LoopBins.lookup(S.Histograms.front()) + ");");
+  }
 }
 
 namespace {

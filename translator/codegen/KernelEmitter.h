@@ -177,6 +177,11 @@ private:
   /// body's arguments name), initialized.
   void declareCarried(const ir::Op &O);
 
+  /// The bins of each histogram loop O sums (EP.Histograms): declared and
+  /// cleared before the loop, added to the carried counts after it.
+  void openLoopHistograms(const ir::Op &O);
+  void closeLoopHistograms(const ir::Op &O);
+
   /// Fn<dim, layout>(sum, Arg) for each carried value of loop O held as
   /// partial sums (LaneSums) whose flag Where is set: split among the
   /// lanes before the loop (rt::keep_first_lane), combined after it
@@ -447,6 +452,11 @@ private:
   /// Scans are one tile::rt call: per thread, across lanes, across warps.
   void emitScan(const ir::Op &O);
 
+  /// A histogram is one tile::rt call counting into bins in the scratch
+  /// buffer with shared-memory atomics; one its loop sums counts into the
+  /// loop's bins (LoopBins) and is zero until the loop ends.
+  void emitHistogram(const ir::Op &O);
+
   /// The kernel's scratch buffer, for O to pass Bytes of tiles through
   /// (with 1024-byte alignment when Swizzled: tensor-core operands): its
   /// name.
@@ -569,6 +579,8 @@ private:
   /// The reduction and scan instances emitted whose partials cross warps,
   /// and the one needing the most.
   llvm::StringSet<> PartialBuffers;
+  /// The shared bins of the histograms their loops sum, by histogram.
+  llvm::DenseMap<const ir::Op *, std::string> LoopBins;
   unsigned LargestPartials = 0;
   ir::SourceLoc PartialsLoc;
   /// The one shared buffer layout conversions, transposes and the dots

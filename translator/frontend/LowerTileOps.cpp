@@ -127,7 +127,13 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
     Result = lowerDot(Args, *RT, *Precision);
     break;
   case OpKind::Trans:
-    Result = B.create(OpKind::Trans, *RT, {Args[0]});
+    Result = B.create(K, *RT, {Args[0]});
+    break;
+  case OpKind::Histogram:
+    if (Args.size() == 2)
+      Args[1] =
+          operand(Args[1], ElemType{ScalarKind::I1}, Args[0]->type().Shape);
+    Result = B.create(K, *RT, Args);
     break;
   case OpKind::Store:
     lowerStore(Args, L);

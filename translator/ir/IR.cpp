@@ -153,6 +153,12 @@ UserMap users(const Block &B) {
   return Users;
 }
 
+const Op *onlyUser(const UserMap &Users, const Value *V) {
+  auto It = Users.find(V);
+  return It != Users.end() && It->second.size() == 1 ? It->second.front()
+                                                     : nullptr;
+}
+
 bool computedOperandA(const Op &D) {
   const Op *A = D.operand(0)->definingOp();
   if (A && A->kind() == OpKind::Trans)

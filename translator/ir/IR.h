@@ -34,6 +34,7 @@ enum class OpCategory : uint8_t {
   Reduce,
   Scan,
   Matmul,
+  Histogram,
   Memory,
   Control,
   Debug
@@ -334,6 +335,10 @@ bool isPure(const Op &O);
 /// The ops using each value, over B and its nested blocks, in walk order.
 using UserMap = llvm::DenseMap<const Value *, llvm::SmallVector<const Op *, 2>>;
 UserMap users(const Block &B);
+
+/// V's one user in Users, or null where it has none or several (an op
+/// using V twice counts twice).
+const Op *onlyUser(const UserMap &Users, const Value *V);
 
 } // namespace tilecc::ir
 

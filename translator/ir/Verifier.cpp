@@ -54,6 +54,9 @@ public:
     case OpCategory::Matmul:
       checkDot(O);
       break;
+    case OpCategory::Histogram:
+      checkHistogram(O);
+      break;
     case OpCategory::Control:
       checkControl(O);
       break;
@@ -114,6 +117,19 @@ private:
         R.Shape[1] != B.Shape[1])
       fail(O, "shapes do not multiply: " + A.str() + " x " + B.str() + " -> " +
                   R.str());
+  }
+
+  void checkHistogram(const Op &O) {
+    const Type &In = O.operand(0)->type(), &R = O.result()->type();
+    if (In.rank() != 1 || !isInteger(In.Elem.Kind))
+      return fail(O, "counts a 1-D integer tile, not " + In.str());
+    if (R.rank() != 1 || R.Elem.Kind != ScalarKind::I32)
+      return fail(O, "gives a 1-D int32 tile of counts, not " + R.str());
+    if (O.numOperands() == 2 &&
+        (O.operand(1)->type().Shape != In.Shape ||
+         O.operand(1)->type().Elem.Kind != ScalarKind::I1))
+      fail(O, "mask " + valueRef(*O.operand(1)) + " is not a bool tile of " +
+                  In.str() + "'s shape");
   }
 
   /// A combine region takes the accumulated values, then the next ones, as

@@ -40,6 +40,8 @@
 // RUN: %not %tilecc %s -o %t -DCASE=37 2>&1 | %check-errors %s --check-prefix=C37
 // RUN: %not %tilecc %s -o %t -DCASE=38 2>&1 | %check-errors %s --check-prefix=C38
 // RUN: %not %tilecc %s -o %t -DCASE=39 2>&1 | %check-errors %s --check-prefix=C39
+// RUN: %not %tilecc %s -o %t -DCASE=40 2>&1 | %check-errors %s --check-prefix=C40
+// RUN: %not %tilecc %s -o %t -DCASE=41 2>&1 | %check-errors %s --check-prefix=C41
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -209,6 +211,14 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 39
   // C39: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: math functions take float or double tiles; cast half/bfloat16 first
   tile::store(p + a, tile::atan2(a, a));
+#endif
+#if CASE == 40
+  // C40: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: histogram counts the values of a 1-D integer tile
+  tile::store(p + a, tile::histogram<16>(tile::cast<float>(a)));
+#endif
+#if CASE == 41
+  // C41: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: histogram's mask is a bool tile or bool value
+  tile::store(p + a, tile::histogram<16>(a, a));
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
