@@ -24,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <source_location>
 #include <string>
 #include <tuple>
@@ -1118,6 +1119,28 @@ auto clamp(const X &x, const L &lo, const H &hi) {
 // Math
 //===----------------------------------------------------------------------===//
 
+namespace detail {
+
+/// The inverse of erf, which <cmath> lacks: Newton's method on std::erf in
+/// long double from Winitzki's approximation (within 0.2%), whose error
+/// each step squares. NaN outside [-1, 1], infinite at the ends.
+template <class T> T erfinv(T y) {
+  using L = long double;
+  const L v = y;
+  if (!(v >= -1 && v <= 1))
+    return std::numeric_limits<T>::quiet_NaN();
+  if (v == 1 || v == -1)
+    return std::copysign(std::numeric_limits<T>::infinity(), y);
+  const L pi = 3.141592653589793238462643383279502884L, a = 0.147L;
+  const L ln = std::log1p(-v * v), t = 2 / (pi * a) + ln / 2;
+  L x = std::copysign(std::sqrt(std::sqrt(t * t - ln / a) - t), v);
+  for (int step = 0; step < 4 && x != 0; ++step)
+    x -= (std::erf(x) - v) / (2 / std::sqrt(pi) * std::exp(-x * x));
+  return static_cast<T>(x);
+}
+
+} // namespace detail
+
 // Each function has a tile and a scalar form. Like Triton, all but abs take
 // fp32/fp64 only, so that a silent fp16 round trip cannot hide in a kernel.
 #define TILE_DETAIL_MATH_FUNCTION(NAME, EXPR)                                  \
@@ -1162,6 +1185,7 @@ TILE_DETAIL_MATH_FUNCTION(log1p, std::log1p(v))
 TILE_DETAIL_MATH_FUNCTION(expm1, std::expm1(v))
 TILE_DETAIL_MATH_FUNCTION(cbrt, std::cbrt(v))
 TILE_DETAIL_MATH_FUNCTION(erfc, std::erfc(v))
+TILE_DETAIL_MATH_FUNCTION(erfinv, detail::erfinv(v))
 TILE_DETAIL_MATH_FUNCTION(trunc, std::trunc(v))
 // Halfway cases to even (rint) or away from zero (round).
 TILE_DETAIL_MATH_FUNCTION(rint, std::nearbyint(v))
@@ -2039,6 +2063,19 @@ void device_assert(const C &cond, const char *message, const M &mask,
 //===----------------------------------------------------------------------===//
 // Compiler hints
 //===----------------------------------------------------------------------===//
+
+/// Lets the compiler take cond to hold from here on (tl.assume): nvcc and
+/// hipcc may optimize on it (a stride known positive, an index known in
+/// range), so a false assumption gives undefined results. With TILE_DEBUG
+/// it is checked instead, on the GPU and in emulation, as device_assert
+/// checks.
+template <bool Checked = detail::debug_checks, class C>
+TILE_OP("assume")
+void assume(const C &cond,
+            std::source_location at = std::source_location::current()) {
+  static_assert(std::is_same_v<C, bool>, "assume takes a bool value");
+  device_assert<Checked>(cond, "assume: the condition is false", at);
+}
 
 // What the user knows of a value and the compiler cannot prove (a size
 // passed as a parameter that is always a multiple of 16): each is x itself,

@@ -46,6 +46,7 @@ TILE_KERNEL void extern_math(const float *x, float *out, unsigned *bits,
   tile::store(out + offs,
               tile::asin(a) + tile::atan2(a, 2.0f) + tile::div_rn(a, 3.0f),
               mask);
+  tile::store(out + n + offs, tile::erfinv(a), mask);
   tile::store(bits + offs,
               tile::umulhi(tile::bitcast<unsigned>(a), 0x9E3779B9u), mask);
 }
@@ -57,4 +58,5 @@ tile::grid extern_math_grid(const float *, float *, unsigned *, int n) {
 }
 
 // MATH: ((rt::asin(a[e]) + rt::atan2(a[e], 2.0f)) + rt::div_rn(a[e], 3.0f))
+// MATH: rt::erfinv(a[e])
 // MATH: rt::umulhi(rt::bitcast<unsigned>(a[e]), unsigned(2654435769))

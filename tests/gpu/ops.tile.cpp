@@ -587,7 +587,8 @@ TILE_KERNEL void libdevice(const float *x, const double *xd, float *out,
               mask);
   tile::store(base + 3 * n,
               tile::log10(a + 2.0f) + tile::log1p(a) - tile::expm1(a), mask);
-  tile::store(base + 4 * n, tile::cbrt(a) + tile::erfc(a), mask);
+  tile::store(base + 4 * n, tile::cbrt(a) + tile::erfc(a) + tile::erfinv(a),
+              mask);
   tile::store(base + 5 * n,
               tile::trunc(a * 7.5f) + tile::rint(a * 7.5f) * 10.0f +
                   tile::round(a * 7.5f) * 100.0f,
@@ -606,7 +607,8 @@ TILE_KERNEL void libdevice(const float *x, const double *xd, float *out,
   auto d = tile::load(xd + offs, mask, 0.5);
   tile::store(outd + offs, tile::asin(d) + tile::expm1(d) * tile::cbrt(d),
               mask);
-  tile::store(outd + n + offs, tile::atan2(d, 0.5) + tile::div_rn(d, 3.0),
+  tile::store(outd + n + offs,
+              tile::atan2(d, 0.5) + tile::div_rn(d, 3.0) + tile::erfinv(d),
               mask);
 }
 
@@ -640,6 +642,7 @@ TILE_KERNEL void hinted(const float *x, float *out, int n) {
   auto offs = tile::max_contiguous<BLOCK>(tile::multiple_of<BLOCK>(
       tile::program_id(0) * BLOCK + tile::arange<BLOCK>()));
   auto mask = offs < tile::multiple_of<16>(n);
+  tile::assume(n >= 16);
   tile::store(oa + offs, tile::load(xa + offs, mask) * 2.0f + 1.0f, mask);
 }
 
@@ -767,8 +770,8 @@ tile::grid
 }
 template <int BLOCK>
 TILE_GRID(libdevice)
-tile::grid libdevice_grid(const float *, const double *, float *, double *,
-                          int n) {
+tile::grid
+    libdevice_grid(const float *, const double *, float *, double *, int n) {
   return {tile::cdiv(n, BLOCK)};
 }
 template <int BLOCK>

@@ -173,7 +173,7 @@ void checkBits(size_t Shift) {
 }
 
 void checkHinted() {
-  const int N = 4000; // a multiple of 16, as the kernel states
+  const int N = 4000; // a multiple of 16 and at least 16, as the kernel states
   auto X = randomFloats(N, -4, 4);
   std::vector<float> Want(N);
   tile::emulate::launch(tile::grid{tile::cdiv(N, 256)}, hinted<256>, X.data(),

@@ -156,6 +156,24 @@ static_assert(std::is_same_v<tile::div_result_t<bfloat16, bfloat16>, float>);
 static_assert(std::is_same_v<tile::div_result_t<double, int>, double>);
 static_assert(std::is_same_v<tile::div_result_t<float, half>, float>);
 
+TEST_CASE("erfinv inverts erf") {
+  // Values from the series of erfinv, to double precision.
+  CHECK(tile::erfinv(0.5) ==
+        doctest::Approx(0.4769362762044699).epsilon(1e-15));
+  CHECK(tile::erfinv(-0.9) ==
+        doctest::Approx(-1.1630871536766743).epsilon(1e-15));
+  CHECK(tile::erfinv(0.0) == 0.0);
+  CHECK(std::isinf(tile::erfinv(1.0)));
+  CHECK(tile::erfinv(-1.0f) < 0);
+  CHECK(std::isnan(tile::erfinv(1.5f)));
+  CHECK(std::isnan(tile::erfinv(std::nan(""))));
+  for (double y = -0.999999; y < 1; y += 0.0123457)
+    CHECK(std::erf(tile::erfinv(y)) == doctest::Approx(y).epsilon(1e-15));
+  for (float y : {1e-30f, 0.3f, 0.99999f})
+    CHECK(std::erf(double(tile::erfinv(y))) ==
+          doctest::Approx(y).epsilon(1e-7));
+}
+
 TEST_CASE("operators use the promotion rules") {
   tensor<std::int8_t, 4> i8{};
   tensor<std::uint8_t, 4> u8{};

@@ -86,8 +86,7 @@ DeferredLaneSums deferredLaneSums(const Function &F, const LayoutMap &LM) {
       if (It == Out.Carried.end() || OnlyUser(Init) != Next)
         continue;
       for (DeferredLaneSums::PartialSum &P : It->second)
-        if (Prev->result(P.Index) == Init &&
-            P.Sum->axis() == S.Sum->axis() &&
+        if (Prev->result(P.Index) == Init && P.Sum->axis() == S.Sum->axis() &&
             LM.get(P.Sum->operand(0)) == LM.get(S.Sum->operand(0)))
           P.Combine = S.Split = false;
     }

@@ -171,6 +171,7 @@ bool KernelEmitter::isCostly(const Op &O) {
   case OpKind::Expm1:
   case OpKind::Cbrt:
   case OpKind::Erfc:
+  case OpKind::Erfinv:
   case OpKind::SqrtRn:
   case OpKind::Atan2:
   case OpKind::Hypot:
@@ -385,6 +386,9 @@ void KernelEmitter::emitOp(const Op &O) {
   case OpKind::GdcWait:
     lineDirective(O);
     return line("rt::griddepcontrol_wait();");
+  case OpKind::Assume:
+    lineDirective(O);
+    return line("rt::assume(" + scalar(O.operand(0)) + ");");
   case OpKind::GdcLaunchDependents:
     lineDirective(O);
     return line("rt::griddepcontrol_launch_dependents();");

@@ -276,6 +276,7 @@ private:
                        const CallExpr *CE);
   Value *lowerGridQuery(OpKind K, llvm::StringRef Name, const Expr *AxisArg);
   Value *lowerArange(const FunctionDecl *Callee, const Type &RT);
+  void lowerAssume(const FunctionDecl *Callee, Value *Cond);
   Value *lowerHint(OpKind K, const FunctionDecl *Callee, Value *X,
                    SourceLocation L);
   /// device_print(prefix, values...) and device_assert<Enabled>(cond,

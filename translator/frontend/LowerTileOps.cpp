@@ -56,6 +56,9 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
   bool IsAtomic = isAtomicRMW(K) || K == OpKind::AtomicCas;
   if (IsAtomic && ArgEs.size() > 3)
     ArgEs.resize(3);
+  // assume's source location is emulation's, for its debug check.
+  if (K == OpKind::Assume)
+    ArgEs.resize(1);
   std::optional<int64_t> Precision;
   if (K == OpKind::Dot) {
     Precision = constantArg(ArgEs.back(), "the input precision");
@@ -137,6 +140,9 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
     break;
   case OpKind::Store:
     lowerStore(Args, L);
+    return nullptr;
+  case OpKind::Assume:
+    lowerAssume(Callee, B.cast(Args[0], ElemType{ScalarKind::I1}));
     return nullptr;
   case OpKind::DebugBarrier:
   case OpKind::GdcWait:
@@ -262,6 +268,15 @@ Value *KernelLowering::lowerHint(OpKind K, const FunctionDecl *Callee, Value *X,
                      std::to_string(Smallest));
   }
   return R;
+}
+
+/// assume(cond), checked first where the header's Checked is set
+/// (TILE_DEBUG).
+void KernelLowering::lowerAssume(const FunctionDecl *Callee, Value *Cond) {
+  if (templateIntArg(Callee, 0).value_or(0))
+    B.createVoid(OpKind::Assert, {Cond})
+        ->setMessage("assume: the condition is false");
+  B.createVoid(OpKind::Assume, {Cond});
 }
 
 /// arange<End>() or arange<Start, End>().

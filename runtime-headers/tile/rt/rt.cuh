@@ -5,6 +5,7 @@
 #include "tile/rt/debug.cuh"
 #include "tile/rt/dot.cuh"
 #include "tile/rt/grid_dependency.cuh"
+#include "tile/rt/hints.cuh"
 #include "tile/rt/histogram.cuh"
 #include "tile/rt/layout.cuh"
 #include "tile/rt/math.cuh"

@@ -42,6 +42,7 @@
 // RUN: %not %tilecc %s -o %t -DCASE=39 2>&1 | %check-errors %s --check-prefix=C39
 // RUN: %not %tilecc %s -o %t -DCASE=40 2>&1 | %check-errors %s --check-prefix=C40
 // RUN: %not %tilecc %s -o %t -DCASE=41 2>&1 | %check-errors %s --check-prefix=C41
+// RUN: %not %tilecc %s -o %t -DCASE=42 2>&1 | %check-errors %s --check-prefix=C42
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -219,6 +220,10 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 41
   // C41: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: histogram's mask is a bool tile or bool value
   tile::store(p + a, tile::histogram<16>(a, a));
+#endif
+#if CASE == 42
+  // C42: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: assume takes a bool value
+  tile::assume(a > 0);
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
