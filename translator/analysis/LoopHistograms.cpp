@@ -48,8 +48,6 @@ LoopHistograms loopHistograms(const Function &F, const LayoutMap &LM,
       }
       if (V != Carried || S.Histograms.empty() || OnlyUser(Carried) != User)
         continue;
-      for (const Op *H : S.Histograms)
-        Out.LoopOf[H] = &Loop;
       Out.Carried[&Loop].push_back(std::move(S));
     }
   });

@@ -27,8 +27,6 @@ struct LoopHistograms {
   /// Per for loop, its carried values that sum a histogram of each
   /// iteration.
   llvm::DenseMap<const ir::Op *, llvm::SmallVector<Summed, 1>> Carried;
-  /// Those histograms, with their loops.
-  llvm::DenseMap<const ir::Op *, const ir::Op *> LoopOf;
 };
 
 /// The histograms of F that count into bins their for loop keeps: those
