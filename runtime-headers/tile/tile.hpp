@@ -1332,6 +1332,168 @@ requires(!detail::is_tensor_v<T>) TILE_OP("broadcast_to")
 tensor<T, NewDims...> broadcast_to(T v) { return full<NewDims...>(v); }
 
 //===----------------------------------------------------------------------===//
+// Shape operations
+//===----------------------------------------------------------------------===//
+
+// Triton's reshape, permute, join, split, interleave, cat and flip. Element
+// order is row-major, as in Triton with can_reorder=False: a reshape keeps
+// each element's flat index. On the GPU they move no data where the tile's
+// layout allows (tilecc --emit=layouts says which).
+
+/// x's elements, in row-major order, as a tile of shape NewDims (tl.reshape
+/// and x.view, keeping the order).
+template <int... NewDims, class T, int... D>
+TILE_OP("reshape")
+tensor<T, NewDims...> reshape(const tensor<T, D...> &x) {
+  static_assert((NewDims * ... * 1) == (D * ... * 1),
+                "reshape cannot change the number of elements of a tile");
+  tensor<T, NewDims...> r;
+  if constexpr ((NewDims * ... * 1) == (D * ... * 1))
+    std::copy_n(x.data(), r.numel, r.data());
+  return r;
+}
+
+template <int... NewDims, class T, int... D>
+TILE_OP("reshape")
+tensor<T, NewDims...> view(const tensor<T, D...> &x) {
+  return reshape<NewDims...>(x);
+}
+
+/// x as a 1-D tile, in row-major order (tl.ravel).
+template <class T, int... D>
+tensor<T, (D * ... * 1)> ravel(const tensor<T, D...> &x) {
+  return reshape<(D * ... * 1)>(x);
+}
+
+/// Dimension i of the result is dimension Dims[i] of x (tl.permute).
+template <int... Dims, class T, int... D>
+TILE_OP("permute")
+auto permute(const tensor<T, D...> &x) {
+  using X = tensor<T, D...>;
+  static_assert(sizeof...(Dims) == X::rank,
+                "permute takes one dimension per dimension of the tile");
+  if constexpr (sizeof...(Dims) == X::rank) {
+    constexpr std::array<int, X::rank> dims{Dims...};
+    constexpr auto shape = detail::permuted_shape<X::rank>(X::shape, dims);
+    static_assert(shape.has_value(), "permute's dimensions must be a "
+                                     "permutation of 0, 1, ..., n-1");
+    if constexpr (shape.has_value()) {
+      using Out = detail::tensor_with_shape_t<T, *shape>;
+      int stride[X::rank];
+      for (int d = X::rank, s = 1; d-- > 0; s *= X::shape[d])
+        stride[d] = s;
+      Out r;
+      for (int k = 0; k < Out::numel; ++k) {
+        int src = 0, flat = k;
+        for (int i = X::rank; i-- > 0; flat /= Out::shape[i])
+          src += flat % Out::shape[i] * stride[dims[i]];
+        r.data()[k] = x.data()[src];
+      }
+      return r;
+    } else {
+      return x; // the assertion is the only error
+    }
+  } else {
+    return x;
+  }
+}
+
+/// tl.trans with dimensions: permute.
+template <int D0, int... Dims, class T, int... D>
+TILE_OP("permute")
+auto trans(const tensor<T, D...> &x) {
+  return permute<D0, Dims...>(x);
+}
+
+/// a and b side by side along a new last dimension of 2 (tl.join): element
+/// (..., 0) is a's, (..., 1) is b's.
+template <class T, int... D>
+TILE_OP("join")
+tensor<T, D..., 2> join(const tensor<T, D...> &a, const tensor<T, D...> &b) {
+  tensor<T, D..., 2> r;
+  for (int k = 0; k < a.numel; ++k) {
+    r.data()[2 * k] = a.data()[k];
+    r.data()[2 * k + 1] = b.data()[k];
+  }
+  return r;
+}
+
+template <class A, class B>
+requires(!detail::is_tensor_v<A> && !detail::is_tensor_v<B>) TILE_OP("join")
+tensor<std::common_type_t<A, B>, 2> join(A a, B b) {
+  tensor<std::common_type_t<A, B>, 2> r;
+  r.data()[0] = a;
+  r.data()[1] = b;
+  return r;
+}
+
+/// The two halves of a tile whose last dimension is 2 (tl.split): the
+/// elements (..., 0) and (..., 1).
+template <class T, int... D>
+TILE_OP("split")
+auto split(const tensor<T, D...> &x) {
+  using X = tensor<T, D...>;
+  static_assert(X::shape[X::rank - 1] == 2,
+                "split takes a tile whose last dimension is 2");
+  static_assert(X::rank >= 2, "split of a 1-D tile would give scalars: "
+                              "index the tile instead");
+  if constexpr (X::rank >= 2 && X::shape[X::rank - 1] == 2) {
+    using Half =
+        detail::tensor_with_shape_t<T, detail::drop_last_dim(X::shape)>;
+    std::tuple<Half, Half> r;
+    for (int k = 0; k < Half::numel; ++k) {
+      std::get<0>(r).data()[k] = x.data()[2 * k];
+      std::get<1>(r).data()[k] = x.data()[2 * k + 1];
+    }
+    return r;
+  } else {
+    return std::tuple<X, X>{}; // the assertions are the only errors
+  }
+}
+
+/// a and b interleaved along their last dimension (tl.interleave): their
+/// join with its last two dimensions merged.
+template <class T, int... D>
+TILE_OP("interleave")
+auto interleave(const tensor<T, D...> &a, const tensor<T, D...> &b) {
+  constexpr auto shape = [] {
+    std::array<int, sizeof...(D)> s{D...};
+    s.back() *= 2;
+    return s;
+  }();
+  detail::tensor_with_shape_t<T, shape> r;
+  const auto j = join(a, b);
+  std::copy_n(j.data(), r.numel, r.data());
+  return r;
+}
+
+/// b's rows after a's: the concatenation along dimension 0 (tl.cat, in
+/// order; Triton may reorder).
+template <class T, int D0, int... D>
+TILE_OP("cat")
+tensor<T, 2 * D0, D...> cat(const tensor<T, D0, D...> &a,
+                            const tensor<T, D0, D...> &b) {
+  tensor<T, 2 * D0, D...> r;
+  std::copy_n(a.data(), a.numel, r.data());
+  std::copy_n(b.data(), b.numel, r.data() + a.numel);
+  return r;
+}
+
+/// x reversed along Dim, the last by default (tl.flip).
+template <int Dim = -1, class T, int... D>
+TILE_OP("flip")
+tensor<T, D...> flip(const tensor<T, D...> &x) {
+  using X = tensor<T, D...>;
+  static_assert(Dim >= -X::rank && Dim < X::rank, "invalid dimension");
+  constexpr int dim = Dim < 0 ? Dim + X::rank : Dim;
+  X r;
+  if constexpr (dim >= 0 && dim < X::rank)
+    for (int k = 0; k < X::numel; ++k)
+      r.data()[k] = x.data()[detail::flipped_index(X::shape, dim, k)];
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
 // Random numbers
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 // Kernels of the conformance suite (docs/conformance.md): the semantics of
 // Triton's test_core.py, case by case. core_test.cpp runs them in emulation
 // or on the GPU and compares with references of its own.
+#include <array>
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <type_traits>
@@ -147,6 +148,163 @@ tile::grid spin_lock_grid(int *, int *) {
 #include "integer_types.def"
 #undef CONFORMANCE_TYPE
 #undef CONFORMANCE_HISTOGRAM
+
+// Case 11 (shape_ops): join, split and interleave of arange(0, N) and
+// arange(N, 2N); a tile packed as (rows, 2 x cols) split into its halves
+// (swiglu's gate and up); a dot's result subtiled as tutorial 09's
+// epilogue (reshape, permute, split); permute of (2, 2, 8, 64) by each of
+// the 24 permutations; reshapes of tiles smaller than a program, 2-D to
+// 2-D and 2-D to 3-D (reduced afterwards); flip along either dimension;
+// cat of 1-D and 2-D tiles.
+#define CONFORMANCE_JOIN_SPLIT(NAME, T)                                        \
+  template <int N>                                                             \
+  TILE_KERNEL void NAME(const T *a, const T *b, T *joined, T *inter, T *p,     \
+                        T *q) {                                                \
+    auto i = tile::arange<N>();                                                \
+    auto x = tile::load(a + i);                                                \
+    auto y = tile::load(b + i);                                                \
+    auto j = tile::join(x, y);                                                 \
+    tile::store(joined + tile::expand_dims<1>(i) * 2 +                         \
+                    tile::expand_dims<0>(tile::arange<2>()),                   \
+                j);                                                            \
+    tile::store(inter + tile::arange<2 * N>(), tile::interleave(x, y));        \
+    auto [lo, hi] = tile::split(j);                                            \
+    tile::store(p + i, lo);                                                    \
+    tile::store(q + i, hi);                                                    \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {128}, .num_warps = 4});             \
+  template <int N>                                                             \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, const T *, T *, T *, T *, T *) {           \
+    return {1};                                                                \
+  }
+CONFORMANCE_JOIN_SPLIT(join_split_i32, int)
+CONFORMANCE_JOIN_SPLIT(join_split_f16, tile::half)
+#undef CONFORMANCE_JOIN_SPLIT
+
+template <int M>
+TILE_KERNEL void swiglu_halves(const tile::half *x, float *out) {
+  constexpr int N = 64;
+  auto r = tile::expand_dims<1>(tile::arange<M>());
+  auto packed =
+      tile::load(x + r * (2 * N) + tile::expand_dims<0>(tile::arange<2 * N>()));
+  auto [gate, up] = tile::split(tile::reshape<M, N, 2>(packed));
+  tile::store(out + r * N + tile::expand_dims<0>(tile::arange<N>()),
+              tile::cast<float>(gate) * tile::cast<float>(up));
+}
+TILE_CONFIGS(swiglu_halves, tile::config{.meta = {32}, .num_warps = 4});
+template <int M>
+TILE_GRID(swiglu_halves)
+tile::grid swiglu_halves_grid(const tile::half *, float *) {
+  return {1};
+}
+
+template <int BM>
+TILE_KERNEL void epilogue_subtile(const tile::half *a, const tile::half *b,
+                                  float *c) {
+  constexpr int BN = 64;
+  auto rm = tile::expand_dims<1>(tile::arange<BM>());
+  auto rk = tile::arange<32>();
+  auto rn = tile::expand_dims<0>(tile::arange<BN>());
+  auto acc = tile::dot(tile::load(a + rm * 32 + tile::expand_dims<0>(rk)),
+                       tile::load(b + tile::expand_dims<1>(rk) * BN + rn));
+  auto [left, right] =
+      tile::split(tile::permute<0, 2, 1>(tile::reshape<BM, 2, BN / 2>(acc)));
+  auto half_n = tile::expand_dims<0>(tile::arange<BN / 2>());
+  tile::store(c + rm * BN + half_n, left);
+  tile::store(c + rm * BN + BN / 2 + half_n, right);
+}
+TILE_CONFIGS(epilogue_subtile, tile::config{.meta = {64}, .num_warps = 4});
+template <int BM>
+TILE_GRID(epilogue_subtile)
+tile::grid
+    epilogue_subtile_grid(const tile::half *, const tile::half *, float *) {
+  return {1};
+}
+
+/// The P-th permutation of (0, 1, 2, 3) in lexicographic order.
+constexpr std::array<int, 4> nthPermutation(int P) {
+  std::array<int, 4> Left{0, 1, 2, 3}, Out{};
+  for (int I = 0, Radix = 6; I < 4; ++I) {
+    const int K = P / Radix;
+    P %= Radix;
+    Radix = I < 3 ? Radix / (3 - I) : 1;
+    Out[I] = Left[K];
+    for (int J = K; J < 3 - I; ++J)
+      Left[J] = Left[J + 1];
+  }
+  return Out;
+}
+template <int P> constexpr std::array<int, 4> kPermutation = nthPermutation(P);
+
+template <int P> TILE_KERNEL void permute4(const float *x, float *out) {
+  auto i = tile::arange<2048>();
+  auto v = tile::reshape<2, 2, 8, 64>(tile::load(x + i));
+  tile::store(
+      out + i,
+      tile::ravel(tile::permute<kPermutation<P>[0], kPermutation<P>[1],
+                                kPermutation<P>[2], kPermutation<P>[3]>(v)));
+}
+TILE_CONFIGS(permute4, tile::config{.meta = {0}}, tile::config{.meta = {1}},
+             tile::config{.meta = {2}}, tile::config{.meta = {3}},
+             tile::config{.meta = {4}}, tile::config{.meta = {5}},
+             tile::config{.meta = {6}}, tile::config{.meta = {7}},
+             tile::config{.meta = {8}}, tile::config{.meta = {9}},
+             tile::config{.meta = {10}}, tile::config{.meta = {11}},
+             tile::config{.meta = {12}}, tile::config{.meta = {13}},
+             tile::config{.meta = {14}}, tile::config{.meta = {15}},
+             tile::config{.meta = {16}}, tile::config{.meta = {17}},
+             tile::config{.meta = {18}}, tile::config{.meta = {19}},
+             tile::config{.meta = {20}}, tile::config{.meta = {21}},
+             tile::config{.meta = {22}}, tile::config{.meta = {23}});
+template <int P>
+TILE_GRID(permute4)
+tile::grid permute4_grid(const float *, float *) {
+  return {1};
+}
+
+/// The row-major offsets of a 2-D tile of shape (M, N).
+template <int M, int N> auto offsets2() {
+  return tile::expand_dims<1>(tile::arange<M>()) * N +
+         tile::expand_dims<0>(tile::arange<N>());
+}
+
+template <int K>
+TILE_KERNEL void reshapes(const float *x, float *small, float *wide,
+                          float *cube, float *sums) {
+  tile::store(small + offsets2<8, 8>(),
+              tile::reshape<8, 8>(tile::load(x + tile::arange<64>())));
+  tile::store(wide + offsets2<16, 4>(),
+              tile::reshape<16, 4>(tile::load(x + offsets2<2, 32>())));
+  auto c = tile::reshape<16, 8, 16>(tile::load(x + offsets2<64, 32>()));
+  tile::store(cube + tile::reshape<16, 8, 16>(offsets2<64, 32>()), c);
+  tile::store(sums + tile::arange<16>(), tile::sum<1>(tile::sum<2>(c)));
+}
+TILE_CONFIGS(reshapes, tile::config{.meta = {0}, .num_warps = 4});
+template <int K>
+TILE_GRID(reshapes)
+tile::grid reshapes_grid(const float *, float *, float *, float *, float *) {
+  return {1};
+}
+
+template <int M>
+TILE_KERNEL void flip_cat(const float *x, float *last, float *first,
+                          float *cat1, float *cat2) {
+  auto offs = offsets2<M, 64>();
+  auto v = tile::load(x + offs);
+  tile::store(last + offs, tile::flip(v));
+  tile::store(first + offs, tile::flip<0>(v));
+  auto i = tile::arange<128>();
+  tile::store(cat1 + tile::arange<256>(),
+              tile::cat(tile::load(x + i), tile::load(x + 1000 + i)));
+  tile::store(cat2 + offsets2<2 * M, 64>(), tile::cat(v, v * 2.0f));
+}
+TILE_CONFIGS(flip_cat, tile::config{.meta = {8}, .num_warps = 4});
+template <int M>
+TILE_GRID(flip_cat)
+tile::grid flip_cat_grid(const float *, float *, float *, float *, float *) {
+  return {1};
+}
 
 // Case 19, control_flow: a 64-bit induction variable from 2^35, nested
 // while loops, continue and break, a return from inside a loop, helpers

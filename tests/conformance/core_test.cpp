@@ -1049,6 +1049,158 @@ void philoxBitexact() {
   }
 }
 
+/// Case 11 (shape_ops): each result against its definition, element by
+/// element (test_join, test_split, test_interleave, test_permute over the
+/// 24 permutations, test_reshape's shapes, test_flip, test_cat; cat is
+/// checked in order, which Triton does not promise but tilecc keeps).
+template <class T, class Launch> void joinSplit(const char *Type, Launch Run) {
+  constexpr int N = 128;
+  std::vector<T> A(N), B(N), Joined(2 * N);
+  for (int I = 0; I < N; ++I) {
+    A[I] = static_cast<T>(static_cast<float>(I));
+    B[I] = static_cast<T>(static_cast<float>(N + I));
+    Joined[2 * I] = A[I];
+    Joined[2 * I + 1] = B[I];
+  }
+  Buffer<T> BA(A), BB(B), J(2 * N), Inter(2 * N), P(N), Q(N);
+  Run(BA, BB, J, Inter, P, Q);
+  conformance::expectExact("shape_ops join", Type, J.values(), Joined);
+  conformance::expectExact("shape_ops interleave", Type, Inter.values(),
+                           Joined);
+  conformance::expectExact("shape_ops split (first)", Type, P.values(), A);
+  conformance::expectExact("shape_ops split (second)", Type, Q.values(), B);
+}
+
+template <int P> void permuteOne(const std::vector<float> &X) {
+  constexpr int Shape[4] = {2, 2, 8, 64};
+  std::array<int, 4> D{0, 1, 2, 3}; // the P-th in lexicographic order
+  for (int I = 0; I < P; ++I)
+    std::next_permutation(D.begin(), D.end());
+  std::vector<float> Want(X.size());
+  int Out[4];
+  for (int I = 0; I < 4; ++I)
+    Out[I] = Shape[D[I]];
+  for (int K = 0; K < 2048; ++K) {
+    int Index[4], Flat = K; // result coordinates
+    for (int I = 4; I-- > 0; Flat /= Out[I])
+      Index[I] = Flat % Out[I];
+    int Src[4];
+    for (int I = 0; I < 4; ++I)
+      Src[D[I]] = Index[I];
+    Want[K] = X[((Src[0] * 2 + Src[1]) * 8 + Src[2]) * 64 + Src[3]];
+  }
+  Buffer<float> BX(X), Got(2048);
+  CONFORMANCE_RUN_CONFIG(permute4, P, P, BX, Got);
+  conformance::expectExact("shape_ops permute (2,2,8,64)",
+                           "dims " + std::to_string(D[0]) +
+                               std::to_string(D[1]) + std::to_string(D[2]) +
+                               std::to_string(D[3]),
+                           Got.values(), Want);
+}
+
+void shapeOps() {
+  joinSplit<int>(
+      "int32", [](auto &...A) { CONFORMANCE_RUN(join_split_i32, 128, A...); });
+  joinSplit<tile::half>("float16", [](auto &...A) {
+    CONFORMANCE_RUN(join_split_f16, 128, A...);
+  });
+
+  std::uniform_int_distribution<int> Small(-3, 3);
+  { // swiglu's halves: columns 2j and 2j + 1 of each row
+    constexpr int M = 32, N = 64;
+    std::vector<tile::half> X(M * 2 * N);
+    for (auto &V : X)
+      V = static_cast<tile::half>(static_cast<float>(Small(Rng)));
+    std::vector<float> Want(M * N);
+    for (int R = 0; R < M; ++R)
+      for (int C = 0; C < N; ++C)
+        Want[R * N + C] =
+            float(X[R * 2 * N + 2 * C]) * float(X[R * 2 * N + 2 * C + 1]);
+    Buffer<tile::half> BX(X);
+    Buffer<float> Out(M * N);
+    CONFORMANCE_RUN(swiglu_halves, 32, BX, Out);
+    conformance::expectExact("shape_ops split of (rows, 2 x cols)", "float16",
+                             Out.values(), Want);
+  }
+  { // tutorial 09's epilogue: the product's columns (2j, 2j + 1) go to
+    // column j of the left and right halves
+    constexpr int BM = 64, BN = 64, K = 32;
+    std::vector<tile::half> A(BM * K), B(K * BN);
+    for (auto &V : A)
+      V = static_cast<tile::half>(static_cast<float>(Small(Rng)));
+    for (auto &V : B)
+      V = static_cast<tile::half>(static_cast<float>(Small(Rng)));
+    std::vector<float> Want(BM * BN);
+    for (int R = 0; R < BM; ++R)
+      for (int C = 0; C < BN; ++C) {
+        float Sum = 0;
+        for (int I = 0; I < K; ++I)
+          Sum += float(A[R * K + I]) * float(B[I * BN + C]);
+        // (BM, 2, BN/2) permuted to (BM, BN/2, 2): element (r, h, j) of
+        // the reshape is column h * BN/2 + j; split takes h.
+        const int H = C / (BN / 2), J = C % (BN / 2);
+        Want[R * BN + H * (BN / 2) + J] = Sum;
+      }
+    Buffer<tile::half> BA(A), BB(B);
+    Buffer<float> Out(BM * BN);
+    CONFORMANCE_RUN(epilogue_subtile, 64, BA, BB, Out);
+    conformance::expectExact("shape_ops epilogue subtile (dot, reshape, "
+                             "permute, split)",
+                             "float16", Out.values(), Want);
+  }
+
+  std::vector<float> X(2048);
+  for (int I = 0; I < 2048; ++I)
+    X[I] = static_cast<float>(I);
+  [&]<int... P>(std::integer_sequence<int, P...>) { (permuteOne<P>(X), ...); }
+  (std::make_integer_sequence<int, 24>{});
+
+  { // reshapes keep the row-major order; the 3-D one is then reduced
+    Buffer<float> BX(X), Small8(64), Wide(64), Cube(2048), Sums(16);
+    CONFORMANCE_RUN(reshapes, 0, BX, Small8, Wide, Cube, Sums);
+    std::vector<float> Sum(16, 0);
+    for (int I = 0; I < 2048; ++I)
+      Sum[I / 128] += X[I];
+    conformance::expectExact("shape_ops reshape 64 -> 8x8", "float32",
+                             Small8.values(),
+                             std::vector<float>(X.begin(), X.begin() + 64));
+    conformance::expectExact("shape_ops reshape 2x32 -> 16x4", "float32",
+                             Wide.values(),
+                             std::vector<float>(X.begin(), X.begin() + 64));
+    conformance::expectExact("shape_ops reshape 64x32 -> 16x8x16", "float32",
+                             Cube.values(), X);
+    conformance::expectExact("shape_ops reshape then sum", "float32",
+                             Sums.values(), Sum);
+  }
+  { // flip along each dimension of (8, 64); cat of 1-D and 2-D tiles
+    constexpr int M = 8;
+    Buffer<float> BX(X), Last(M * 64), First(M * 64), Cat1(256),
+        Cat2(2 * M * 64);
+    CONFORMANCE_RUN(flip_cat, 8, BX, Last, First, Cat1, Cat2);
+    std::vector<float> WantLast(M * 64), WantFirst(M * 64), WantCat1(256),
+        WantCat2(2 * M * 64);
+    for (int R = 0; R < M; ++R)
+      for (int C = 0; C < 64; ++C) {
+        WantLast[R * 64 + C] = X[R * 64 + 63 - C];
+        WantFirst[R * 64 + C] = X[(M - 1 - R) * 64 + C];
+        WantCat2[R * 64 + C] = X[R * 64 + C];
+        WantCat2[(M + R) * 64 + C] = 2 * X[R * 64 + C];
+      }
+    for (int I = 0; I < 128; ++I) {
+      WantCat1[I] = X[I];
+      WantCat1[128 + I] = X[1000 + I];
+    }
+    conformance::expectExact("shape_ops flip (last dim)", "float32",
+                             Last.values(), WantLast);
+    conformance::expectExact("shape_ops flip (dim 0)", "float32",
+                             First.values(), WantFirst);
+    conformance::expectExact("shape_ops cat 1-D", "float32", Cat1.values(),
+                             WantCat1);
+    conformance::expectExact("shape_ops cat 2-D", "float32", Cat2.values(),
+                             WantCat2);
+  }
+}
+
 int main() {
 #ifdef CONFORMANCE_GPU
   int Devices = 0;
@@ -1069,6 +1221,7 @@ int main() {
   scanTypedAll();
   whereBroadcastAll();
   histogramAll();
+  shapeOps();
   philoxMatchesTriton();
   philoxBitexact();
   dotBase();

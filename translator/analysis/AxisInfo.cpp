@@ -261,6 +261,16 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
     A.Constancy.insert(A.Constancy.begin() + Axis, 1);
     return A;
   }
+  case OpKind::Permute: // each dimension's facts move with it
+    for (unsigned D = 0; D < Rank; ++D) {
+      const AxisInfo &X = In(0);
+      const unsigned From = O.permutedDim(D);
+      A.Contiguity[D] = X.Contiguity[From];
+      A.Divisibility[D] = X.Divisibility[From];
+      A.Constancy[D] = X.Constancy[From];
+    }
+    A.ConstantValue = In(0).ConstantValue;
+    return A;
   case OpKind::Broadcast:
     A = In(0);
     for (unsigned D = 0; D < Rank; ++D)

@@ -1,5 +1,6 @@
 //===- LayoutAssignment.cpp -----------------------------------------------===//
 #include "analysis/LayoutAssignment.h"
+#include "analysis/ShapeLayouts.h"
 #include <algorithm>
 #include <map>
 
@@ -304,6 +305,15 @@ private:
       return std::nullopt;
     case OpKind::Trans:
       return std::nullopt; // goes through shared memory from any layout
+    case OpKind::Reshape:
+    case OpKind::Permute:
+    case OpKind::Join:
+    case OpKind::Split:
+    case OpKind::Cat:
+    case OpKind::Flip:
+      // The layout that lets it relabel registers, if any; from any other,
+      // its elements go through shared memory.
+      return relabeledOperand(O, Map.get(O.result()));
     case OpKind::Print:
     case OpKind::Assert:
       return std::nullopt; // each thread checks or prints what it holds
@@ -379,17 +389,29 @@ private:
       Map.set(V, It->second);
       return;
     }
-    auto It = Users.find(V);
-    // Loop-carried values and results, and scans, keep the anchor. An if's
-    // results take what their users want, like any value: the branches'
-    // yields then want it too.
-    if (It == Users.end() || It->second.empty() || !Def ||
-        isLoop(Def->kind()) || Def->kind() == OpKind::Scan) {
-      Map.set(V, Anchor);
+    // Split's halves share one layout.
+    if (Def && Def->kind() == OpKind::Split && V == Def->result(1)) {
+      Map.set(V, Map.get(Def->result(0)));
       return;
     }
-    // The layout most users want (the anchor on ties), so that the fewest
-    // conversions are needed.
+    Layout Best = voted(V, Anchor);
+    // A shape op takes a layout it can relabel registers from where one is
+    // near; its users that want another get a copy.
+    if (Def && isRearrangement(Def->kind()))
+      Best = fittedResult(*Def, Best, [&](unsigned R) { return anchor(R); });
+    Map.set(V, Best);
+  }
+
+  /// The layout most of V's users want (the anchor on ties), so that the
+  /// fewest conversions are needed. Loop-carried values and results, and
+  /// scans, keep the anchor. An if's results take what their users want,
+  /// like any value: the branches' yields then want it too.
+  Layout voted(const Value *V, const Layout &Anchor) {
+    const Op *Def = V->definingOp();
+    auto It = Users.find(V);
+    if (It == Users.end() || It->second.empty() || !Def ||
+        isLoop(Def->kind()) || Def->kind() == OpKind::Scan)
+      return Anchor;
     const auto &Ws = It->second;
     Layout Best = Anchor;
     size_t BestVotes = llvm::count(Ws, Anchor);
@@ -398,7 +420,7 @@ private:
         Best = W;
         BestVotes = Votes;
       }
-    Map.set(V, Best);
+    return Best;
   }
 
   void insertConversions() {

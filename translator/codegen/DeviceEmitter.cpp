@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/DeviceEmitter.h"
+#include "analysis/ShapeLayouts.h"
 #include "codegen/KernelEmitter.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -186,7 +187,8 @@ bool KernelEmitter::isCostly(const Op &O) {
 bool KernelEmitter::takesWholeTiles(OpKind K) {
   return categoryOf(K) == OpCategory::Reduce ||
          categoryOf(K) == OpCategory::Scan || K == OpKind::Dot ||
-         K == OpKind::Trans || K == OpKind::Histogram;
+         K == OpKind::Trans || K == OpKind::Histogram ||
+         analysis::isRearrangement(K);
 }
 
 bool KernelEmitter::materialized(const Value *V) {
@@ -374,6 +376,14 @@ void KernelEmitter::emitOp(const Op &O) {
   case OpKind::ConvertLayout:
     lineDirective(O);
     return emitConvert(O);
+  case OpKind::Reshape:
+  case OpKind::Permute:
+  case OpKind::Join:
+  case OpKind::Split:
+  case OpKind::Cat:
+  case OpKind::Flip:
+    lineDirective(O);
+    return emitRearrangement(O);
   case OpKind::Print:
     lineDirective(O);
     return emitPrint(O);

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/LoopInvariantA.h"
+#include "analysis/ShapeLayouts.h"
 #include "codegen/KernelEmitter.h"
 
 using namespace tilecc::ir;
@@ -110,6 +111,8 @@ const Op *KernelEmitter::storeAfterStagingDot(const Op &O) {
         isStructuredControl(Next.kind()) ||
         (Next.kind() == OpKind::Trans && !EP.FoldedTransposes.count(&Next)) ||
         Next.kind() == OpKind::ConvertLayout ||
+        Next.kind() == OpKind::Histogram ||
+        analysis::isRearrangement(Next.kind()) ||
         (Next.kind() == OpKind::Dot && !(Active && Active->Dots.count(&Next)));
     if (WritesScratch)
       return nullptr;

@@ -457,6 +457,11 @@ private:
   /// loop's bins (LoopBins) and is zero until the loop ends.
   void emitHistogram(const ir::Op &O);
 
+  /// reshape, permute, join, split, cat and flip: registers relabeled
+  /// where the layouts allow (analysis/ShapeLayouts), else through the
+  /// scratch buffer.
+  void emitRearrangement(const ir::Op &O);
+
   /// The kernel's scratch buffer, for O to pass Bytes of tiles through
   /// (with 1024-byte alignment when Swizzled: tensor-core operands): its
   /// name.

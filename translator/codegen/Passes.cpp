@@ -1,6 +1,7 @@
 //===- Passes.cpp - Passes by name, to test one at a time -----------------===//
 #include "codegen/Passes.h"
 #include "analysis/AxisInfo.h"
+#include "analysis/ShapeLayouts.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
 #include "transforms/DeadCode.h"
@@ -71,7 +72,11 @@ void printWithLayouts(const Function &F, const LayoutMap &LM,
   print(F, OS, [&](const Value &V) -> std::string {
     if (V.type().isScalar())
       return "";
-    return LM.get(&V).str() + " {" + AI.get(&V).str() + "}";
+    std::string Text = LM.get(&V).str() + " {" + AI.get(&V).str() + "}";
+    // Whether a shape op moves its elements.
+    if (const Op *D = V.definingOp(); D && isRearrangement(D->kind()))
+      Text += relabels(*D, LM) ? " relabeled" : " through shared memory";
+    return Text;
   });
 }
 

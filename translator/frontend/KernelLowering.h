@@ -255,7 +255,14 @@ private:
   /// A tile:: operation resolved: the op it lowers to and, for those
   /// spelled otherwise than their op, what sets them apart.
   struct TileOperation {
-    enum Form { Own, SubtractPointer, Zeros, CumulativeSum, CumulativeProduct };
+    enum Form {
+      Own,
+      SubtractPointer,
+      Zeros,
+      CumulativeSum,
+      CumulativeProduct,
+      Interleave
+    };
     OpKind Kind;
     Form Spelled = Own;
     /// reduce, associative_scan, cumsum, cumprod: ops with a combine region.
@@ -285,6 +292,10 @@ private:
   Value *lowerPhilox(const FunctionDecl *Callee, llvm::ArrayRef<Value *> Args,
                      const Type &RT);
   Value *lowerExpandDims(const FunctionDecl *Callee, Value *X, const Type &RT);
+  Value *lowerPermute(const FunctionDecl *Callee, Value *X, const Type &RT);
+  Value *lowerJoin(llvm::ArrayRef<Value *> Args, const Type &RT,
+                   bool Interleave);
+  std::optional<Values> lowerSplit(const CallExpr *CE);
   Value *lowerAddPtr(llvm::ArrayRef<Value *> Args, const Type &RT,
                      bool Subtract, SourceLocation L);
 

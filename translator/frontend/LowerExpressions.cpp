@@ -54,6 +54,8 @@ std::optional<Values> KernelLowering::lowerTuple(const Expr *E) {
       Out = lowerElements(Call->arguments());
     else if (TO && TO->combines() && !TO->cumulative())
       Out = lowerCombineOp(*TO, Call);
+    else if (TO && TO->Kind == OpKind::Split)
+      Out = lowerSplit(Call);
     else if (Callee && Op.empty())
       inlineCall(Call, Callee, &Out);
   }

@@ -130,7 +130,23 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
     Result = lowerDot(Args, *RT, *Precision);
     break;
   case OpKind::Trans:
+  case OpKind::Reshape:
+  case OpKind::Cat:
     Result = B.create(K, *RT, {Args[0]});
+    if (K == OpKind::Cat)
+      Result->definingOp()->addOperand(Args[1]);
+    break;
+  case OpKind::Permute:
+    Result = lowerPermute(Callee, Args[0], *RT);
+    break;
+  case OpKind::Join:
+    Result = lowerJoin(Args, *RT, TO.Spelled == TileOperation::Interleave);
+    break;
+  case OpKind::Flip:
+    Result = B.create(K, *RT, {Args[0]});
+    Result->definingOp()->setAxis(
+        axisOf(templateIntArg(Callee, 0).value_or(-1), RT->rank(), "flip", L)
+            .value_or(0)); // the header checked it
     break;
   case OpKind::Histogram:
     if (Args.size() == 2)
@@ -178,6 +194,7 @@ KernelLowering::tileOperation(llvm::StringRef Name) {
       {"associative_scan", {OpKind::Scan}},
       {"cumsum", {OpKind::Scan, T::CumulativeSum}},
       {"cumprod", {OpKind::Scan, T::CumulativeProduct}},
+      {"interleave", {OpKind::Join, T::Interleave}},
   };
   for (const auto &A : Aliases)
     if (A.Name == Name)
@@ -297,6 +314,56 @@ Value *KernelLowering::lowerExpandDims(const FunctionDecl *Callee, Value *X,
   Value *R = B.create(OpKind::ExpandDims, RT, {X});
   R->definingOp()->setAxis(A);
   return R;
+}
+
+/// permute<Dims...>(x) and trans<Dims...>(x): the dimensions are the
+/// leading integer template arguments (the header checked them).
+Value *KernelLowering::lowerPermute(const FunctionDecl *Callee, Value *X,
+                                    const Type &RT) {
+  Value *R = B.create(OpKind::Permute, RT, {X});
+  unsigned Dim = 0;
+  for (const TemplateArgument &A :
+       Callee->getTemplateSpecializationArgs()->asArray()) {
+    if (A.getKind() == TemplateArgument::Integral)
+      R->definingOp()->setPermutedDim(Dim++, A.getAsIntegral().getExtValue());
+    else if (A.getKind() == TemplateArgument::Pack)
+      for (const TemplateArgument &P : A.pack_elements())
+        R->definingOp()->setPermutedDim(Dim++, P.getAsIntegral().getExtValue());
+    if (Dim == RT.rank())
+      break;
+  }
+  return R;
+}
+
+/// join(a, b), and interleave(a, b): their join reshaped to RT. Two
+/// scalars join as two 1-element tiles, reshaped to [2].
+Value *KernelLowering::lowerJoin(llvm::ArrayRef<Value *> Args, const Type &RT,
+                                 bool Interleave) {
+  if (RT.rank() > 1 && !Interleave)
+    return B.create(OpKind::Join, RT, Args);
+  llvm::SmallVector<int64_t, 2> Shape(Args[0]->type().Shape);
+  if (Shape.empty())
+    Shape.push_back(1);
+  Value *A = operand(Args[0], RT.Elem, Shape);
+  Value *C = operand(Args[1], RT.Elem, Shape);
+  Shape.push_back(2);
+  Value *J = B.create(OpKind::Join, Type::tensor(RT.Elem, Shape), {A, C});
+  return B.create(OpKind::Reshape, RT, {J});
+}
+
+/// split(x): its two halves.
+std::optional<Values> KernelLowering::lowerSplit(const CallExpr *CE) {
+  Value *X = lowerExpr(CE->getArg(0));
+  if (!X)
+    return std::nullopt;
+  setLoc(CE->getExprLoc());
+  llvm::SmallVector<int64_t, 2> Half(X->type().Shape);
+  Half.pop_back();
+  Op *S = B.createVoid(OpKind::Split, {X});
+  Values Out;
+  for (int I = 0; I < 2; ++I)
+    Out.push_back(S->addResult(F.newValue(Type::tensor(X->type().Elem, Half))));
+  return Out;
 }
 
 /// detail::philox<Word, Rounds>(seed, offset): the seed as a 64-bit key,

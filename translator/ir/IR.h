@@ -228,6 +228,16 @@ public:
               int64_t(llvm::Log2_64(Value)) << Shift;
   }
 
+  // Permute: the operand dimension of each result dimension, packed four
+  // bits each into IntAttr.
+  unsigned permutedDim(unsigned Dim) const {
+    return unsigned(IntAttr >> (4 * Dim)) & 15;
+  }
+  void setPermutedDim(unsigned Dim, unsigned From) {
+    const unsigned Shift = 4 * Dim;
+    IntAttr = (IntAttr & ~(int64_t(15) << Shift)) | int64_t(From) << Shift;
+  }
+
   // Atomics: the memory order and scope, packed into IntAttr.
   MemOrder memOrder() const { return MemOrder(IntAttr & 15); }
   MemScope memScope() const { return MemScope(IntAttr >> 4); }

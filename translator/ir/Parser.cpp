@@ -243,6 +243,15 @@ private:
             return fail("hints are powers of two, not '" + Item.str() + "'");
           O.setHint(Dim++, N);
         }
+      } else if (Key == "dims" && O.kind() == OpKind::Permute &&
+                 Val.consume_front("[") && Val.consume_back("]")) {
+        unsigned Dim = 0;
+        for (llvm::StringRef Item : splitList(Val)) {
+          if (Item.getAsInteger(10, N) || N < 0 || N > 15)
+            return fail("permute's dims are dimensions, not '" + Item.str() +
+                        "'");
+          O.setPermutedDim(Dim++, N);
+        }
       } else if (Key == "word" && IsNumber && N >= 0 && N < 4)
         O.setPhilox(N, O.philoxRounds());
       else if (Key == "rounds" && IsNumber && N > 0)

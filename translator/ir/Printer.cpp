@@ -41,6 +41,7 @@ private:
     case OpKind::ProgramId:
     case OpKind::NumPrograms:
     case OpKind::ExpandDims:
+    case OpKind::Flip:
       OS << " {axis = " << O.axis() << "}";
       break;
     case OpKind::Arange:
@@ -69,6 +70,12 @@ private:
       OS << "]}";
       break;
     }
+    case OpKind::Permute:
+      OS << " {dims = [";
+      for (unsigned D = 0; D < O.result()->type().rank(); ++D)
+        OS << (D ? ", " : "") << O.permutedDim(D);
+      OS << "]}";
+      break;
     case OpKind::Philox:
       OS << " {word = " << O.philoxWord() << ", rounds = " << O.philoxRounds()
          << "}";

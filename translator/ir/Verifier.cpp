@@ -57,6 +57,9 @@ public:
     case OpCategory::Histogram:
       checkHistogram(O);
       break;
+    case OpCategory::Shape:
+      checkShape(O);
+      break;
     case OpCategory::Control:
       checkControl(O);
       break;
@@ -130,6 +133,68 @@ private:
          O.operand(1)->type().Elem.Kind != ScalarKind::I1))
       fail(O, "mask " + valueRef(*O.operand(1)) + " is not a bool tile of " +
                   In.str() + "'s shape");
+  }
+
+  /// The rearranging shape ops: their results' shapes and element types
+  /// follow from their operands' (Ops.def).
+  void checkShape(const Op &O) {
+    const OpKind K = O.kind();
+    if (K != OpKind::Reshape && K != OpKind::Permute && K != OpKind::Join &&
+        K != OpKind::Split && K != OpKind::Cat && K != OpKind::Flip)
+      return;
+    const Type &In = O.operand(0)->type();
+    if (In.isScalar())
+      return fail(O, "takes a tile, not " + In.str());
+    if (O.numResults() != (K == OpKind::Split ? 2u : 1u))
+      return fail(O, K == OpKind::Split ? "needs two results"
+                                        : "needs one result");
+    for (Value *V : O.operands())
+      if (V->type() != In)
+        return fail(O, "operands " + In.str() + " and " + V->type().str() +
+                           " differ");
+    llvm::SmallVector<int64_t, 2> Want(In.Shape);
+    switch (K) {
+    case OpKind::Reshape:
+      if (O.result()->type().numel() != In.numel())
+        return fail(O, "cannot change the number of elements: " + In.str() +
+                           " -> " + O.result()->type().str());
+      Want = O.result()->type().Shape;
+      break;
+    case OpKind::Permute: {
+      unsigned Seen = 0;
+      for (unsigned D = 0; D < In.rank(); ++D) {
+        const unsigned From = O.permutedDim(D);
+        if (From >= In.rank() || Seen & 1u << From)
+          return fail(O, "dims are not a permutation of the operand's");
+        Seen |= 1u << From;
+        Want[D] = In.Shape[From];
+      }
+      break;
+    }
+    case OpKind::Join:
+      Want.push_back(2);
+      break;
+    case OpKind::Split:
+      if (In.Shape.back() != 2 || In.rank() < 2)
+        return fail(O, "splits a tile of rank 2 or more whose last "
+                       "dimension is 2, not " +
+                           In.str());
+      Want.pop_back();
+      break;
+    case OpKind::Cat:
+      Want[0] *= 2;
+      break;
+    default: // Flip
+      if (O.axis() >= In.rank())
+        return fail(O, "axis out of range for " + In.str());
+      break;
+    }
+    for (const auto &R : O.results())
+      if (R->type().Elem != In.Elem ||
+          llvm::ArrayRef<int64_t>(R->type().Shape) !=
+              llvm::ArrayRef<int64_t>(Want))
+        return fail(O, "result " + R->type().str() + " does not follow from " +
+                           In.str());
   }
 
   /// A combine region takes the accumulated values, then the next ones, as

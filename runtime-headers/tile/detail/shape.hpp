@@ -11,6 +11,7 @@
 
 #include <array>
 #include <cstddef>
+#include <optional>
 #include <utility>
 
 namespace tile {
@@ -118,6 +119,42 @@ constexpr int broadcast_source_index(const std::array<int, RF> &from,
     }
   }
   return src;
+}
+
+/// The shape of a tile of shape `in` permuted by `dims` (result dimension i
+/// is dimension dims[i]), or nothing when dims is not a permutation.
+template <std::size_t R>
+constexpr std::optional<std::array<int, R>>
+permuted_shape(const std::array<int, R> &in, const std::array<int, R> &dims) {
+  std::array<int, R> out{};
+  std::array<bool, R> seen{};
+  for (std::size_t i = 0; i < R; ++i) {
+    if (dims[i] < 0 || std::size_t(dims[i]) >= R || seen[dims[i]])
+      return std::nullopt;
+    seen[dims[i]] = true;
+    out[i] = in[dims[i]];
+  }
+  return out;
+}
+
+template <std::size_t R>
+constexpr std::array<int, R - 1> drop_last_dim(const std::array<int, R> &in) {
+  std::array<int, R - 1> out{};
+  for (std::size_t i = 0; i + 1 < R; ++i)
+    out[i] = in[i];
+  return out;
+}
+
+/// The row-major flat index of the element at `flat` once `dims` is
+/// reversed.
+template <std::size_t R>
+constexpr int flipped_index(const std::array<int, R> &shape, int dim,
+                            int flat) {
+  int stride = 1;
+  for (std::size_t d = R; d-- > std::size_t(dim) + 1;)
+    stride *= shape[d];
+  const int i = flat / stride % shape[dim];
+  return flat + (shape[dim] - 1 - 2 * i) * stride;
 }
 
 template <class T, auto Shape,

@@ -43,6 +43,11 @@
 // RUN: %not %tilecc %s -o %t -DCASE=40 2>&1 | %check-errors %s --check-prefix=C40
 // RUN: %not %tilecc %s -o %t -DCASE=41 2>&1 | %check-errors %s --check-prefix=C41
 // RUN: %not %tilecc %s -o %t -DCASE=42 2>&1 | %check-errors %s --check-prefix=C42
+// RUN: %not %tilecc %s -o %t -DCASE=43 2>&1 | %check-errors %s --check-prefix=C43
+// RUN: %not %tilecc %s -o %t -DCASE=44 2>&1 | %check-errors %s --check-prefix=C44
+// RUN: %not %tilecc %s -o %t -DCASE=45 2>&1 | %check-errors %s --check-prefix=C45
+// RUN: %not %tilecc %s -o %t -DCASE=46 2>&1 | %check-errors %s --check-prefix=C46
+// RUN: %not %tilecc %s -o %t -DCASE=47 2>&1 | %check-errors %s --check-prefix=C47
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -224,6 +229,26 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 42
   // C42: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: assume takes a bool value
   tile::assume(a > 0);
+#endif
+#if CASE == 43
+  // C43: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: reshape cannot change the number of elements of a tile
+  auto r = tile::reshape<8, 16>(o);
+#endif
+#if CASE == 44
+  // C44: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: permute's dimensions must be a permutation of 0, 1, ..., n-1
+  tile::store(p + o, tile::permute<1, 1>(o));
+#endif
+#if CASE == 45
+  // C45: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: permute takes one dimension per dimension of the tile
+  tile::store(p + o, tile::permute<1, 0, 2>(o));
+#endif
+#if CASE == 46
+  // C46: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: split takes a tile whose last dimension is 2
+  auto [lo, hi] = tile::split(o);
+#endif
+#if CASE == 47
+  // C47: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: invalid dimension
+  tile::store(p + o, tile::flip<2>(o));
 #endif
 }
 TILE_CONFIGS(k, tile::config{});

@@ -1,0 +1,96 @@
+// RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/pack_unpack.cu
+// RUN: %FileCheck --check-prefix=MOVE %s < %t/permute_flip_cat.cu
+// RUN: %FileCheck --check-prefix=SMALL %s < %t/small_reshape.cu
+// RUN: %if nvcc %{ %nvcc-sm90a %t/pack_unpack.cu -o %t/pack90a.o %}
+// RUN: %if nvcc %{ %nvcc-sm80 %t/permute_flip_cat.cu -o %t/move80.o %}
+// RUN: %if nvcc %{ %nvcc-sm90a %t/small_reshape.cu -o %t/small90a.o %}
+// RUN: %tilecc %s -o %t.hip --target gfx90a
+// RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/pack_unpack.hip -o %t.hip/pack.o %}
+// RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/permute_flip_cat.hip -o %t.hip/move.o %}
+// RUN: %tilecc %s --emit=layouts | %FileCheck --check-prefix=LAYOUTS %s
+//
+// Shape ops move no data where the layouts allow: join pairs up its
+// operands' registers (each thread holds both elements of a pair), split
+// takes them apart, a reshape or permute of a layout that splits or merges
+// its dimensions the same way renames registers, and a cat whose first
+// dimension repeats last in each thread's numbering puts b's registers
+// after a's. Layout assignment gives operands the layouts that allow it.
+// A flip, and a reshape of a tile smaller than the program (whose threads
+// hold copies), pass once through the scratch buffer.
+#include <tile/tile.hpp>
+
+template <int BLOCK>
+TILE_KERNEL void pack_unpack(const float *a, const float *b, float *packed,
+                             float *sum) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto x = tile::load(a + offs);
+  auto y = tile::load(b + offs);
+  auto pairs = tile::interleave(x, y);
+  tile::store(packed + 2 * tile::program_id(0) * BLOCK +
+                  tile::arange<2 * BLOCK>(),
+              pairs);
+  auto [p, q] = tile::split(tile::reshape<BLOCK, 2>(pairs));
+  tile::store(sum + offs, p + 2.0f * q);
+}
+TILE_CONFIGS(pack_unpack, tile::config{.meta = {1024}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(pack_unpack)
+tile::grid pack_unpack_grid(const float *, const float *, float *, float *) {
+  return {4};
+}
+
+template <int M>
+TILE_KERNEL void permute_flip_cat(const float *x, float *t, float *f,
+                                  float *c) {
+  constexpr int N = 32;
+  auto r = tile::arange<M>();
+  auto k = tile::arange<N>();
+  auto offs = tile::expand_dims<1>(r) * N + tile::expand_dims<0>(k);
+  auto v = tile::load(x + offs);
+  tile::store(t + tile::expand_dims<1>(k) * M + tile::expand_dims<0>(r),
+              tile::permute<1, 0>(v));
+  tile::store(f + offs, tile::flip(v));
+  tile::store(c + tile::expand_dims<1>(tile::arange<2 * M>()) * N +
+                  tile::expand_dims<0>(k),
+              tile::cat(v, v * 2.0f));
+}
+TILE_CONFIGS(permute_flip_cat, tile::config{.meta = {64}, .num_warps = 4});
+template <int M>
+TILE_GRID(permute_flip_cat)
+tile::grid permute_flip_cat_grid(const float *, float *, float *, float *) {
+  return {1};
+}
+
+template <int N>
+TILE_KERNEL void small_reshape(const float *x, float *y) {
+  auto i = tile::arange<N>();
+  tile::store(y + tile::expand_dims<1>(tile::arange<8>()) * 8 +
+                  tile::expand_dims<0>(tile::arange<8>()),
+              tile::reshape<8, 8>(tile::load(x + i)));
+}
+TILE_CONFIGS(small_reshape, tile::config{.meta = {64}, .num_warps = 4});
+template <int N>
+TILE_GRID(small_reshape)
+tile::grid small_reshape_grid(const float *, float *) { return {1}; }
+
+// CHECK-LABEL: pack_unpack_c0_aligned16(
+// CHECK: rt::join(x, y, [[J:t[0-9]+]]);
+// CHECK: rt::relabel([[J]], pairs);
+// CHECK: rt::relabel({{t[0-9]+}}, [[R:t[0-9]+]]);
+// CHECK: rt::split([[R]], p, q);
+
+// MOVE-LABEL: permute_flip_cat_c0_aligned16(
+// MOVE: rt::relabel({{t[0-9]+}}, {{t[0-9]+}});
+// MOVE: rt::flip_through_smem<[[L:L[0-9]+]], [[L]], 1>(v, {{t[0-9]+}}, scratch);
+// MOVE: rt::cat_in_registers(v, {{t[0-9]+}}, {{t[0-9]+}});
+
+// SMALL-LABEL: small_reshape_c0_generic(
+// SMALL: rt::reshape_through_smem<{{L[0-9]+}}, {{L[0-9]+}}>({{t[0-9]+}}, {{t[0-9]+}}, scratch);
+
+// LAYOUTS: join {{.*}} : tensor<f32, [1024, 2]> #blocked<spt=[2, 2], tpw=[32, 1], wpc=[4, 1], order=[1, 0]> {{.*}} relabeled
+// LAYOUTS: reshape {{.*}} : tensor<f32, [2048]> #blocked<spt=[4], tpw=[32], wpc=[4], order=[0]> {{.*}} relabeled
+// LAYOUTS: split {{.*}} relabeled, {{.*}} relabeled
+// LAYOUTS: permute {dims = [1, 0]} {{.*}} relabeled
+// LAYOUTS: flip {axis = 1} {{.*}} through shared memory
+// LAYOUTS: cat {{.*}} relabeled
+// LAYOUTS: reshape {{.*}} : tensor<f32, [8, 8]> {{.*}} through shared memory

@@ -1,0 +1,55 @@
+//===- EmitShapes.cpp - reshape, permute, join, split, cat, flip ----------===//
+//
+// One tile::rt call per shape op: a relabeling of registers where layout
+// assignment gave the operands the layout it relabels from
+// (analysis/ShapeLayouts), else a pass through the scratch buffer.
+//
+//===----------------------------------------------------------------------===//
+#include "analysis/ShapeLayouts.h"
+#include "codegen/KernelEmitter.h"
+
+using namespace tilecc::ir;
+
+namespace tilecc::codegen {
+
+void KernelEmitter::emitRearrangement(const Op &O) {
+  for (const auto &R : O.results())
+    declareTile(R.get());
+  const Value *X = O.operand(0), *R = O.result();
+  const std::string In = nameOf(X), Out = nameOf(R);
+  const Type &T = R->type();
+  const unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
+  const bool Relabel = analysis::relabels(O, LM);
+  switch (O.kind()) {
+  case OpKind::Reshape:
+  case OpKind::Permute:
+    if (Relabel)
+      return line("rt::relabel(" + In + ", " + Out + ");");
+    assert(O.kind() == OpKind::Reshape && "a permute always relabels");
+    return line("rt::reshape_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
+                syncArg() + ">(" + In + ", " + Out + ", " + scratch(O, Bytes) +
+                ");");
+  case OpKind::Join:
+    assert(Relabel && "a join's operands are converted to pairs' layout");
+    return line("rt::join(" + In + ", " + nameOf(O.operand(1)) + ", " + Out +
+                ");");
+  case OpKind::Split:
+    assert(Relabel && "a split's operand is converted to pairs' layout");
+    return line("rt::split(" + In + ", " + Out + ", " + nameOf(O.result(1)) +
+                ");");
+  case OpKind::Cat: {
+    const std::string Args =
+        "(" + In + ", " + nameOf(O.operand(1)) + ", " + Out;
+    if (Relabel)
+      return line("rt::cat_in_registers" + Args + ");");
+    return line("rt::cat_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
+                syncArg() + ">" + Args + ", " + scratch(O, Bytes) + ");");
+  }
+  default: // Flip
+    return line("rt::flip_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
+                ", " + std::to_string(O.axis()) + syncArg() + ">(" + In + ", " +
+                Out + ", " + scratch(O, Bytes) + ");");
+  }
+}
+
+} // namespace tilecc::codegen
