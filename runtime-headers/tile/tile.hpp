@@ -2223,6 +2223,123 @@ void device_assert(const C &cond, const char *message, const M &mask,
 }
 
 //===----------------------------------------------------------------------===//
+// Sorting and gathering
+//===----------------------------------------------------------------------===//
+
+namespace detail {
+
+/// The order sort puts values in: NaN after every number (as torch.sort);
+/// -0.0 and 0.0 are equal, so their order among themselves is unspecified.
+template <class T> bool sorts_before(T a, T b) {
+  if constexpr (is_floating_v<T>) {
+    const double x = convert<double>(a), y = convert<double>(b);
+    return (!std::isnan(x) && std::isnan(y)) || x < y;
+  } else {
+    return a < b;
+  }
+}
+
+/// x's lines along dimension dim sorted, the first K of each kept.
+template <int K, int Dim, bool Descending, class T, int... D>
+auto sorted_lines(const tensor<T, D...> &x) {
+  using X = tensor<T, D...>;
+  static_assert(is_element_v<T>, "sort takes a tile of numbers");
+  constexpr int dim = Dim < 0 ? Dim + X::rank : Dim;
+  static_assert(dim >= 0 && dim < X::rank, "invalid dimension");
+  constexpr auto shape = [] {
+    auto s = X::shape;
+    s[dim >= 0 && dim < X::rank ? dim : 0] = K;
+    return s;
+  }();
+  tensor_with_shape_t<T, shape> r;
+  if constexpr (dim >= 0 && dim < X::rank) {
+    constexpr int n = X::shape[dim];
+    static_assert(K >= 1 && K <= n, "topk keeps 1 to n values of a line");
+    int inner = 1;
+    for (int d = dim + 1; d < X::rank; ++d)
+      inner *= X::shape[d];
+    std::array<T, n> line;
+    for (int outer = 0; outer < X::numel / (n * inner); ++outer)
+      for (int i = 0; i < inner; ++i) {
+        for (int j = 0; j < n; ++j)
+          line[j] = x.data()[(outer * n + j) * inner + i];
+        std::sort(line.begin(), line.end(), [](T a, T b) {
+          return Descending ? sorts_before(b, a) : sorts_before(a, b);
+        });
+        for (int j = 0; j < K; ++j)
+          r.data()[(outer * K + j) * inner + i] = line[j];
+      }
+  }
+  return r;
+}
+
+} // namespace detail
+
+/// x's values along Dim (the last by default) in ascending order, or
+/// descending (tl.sort). NaN sorts after every number.
+template <int Dim = -1, bool Descending = false, class T, int... D>
+TILE_OP("sort")
+auto sort(const tensor<T, D...> &x) {
+  constexpr int dim = Dim < 0 ? Dim + int(sizeof...(D)) : Dim;
+  constexpr int n =
+      dim >= 0 && dim < int(sizeof...(D)) ? tensor<T, D...>::shape[dim] : 1;
+  return detail::sorted_lines<n, Dim, Descending>(x);
+}
+
+/// The K largest values along Dim (the last by default), largest first
+/// (tl.topk).
+template <int K, int Dim = -1, class T, int... D>
+TILE_OP("topk")
+auto topk(const tensor<T, D...> &x) {
+  return detail::sorted_lines<K, Dim, true>(x);
+}
+
+/// out's element at position p is src's at p with its coordinate along Axis
+/// replaced by index's element at p (tl.gather). index has src's shape but
+/// along Axis. An index outside src stops the program in emulation, and on
+/// the GPU where TILE_DEBUG is defined (elsewhere it wraps around).
+template <int Axis, bool Checked = detail::debug_checks, class T, class I,
+          int... S, int... D>
+TILE_OP("gather")
+tensor<T, D...> gather(
+    const tensor<T, S...> &src, const tensor<I, D...> &index,
+    std::source_location at = std::source_location::current()) {
+  using Src = tensor<T, S...>;
+  using Out = tensor<T, D...>;
+  static_assert(std::is_integral_v<I> && !std::is_same_v<I, bool>,
+                "gather's index is an integer tile");
+  static_assert(Src::rank == Out::rank,
+                "gather's index has the rank of its source");
+  constexpr int axis = Axis < 0 ? Axis + Src::rank : Axis;
+  static_assert(axis >= 0 && axis < Src::rank, "invalid axis");
+  static_assert(
+      [] {
+        for (int d = 0; d < Src::rank && d < Out::rank; ++d)
+          if (d != axis && Src::shape[d] != Out::shape[d])
+            return false;
+        return true;
+      }(),
+      "gather's index has its source's shape but along the axis");
+  Out r;
+  if constexpr (std::is_integral_v<I> && Src::rank == Out::rank && axis >= 0 &&
+                axis < Src::rank) {
+    int inner = 1;
+    for (int d = axis + 1; d < Src::rank; ++d)
+      inner *= Src::shape[d];
+    for (int k = 0; k < Out::numel; ++k) {
+      const auto i = index.data()[k];
+      device_assert<true>(std::cmp_greater_equal(i, 0) &&
+                              std::cmp_less(i, Src::shape[axis]),
+                          "gather: index out of range", at);
+      const int outer = k / (inner * Out::shape[axis]);
+      r.data()[k] =
+          src.data()[(outer * Src::shape[axis] + int(i)) * inner + k % inner];
+    }
+  }
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
 // Compiler hints
 //===----------------------------------------------------------------------===//
 

@@ -306,6 +306,42 @@ tile::grid flip_cat_grid(const float *, float *, float *, float *, float *) {
   return {1};
 }
 
+// Case 10 (sort_flip_topk): lines of (8, 64), (512, 8) and (1, 512) tiles
+// sorted up and down, their top 4, flipped, and gathered two ways: each
+// line reversed through an index, and rows picked by a loaded index.
+constexpr int sortRows(int S) { return S == 0 ? 8 : S == 1 ? 512 : 1; }
+constexpr int sortCols(int S) { return S == 0 ? 64 : S == 1 ? 8 : 512; }
+#define CONFORMANCE_SORT(NAME, T)                                              \
+  template <int S>                                                             \
+  TILE_KERNEL void NAME(const T *x, const int *rows, T *up, T *down, T *top,   \
+                        T *flipped, T *reversed, T *picked) {                  \
+    constexpr int M = sortRows(S), N = sortCols(S);                            \
+    auto offs = offsets2<M, N>();                                              \
+    auto v = tile::load(x + offs);                                             \
+    tile::store(up + offs, tile::sort(v));                                     \
+    tile::store(down + offs, tile::sort<1, true>(v));                          \
+    tile::store(top + offsets2<M, 4>(), tile::topk<4>(v));                     \
+    tile::store(flipped + offs, tile::flip(v));                                \
+    auto back = tile::broadcast_to<M, N>(                                      \
+        (N - 1) - tile::expand_dims<0>(tile::arange<N>()));                    \
+    tile::store(reversed + offs, tile::gather<1>(v, back));                    \
+    tile::store(picked + offs, tile::gather<0>(v, tile::load(rows + offs)));   \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {0}, .num_warps = 4},                \
+               tile::config{.meta = {1}, .num_warps = 4},                      \
+               tile::config{.meta = {2}, .num_warps = 4});                     \
+  template <int S>                                                             \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, const int *, T *, T *, T *, T *, T *,      \
+                         T *) {                                                \
+    return {1};                                                                \
+  }
+CONFORMANCE_SORT(sort_i32, int)
+CONFORMANCE_SORT(sort_f16, tile::half)
+CONFORMANCE_SORT(sort_f32, float)
+CONFORMANCE_SORT(sort_bf16, tile::bfloat16)
+#undef CONFORMANCE_SORT
+
 // Case 19, control_flow: a 64-bit induction variable from 2^35, nested
 // while loops, continue and break, a return from inside a loop, helpers
 // that return values (a scalar, a tile) from inside loops.

@@ -1201,6 +1201,85 @@ void shapeOps() {
   }
 }
 
+/// Case 10 (sort_flip_topk): against std::sort with NaN after every
+/// number; values drawn with repeats, NaN and infinities among the floats
+/// (never -0.0, whose order beside 0.0 tile::sort leaves open).
+template <class T> bool sortsBefore(T A, T B) {
+  const double X = conformance::asDouble(A), Y = conformance::asDouble(B);
+  return (!std::isnan(X) && std::isnan(Y)) || X < Y;
+}
+
+/// The shapes of the kernels' three configurations.
+constexpr int SortShapes[3][2] = {{8, 64}, {512, 8}, {1, 512}};
+
+template <class T, int S, class Launch>
+void sortFlipTopk(const char *Type, Launch Run) {
+  constexpr int M = SortShapes[S][0], N = SortShapes[S][1];
+  std::uniform_int_distribution<int> U(-60, 60), Row(0, M - 1);
+  std::vector<T> X(M * N);
+  std::vector<int> Rows(M * N);
+  for (int I = 0; I < M * N; ++I) {
+    const int V = U(Rng);
+    X[I] = static_cast<T>(static_cast<float>(V == 0 ? 1 : V));
+    Rows[I] = Row(Rng);
+  }
+  if constexpr (!std::is_integral_v<T>) {
+    X[1] = static_cast<T>(std::numeric_limits<float>::quiet_NaN());
+    X[M * N - 2] = static_cast<T>(std::numeric_limits<float>::infinity());
+    X[M * N / 2] = static_cast<T>(-std::numeric_limits<float>::infinity());
+  }
+  std::vector<T> Up(X), Down(X), Top(M * 4), Flipped(X), Reversed(X), Picked(X);
+  for (int R = 0; R < M; ++R) {
+    auto Line = Up.begin() + R * N;
+    std::sort(Line, Line + N, sortsBefore<T>);
+    std::reverse_copy(Line, Line + N, Down.begin() + R * N);
+    std::copy(Down.begin() + R * N, Down.begin() + R * N + 4,
+              Top.begin() + R * 4);
+    for (int C = 0; C < N; ++C) {
+      Flipped[R * N + C] = Reversed[R * N + C] = X[R * N + N - 1 - C];
+      Picked[R * N + C] = X[Rows[R * N + C] * N + C];
+    }
+  }
+  Buffer<T> BX(X), BUp(M * N), BDown(M * N), BTop(M * 4), BFlip(M * N),
+      BRev(M * N), BPick(M * N);
+  Buffer<int> BRows(Rows);
+  Run(BX, BRows, BUp, BDown, BTop, BFlip, BRev, BPick);
+  const std::string Row2 =
+      std::string(Type) + " " + std::to_string(M) + "x" + std::to_string(N);
+  // NaN's place is checked, not its payload: Down puts it first.
+  conformance::expectExact("sort_flip_topk sort", Row2, BUp.values(), Up);
+  conformance::expectExact("sort_flip_topk sort descending", Row2,
+                           BDown.values(), Down);
+  conformance::expectExact("sort_flip_topk topk 4", Row2, BTop.values(), Top);
+  conformance::expectExact("sort_flip_topk flip", Row2, BFlip.values(),
+                           Flipped);
+  conformance::expectExact("sort_flip_topk gather (reversed lines)", Row2,
+                           BRev.values(), Reversed);
+  conformance::expectExact("sort_flip_topk gather (rows by index)", Row2,
+                           BPick.values(), Picked);
+}
+
+template <int S> void sortFlipTopkOfShape() {
+  sortFlipTopk<int, S>("int32", [](auto &...A) {
+    CONFORMANCE_RUN_CONFIG(sort_i32, S, S, A...);
+  });
+  sortFlipTopk<tile::half, S>("float16", [](auto &...A) {
+    CONFORMANCE_RUN_CONFIG(sort_f16, S, S, A...);
+  });
+  sortFlipTopk<float, S>("float32", [](auto &...A) {
+    CONFORMANCE_RUN_CONFIG(sort_f32, S, S, A...);
+  });
+  sortFlipTopk<tile::bfloat16, S>("bfloat16", [](auto &...A) {
+    CONFORMANCE_RUN_CONFIG(sort_bf16, S, S, A...);
+  });
+}
+
+void sortFlipTopkAll() {
+  sortFlipTopkOfShape<0>();
+  sortFlipTopkOfShape<1>();
+  sortFlipTopkOfShape<2>();
+}
+
 int main() {
 #ifdef CONFORMANCE_GPU
   int Devices = 0;
@@ -1221,6 +1300,7 @@ int main() {
   scanTypedAll();
   whereBroadcastAll();
   histogramAll();
+  sortFlipTopkAll();
   shapeOps();
   philoxMatchesTriton();
   philoxBitexact();

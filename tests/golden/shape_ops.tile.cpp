@@ -7,6 +7,11 @@
 // RUN: %tilecc %s -o %t.hip --target gfx90a
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/pack_unpack.hip -o %t.hip/pack.o %}
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/permute_flip_cat.hip -o %t.hip/move.o %}
+// RUN: %FileCheck --check-prefix=SORT %s < %t/sort_rows.cu
+// RUN: %if nvcc %{ %nvcc-sm80 %t/sort_rows.cu -o %t/sort80.o %}
+// RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/sort_rows.hip -o %t.hip/sort.o %}
+// RUN: %tilecc %s -o %t.debug -DTILE_DEBUG
+// RUN: %FileCheck --check-prefix=DEBUG %s < %t.debug/sort_rows.cu
 // RUN: %tilecc %s --emit=layouts | %FileCheck --check-prefix=LAYOUTS %s
 //
 // Shape ops move no data where the layouts allow: join pairs up its
@@ -16,7 +21,9 @@
 // dimension repeats last in each thread's numbering puts b's registers
 // after a's. Layout assignment gives operands the layouts that allow it.
 // A flip, and a reshape of a tile smaller than the program (whose threads
-// hold copies), pass once through the scratch buffer.
+// hold copies), pass once through the scratch buffer. So do sort and topk
+// (a bitonic network there, one barrier per step) and gather, whose index
+// is checked only with TILE_DEBUG.
 #include <tile/tile.hpp>
 
 template <int BLOCK>
@@ -73,6 +80,26 @@ template <int N>
 TILE_GRID(small_reshape)
 tile::grid small_reshape_grid(const float *, float *) { return {1}; }
 
+template <int N>
+TILE_KERNEL void sort_rows(const float *x, const int *idx, float *y,
+                           float *top, float *g) {
+  auto offs = tile::expand_dims<1>(tile::arange<16>()) * N +
+              tile::expand_dims<0>(tile::arange<N>());
+  auto v = tile::load(x + offs);
+  tile::store(y + offs, tile::sort<1, true>(v));
+  tile::store(top + tile::expand_dims<1>(tile::arange<16>()) * 2 +
+                  tile::expand_dims<0>(tile::arange<2>()),
+              tile::topk<2>(v));
+  tile::store(g + offs, tile::gather<1>(v, tile::load(idx + offs)));
+}
+TILE_CONFIGS(sort_rows, tile::config{.meta = {64}, .num_warps = 4});
+template <int N>
+TILE_GRID(sort_rows)
+tile::grid sort_rows_grid(const float *, const int *, float *, float *,
+                          float *) {
+  return {1};
+}
+
 // CHECK-LABEL: pack_unpack_c0_aligned16(
 // CHECK: rt::join(x, y, [[J:t[0-9]+]]);
 // CHECK: rt::relabel([[J]], pairs);
@@ -87,6 +114,15 @@ tile::grid small_reshape_grid(const float *, float *) { return {1}; }
 // SMALL-LABEL: small_reshape_c0_generic(
 // SMALL: rt::reshape_through_smem<{{L[0-9]+}}, {{L[0-9]+}}>({{t[0-9]+}}, {{t[0-9]+}}, scratch);
 
+// SORT-LABEL: sort_rows_c0_aligned16(
+// SORT: rt::sort_through_smem<[[L:L[0-9]+]], [[L]], 1, true>(v, {{t[0-9]+}}, scratch);
+// SORT: rt::sort_through_smem<[[L]], {{L[0-9]+}}, 1, true>(v, {{t[0-9]+}}, scratch);
+// SORT: rt::gather_through_smem<[[L]], {{L[0-9]+}}, 1>(v, {{t[0-9]+}}, {{t[0-9]+}}, scratch);
+
+// DEBUG-LABEL: sort_rows_c0_aligned16(
+// DEBUG: gather: index out of range
+// DEBUG: rt::gather_through_smem<
+
 // LAYOUTS: join {{.*}} : tensor<f32, [1024, 2]> #blocked<spt=[2, 2], tpw=[32, 1], wpc=[4, 1], order=[1, 0]> {{.*}} relabeled
 // LAYOUTS: reshape {{.*}} : tensor<f32, [2048]> #blocked<spt=[4], tpw=[32], wpc=[4], order=[0]> {{.*}} relabeled
 // LAYOUTS: split {{.*}} relabeled, {{.*}} relabeled
@@ -94,3 +130,5 @@ tile::grid small_reshape_grid(const float *, float *) { return {1}; }
 // LAYOUTS: flip {axis = 1} {{.*}} through shared memory
 // LAYOUTS: cat {{.*}} relabeled
 // LAYOUTS: reshape {{.*}} : tensor<f32, [8, 8]> {{.*}} through shared memory
+// LAYOUTS: sort {axis = 1, descending} {{.*}} through shared memory
+// LAYOUTS: gather {axis = 1} {{.*}} through shared memory

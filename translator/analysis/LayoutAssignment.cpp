@@ -314,6 +314,11 @@ private:
       // The layout that lets it relabel registers, if any; from any other,
       // its elements go through shared memory.
       return relabeledOperand(O, Map.get(O.result()));
+    case OpKind::Sort:
+      return std::nullopt; // through shared memory from any layout
+    case OpKind::Gather:
+      // Each thread reads the source elements its index elements name.
+      return I == 0 ? std::nullopt : std::optional(Map.get(O.result()));
     case OpKind::Print:
     case OpKind::Assert:
       return std::nullopt; // each thread checks or prints what it holds

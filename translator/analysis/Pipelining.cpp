@@ -1,6 +1,7 @@
 //===- Pipelining.cpp -----------------------------------------------------===//
 #include "analysis/Pipelining.h"
 #include "analysis/LoopInvariantA.h"
+#include "analysis/ShapeLayouts.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace tilecc::ir;
@@ -14,9 +15,11 @@ bool isTensorCoreDot(const Op &O, const LayoutMap &LM) {
 namespace {
 
 /// Ops a prefetch may re-run: pure index and mask arithmetic (a trans is
-/// a staged operand's, never an address's).
-bool recomputable(const Op &O) {
-  return isPure(O) && O.kind() != OpKind::Trans;
+/// a staged operand's, never an address's), not what passes through the
+/// scratch buffer.
+bool recomputable(const Op &O, const LayoutMap &LM) {
+  return isPure(O) && O.kind() != OpKind::Trans &&
+         !movesThroughSharedMemory(O, LM);
 }
 
 class Planner {
@@ -257,9 +260,9 @@ private:
     const Op *D = V->definingOp();
     if (!D || D->parentBlock() != &Body || StepSlice.count(D))
       return true;
-    if (!recomputable(*D) || !llvm::all_of(D->operands(), [&](const Value *O) {
-          return addStepSlice(O);
-        }))
+    if (!recomputable(*D, LM) ||
+        !llvm::all_of(D->operands(),
+                      [&](const Value *O) { return addStepSlice(O); }))
       return false;
     StepSlice.insert(D);
     return true;
@@ -284,7 +287,7 @@ private:
       return true; // defined outside the loop
     if (InSlice.count(D))
       return true;
-    if (!recomputable(*D))
+    if (!recomputable(*D, LM))
       return false;
     InSlice.insert(D);
     return llvm::all_of(D->operands(),

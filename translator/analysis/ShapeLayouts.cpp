@@ -229,4 +229,9 @@ bool relabels(const Op &O, const LayoutMap &LM) {
          });
 }
 
+bool movesThroughSharedMemory(const Op &O, const LayoutMap &LM) {
+  return O.kind() == OpKind::Sort || O.kind() == OpKind::Gather ||
+         (isRearrangement(O.kind()) && !relabels(O, LM));
+}
+
 } // namespace tilecc::analysis

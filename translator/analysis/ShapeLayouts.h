@@ -36,6 +36,10 @@ Layout fittedResult(const ir::Op &O, const Layout &Wanted,
 /// moving elements through shared memory.
 bool relabels(const ir::Op &O, const LayoutMap &LM);
 
+/// Whether shape op O passes its elements through the scratch buffer (a
+/// rearrangement that does not relabel, a sort, a gather).
+bool movesThroughSharedMemory(const ir::Op &O, const LayoutMap &LM);
+
 } // namespace tilecc::analysis
 
 #endif

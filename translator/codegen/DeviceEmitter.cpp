@@ -188,7 +188,8 @@ bool KernelEmitter::takesWholeTiles(OpKind K) {
   return categoryOf(K) == OpCategory::Reduce ||
          categoryOf(K) == OpCategory::Scan || K == OpKind::Dot ||
          K == OpKind::Trans || K == OpKind::Histogram ||
-         analysis::isRearrangement(K);
+         analysis::isRearrangement(K) || K == OpKind::Sort ||
+         K == OpKind::Gather;
 }
 
 bool KernelEmitter::materialized(const Value *V) {
@@ -382,6 +383,8 @@ void KernelEmitter::emitOp(const Op &O) {
   case OpKind::Split:
   case OpKind::Cat:
   case OpKind::Flip:
+  case OpKind::Sort:
+  case OpKind::Gather:
     lineDirective(O);
     return emitRearrangement(O);
   case OpKind::Print:

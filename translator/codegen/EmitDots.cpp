@@ -112,7 +112,7 @@ const Op *KernelEmitter::storeAfterStagingDot(const Op &O) {
         (Next.kind() == OpKind::Trans && !EP.FoldedTransposes.count(&Next)) ||
         Next.kind() == OpKind::ConvertLayout ||
         Next.kind() == OpKind::Histogram ||
-        analysis::isRearrangement(Next.kind()) ||
+        analysis::movesThroughSharedMemory(Next, LM) ||
         (Next.kind() == OpKind::Dot && !(Active && Active->Dots.count(&Next)));
     if (WritesScratch)
       return nullptr;

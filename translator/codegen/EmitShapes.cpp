@@ -1,8 +1,9 @@
-//===- EmitShapes.cpp - reshape, permute, join, split, cat, flip ----------===//
+//===- EmitShapes.cpp - shape ops, sort and gather ------------------------===//
 //
 // One tile::rt call per shape op: a relabeling of registers where layout
 // assignment gave the operands the layout it relabels from
-// (analysis/ShapeLayouts), else a pass through the scratch buffer.
+// (analysis/ShapeLayouts), else a pass through the scratch buffer, which
+// sort and gather always take.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ShapeLayouts.h"
@@ -45,6 +46,19 @@ void KernelEmitter::emitRearrangement(const Op &O) {
     return line("rt::cat_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
                 syncArg() + ">" + Args + ", " + scratch(O, Bytes) + ");");
   }
+  case OpKind::Sort:
+    return line("rt::sort_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
+                ", " + std::to_string(O.sortAxis()) + ", " +
+                (O.sortDescending() ? "true" : "false") + syncArg() + ">(" +
+                In + ", " + Out + ", " +
+                scratch(O, X->type().numel() * storageBytes(T.Elem.Kind)) +
+                ");");
+  case OpKind::Gather:
+    return line("rt::gather_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
+                ", " + std::to_string(O.axis()) + syncArg() + ">(" + In + ", " +
+                nameOf(O.operand(1)) + ", " + Out + ", " +
+                scratch(O, X->type().numel() * storageBytes(T.Elem.Kind)) +
+                ");");
   default: // Flip
     return line("rt::flip_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
                 ", " + std::to_string(O.axis()) + syncArg() + ">(" + In + ", " +

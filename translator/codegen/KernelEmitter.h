@@ -459,7 +459,7 @@ private:
 
   /// reshape, permute, join, split, cat and flip: registers relabeled
   /// where the layouts allow (analysis/ShapeLayouts), else through the
-  /// scratch buffer.
+  /// scratch buffer; sort and gather through the scratch buffer.
   void emitRearrangement(const ir::Op &O);
 
   /// The kernel's scratch buffer, for O to pass Bytes of tiles through

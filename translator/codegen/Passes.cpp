@@ -74,8 +74,10 @@ void printWithLayouts(const Function &F, const LayoutMap &LM,
       return "";
     std::string Text = LM.get(&V).str() + " {" + AI.get(&V).str() + "}";
     // Whether a shape op moves its elements.
-    if (const Op *D = V.definingOp(); D && isRearrangement(D->kind()))
-      Text += relabels(*D, LM) ? " relabeled" : " through shared memory";
+    if (const Op *D = V.definingOp();
+        D && (isRearrangement(D->kind()) || movesThroughSharedMemory(*D, LM)))
+      Text += movesThroughSharedMemory(*D, LM) ? " through shared memory"
+                                               : " relabeled";
     return Text;
   });
 }

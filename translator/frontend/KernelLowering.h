@@ -261,7 +261,8 @@ private:
       Zeros,
       CumulativeSum,
       CumulativeProduct,
-      Interleave
+      Interleave,
+      TopK
     };
     OpKind Kind;
     Form Spelled = Own;
@@ -296,6 +297,10 @@ private:
   Value *lowerJoin(llvm::ArrayRef<Value *> Args, const Type &RT,
                    bool Interleave);
   std::optional<Values> lowerSplit(const CallExpr *CE);
+  Value *lowerSort(const FunctionDecl *Callee, Value *X, const Type &RT,
+                   bool TopK, SourceLocation L);
+  Value *lowerGather(const FunctionDecl *Callee, llvm::ArrayRef<Value *> Args,
+                     const Type &RT, SourceLocation L);
   Value *lowerAddPtr(llvm::ArrayRef<Value *> Args, const Type &RT,
                      bool Subtract, SourceLocation L);
 

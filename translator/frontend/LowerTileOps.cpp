@@ -56,9 +56,12 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
   bool IsAtomic = isAtomicRMW(K) || K == OpKind::AtomicCas;
   if (IsAtomic && ArgEs.size() > 3)
     ArgEs.resize(3);
-  // assume's source location is emulation's, for its debug check.
+  // assume's and gather's source locations are emulation's, for their
+  // debug checks.
   if (K == OpKind::Assume)
     ArgEs.resize(1);
+  if (K == OpKind::Gather)
+    ArgEs.resize(2);
   std::optional<int64_t> Precision;
   if (K == OpKind::Dot) {
     Precision = constantArg(ArgEs.back(), "the input precision");
@@ -142,6 +145,13 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
   case OpKind::Join:
     Result = lowerJoin(Args, *RT, TO.Spelled == TileOperation::Interleave);
     break;
+  case OpKind::Sort:
+    Result =
+        lowerSort(Callee, Args[0], *RT, TO.Spelled == TileOperation::TopK, L);
+    break;
+  case OpKind::Gather:
+    Result = lowerGather(Callee, Args, *RT, L);
+    break;
   case OpKind::Flip:
     Result = B.create(K, *RT, {Args[0]});
     Result->definingOp()->setAxis(
@@ -195,6 +205,7 @@ KernelLowering::tileOperation(llvm::StringRef Name) {
       {"cumsum", {OpKind::Scan, T::CumulativeSum}},
       {"cumprod", {OpKind::Scan, T::CumulativeProduct}},
       {"interleave", {OpKind::Join, T::Interleave}},
+      {"topk", {OpKind::Sort, T::TopK}},
   };
   for (const auto &A : Aliases)
     if (A.Name == Name)
@@ -349,6 +360,47 @@ Value *KernelLowering::lowerJoin(llvm::ArrayRef<Value *> Args, const Type &RT,
   Shape.push_back(2);
   Value *J = B.create(OpKind::Join, Type::tensor(RT.Elem, Shape), {A, C});
   return B.create(OpKind::Reshape, RT, {J});
+}
+
+/// sort<Dim, Descending>(x) and topk<K, Dim>(x): one sort op, which keeps
+/// the first K of each line.
+Value *KernelLowering::lowerSort(const FunctionDecl *Callee, Value *X,
+                                 const Type &RT, bool TopK, SourceLocation L) {
+  const int64_t Dim = templateIntArg(Callee, TopK ? 1 : 0).value_or(-1);
+  const bool Descending = TopK || templateIntArg(Callee, 1).value_or(0);
+  Value *R = B.create(OpKind::Sort, RT, {X});
+  // The header checked the dimension.
+  R->definingOp()->setSort(axisOf(Dim, RT.rank(), "sort", L).value_or(0),
+                           Descending);
+  return R;
+}
+
+/// gather<Axis, Checked>(src, index); with Checked (TILE_DEBUG) an index
+/// outside src stops the program, as in emulation.
+Value *KernelLowering::lowerGather(const FunctionDecl *Callee,
+                                   llvm::ArrayRef<Value *> Args, const Type &RT,
+                                   SourceLocation L) {
+  const unsigned Axis =
+      axisOf(templateIntArg(Callee, 0).value_or(0), RT.rank(), "gather", L)
+          .value_or(0);
+  Value *Index = Args[1];
+  if (templateIntArg(Callee, 1).value_or(0)) {
+    const ElemType IE = Index->type().Elem;
+    const ElemType Bool{ScalarKind::I1};
+    const Type Mask = Type::tensor(Bool, RT.Shape);
+    Value *Low = B.create(OpKind::CmpGE, Mask,
+                          {Index, operand(B.intConst(0), IE, RT.Shape)});
+    Value *High =
+        B.create(OpKind::CmpLT, Mask,
+                 {Index, operand(B.intConst(Args[0]->type().Shape[Axis]), IE,
+                                 RT.Shape)});
+    B.createVoid(OpKind::Assert,
+                 {B.create(OpKind::LogicalAnd, Mask, {Low, High})})
+        ->setMessage("gather: index out of range");
+  }
+  Value *R = B.create(OpKind::Gather, RT, {Args[0], Index});
+  R->definingOp()->setAxis(Axis);
+  return R;
 }
 
 /// split(x): its two halves.

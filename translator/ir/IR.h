@@ -228,6 +228,13 @@ public:
               int64_t(llvm::Log2_64(Value)) << Shift;
   }
 
+  // Sort: the axis and the order, packed into IntAttr.
+  unsigned sortAxis() const { return IntAttr & 0xff; }
+  bool sortDescending() const { return IntAttr >> 8; }
+  void setSort(unsigned Axis, bool Descending) {
+    IntAttr = Axis | unsigned(Descending) << 8;
+  }
+
   // Permute: the operand dimension of each result dimension, packed four
   // bits each into IntAttr.
   unsigned permutedDim(unsigned Dim) const {

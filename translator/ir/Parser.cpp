@@ -231,6 +231,10 @@ private:
         O.setScan(O.scanAxis(), true);
       else if (Key == "axis" && IsNumber && O.kind() == OpKind::Scan)
         O.setScan(N, O.scanReverse());
+      else if (Key == "descending" && O.kind() == OpKind::Sort)
+        O.setSort(O.sortAxis(), true);
+      else if (Key == "axis" && IsNumber && O.kind() == OpKind::Sort)
+        O.setSort(N, O.sortDescending());
       else if (Key == "axis" && IsNumber)
         O.setAxis(N);
       else if (Key == "start" && IsNumber)

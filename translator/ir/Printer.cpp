@@ -42,6 +42,7 @@ private:
     case OpKind::NumPrograms:
     case OpKind::ExpandDims:
     case OpKind::Flip:
+    case OpKind::Gather:
       OS << " {axis = " << O.axis() << "}";
       break;
     case OpKind::Arange:
@@ -70,6 +71,10 @@ private:
       OS << "]}";
       break;
     }
+    case OpKind::Sort:
+      OS << " {axis = " << O.sortAxis()
+         << (O.sortDescending() ? ", descending" : "") << "}";
+      break;
     case OpKind::Permute:
       OS << " {dims = [";
       for (unsigned D = 0; D < O.result()->type().rank(); ++D)

@@ -139,6 +139,8 @@ private:
   /// follow from their operands' (Ops.def).
   void checkShape(const Op &O) {
     const OpKind K = O.kind();
+    if (K == OpKind::Sort || K == OpKind::Gather)
+      return checkSortOrGather(O);
     if (K != OpKind::Reshape && K != OpKind::Permute && K != OpKind::Join &&
         K != OpKind::Split && K != OpKind::Cat && K != OpKind::Flip)
       return;
@@ -195,6 +197,27 @@ private:
               llvm::ArrayRef<int64_t>(Want))
         return fail(O, "result " + R->type().str() + " does not follow from " +
                            In.str());
+  }
+
+  /// sort keeps its operand's shape but along its axis, where it keeps the
+  /// first of each line; gather's result has its index's shape, and the
+  /// index its source's but along the axis.
+  void checkSortOrGather(const Op &O) {
+    const Type &In = O.operand(0)->type(), &R = O.result()->type();
+    const bool IsSort = O.kind() == OpKind::Sort;
+    const unsigned Axis = IsSort ? O.sortAxis() : O.axis();
+    if (In.isScalar() || Axis >= In.rank())
+      return fail(O, "axis out of range for " + In.str());
+    const Type &Shaped = IsSort ? R : O.operand(1)->type();
+    if (!IsSort && (!isInteger(Shaped.Elem.Kind) || Shaped.Shape != R.Shape))
+      return fail(O, "index " + Shaped.str() + " is not an integer tile of " +
+                         R.str() + "'s shape");
+    bool Fits = R.Elem == In.Elem && Shaped.rank() == In.rank() &&
+                (!IsSort || R.Shape[Axis] <= In.Shape[Axis]);
+    for (unsigned D = 0; Fits && D < In.rank(); ++D)
+      Fits = D == Axis || Shaped.Shape[D] == In.Shape[D];
+    if (!Fits)
+      fail(O, "result " + R.str() + " does not follow from " + In.str());
   }
 
   /// A combine region takes the accumulated values, then the next ones, as

@@ -16,6 +16,7 @@
 #include "tile/rt/reduce.cuh"
 #include "tile/rt/scan.cuh"
 #include "tile/rt/shape.cuh"
+#include "tile/rt/sort.cuh"
 #include "tile/rt/smem.cuh"
 #include "tile/rt/sync.cuh"
 #include "tile/rt/types.cuh"

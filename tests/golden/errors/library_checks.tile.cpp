@@ -48,6 +48,9 @@
 // RUN: %not %tilecc %s -o %t -DCASE=45 2>&1 | %check-errors %s --check-prefix=C45
 // RUN: %not %tilecc %s -o %t -DCASE=46 2>&1 | %check-errors %s --check-prefix=C46
 // RUN: %not %tilecc %s -o %t -DCASE=47 2>&1 | %check-errors %s --check-prefix=C47
+// RUN: %not %tilecc %s -o %t -DCASE=48 2>&1 | %check-errors %s --check-prefix=C48
+// RUN: %not %tilecc %s -o %t -DCASE=49 2>&1 | %check-errors %s --check-prefix=C49
+// RUN: %not %tilecc %s -o %t -DCASE=50 2>&1 | %check-errors %s --check-prefix=C50
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -249,6 +252,18 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 47
   // C47: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: invalid dimension
   tile::store(p + o, tile::flip<2>(o));
+#endif
+#if CASE == 48
+  // C48: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: topk keeps 1 to n values of a line
+  auto t = tile::topk<32>(o);
+#endif
+#if CASE == 49
+  // C49: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: gather's index is an integer tile
+  tile::store(p + o, tile::gather<1>(o, tile::cast<float>(o)));
+#endif
+#if CASE == 50
+  // C50: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: gather's index has its source's shape but along the axis
+  auto g = tile::gather<0>(o, tile::zeros<int, 4, 8>());
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
