@@ -34,6 +34,10 @@ config.substitutions.append(
     ("%nvcc-sm80",
      f"{config.nvcc} -std=c++20 -gencode arch=compute_80,code=sm_80 "
      f"-Werror all-warnings -Xcompiler -Wall,-Wextra,-Werror -I{config.runtime_headers} -c"))
+# PTX, to check the instructions an access helper becomes.
+config.substitutions.append(
+    ("%nvcc-ptx-sm80",
+     f"{config.nvcc} -std=c++20 -arch=sm_80 -I{config.runtime_headers} -ptx"))
 config.substitutions.append(
     ("%hipcc-gfx90a",
      f"{config.hipcc} --offload-arch=gfx90a -std=c++20 -O3 -Wall -Wextra "

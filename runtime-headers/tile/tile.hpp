@@ -704,12 +704,43 @@ auto operator-(const tensor<T *, D...> &ptrs, const O &offsets) {
 // Memory
 //===----------------------------------------------------------------------===//
 
+/// How a load or store uses the caches (Triton's cache_modifier, and
+/// volatile): the PTX cache operator of the access. Loads take ca, cg, cs,
+/// lu, cv and volatile_, stores wb, cg, cs, wt and volatile_. volatile_
+/// reads or writes memory each time, where written (ld.volatile); the
+/// others are hints. On AMD GPUs cs and cv are non-temporal accesses and
+/// the other hints plain ones.
+enum class cache { normal, ca, cg, cs, lu, cv, wb, wt, volatile_ };
+
+/// Which data the caches give up first (Triton's eviction_policy): first
+/// for data read or written once, last for data used again. Not with a
+/// cache modifier, which PTX does not combine with it.
+enum class evict { normal, first, last };
+
+namespace detail {
+template <cache C, evict E> constexpr void check_load_hints() {
+  static_assert(C != cache::wb && C != cache::wt,
+                "a load's cache modifier is ca, cg, cs, lu, cv or volatile_");
+  static_assert(C == cache::normal || E == evict::normal,
+                "a cache modifier and an eviction policy do not combine");
+}
+template <cache C, evict E> constexpr void check_store_hints() {
+  static_assert(C == cache::normal || C == cache::wb || C == cache::cg ||
+                    C == cache::cs || C == cache::wt || C == cache::volatile_,
+                "a store's cache modifier is wb, cg, cs, wt or volatile_");
+  static_assert(C == cache::normal || E == evict::normal,
+                "a cache modifier and an eviction policy do not combine");
+}
+} // namespace detail
+
 /// Gathers through a pointer tile. Lanes whose mask is false are never
 /// dereferenced and read `other` (zero by default) converted to the pointee
 /// type. The mask and `other` broadcast with the pointers.
-template <class T, int... D, class M, class O>
+template <cache C = cache::normal, evict E = evict::normal, class T, int... D,
+          class M, class O>
 TILE_OP("load")
 auto load(const tensor<T *, D...> &ptrs, const M &mask, const O &other) {
+  detail::check_load_hints<C, E>();
   detail::check_mask<M>();
   using V = std::remove_const_t<T>;
   return detail::elementwise<V>(
@@ -719,40 +750,47 @@ auto load(const tensor<T *, D...> &ptrs, const M &mask, const O &other) {
       ptrs, mask, other);
 }
 
-template <class T, int... D, class M>
+template <cache C = cache::normal, evict E = evict::normal, class T, int... D,
+          class M>
 TILE_OP("load")
 auto load(const tensor<T *, D...> &ptrs, const M &mask) {
-  return load(ptrs, mask, std::remove_const_t<T>{});
+  return load<C, E>(ptrs, mask, std::remove_const_t<T>{});
 }
 
-template <class T, int... D>
+template <cache C = cache::normal, evict E = evict::normal, class T, int... D>
 TILE_OP("load")
 tensor<std::remove_const_t<T>, D...> load(const tensor<T *, D...> &ptrs) {
+  detail::check_load_hints<C, E>();
   return detail::elementwise<std::remove_const_t<T>>([](T *p) { return *p; },
                                                      ptrs);
 }
 
-template <class T, class O>
+template <cache C = cache::normal, evict E = evict::normal, class T, class O>
 TILE_OP("load")
 std::remove_const_t<T> load(T *p, bool mask, const O &other) {
+  detail::check_load_hints<C, E>();
   return mask ? *p : detail::convert<std::remove_const_t<T>>(other);
 }
 
-template <class T>
+template <cache C = cache::normal, evict E = evict::normal, class T>
 TILE_OP("load")
 std::remove_const_t<T> load(T *p, bool mask) {
-  return mask ? *p : std::remove_const_t<T>{};
+  return load<C, E>(p, mask, std::remove_const_t<T>{});
 }
 
-template <class T> TILE_OP("load") std::remove_const_t<T> load(T *p) {
-  return *p;
+template <cache C = cache::normal, evict E = evict::normal, class T>
+TILE_OP("load")
+std::remove_const_t<T> load(T *p) {
+  return load<C, E>(p, true);
 }
 
 /// Scatters through a pointer tile. The value and the mask broadcast to the
 /// pointers' shape; the value is converted to the pointee type.
-template <class T, int... D, class V, class M>
+template <cache C = cache::normal, evict E = evict::normal, class T, int... D,
+          class V, class M>
 TILE_OP("store")
 void store(const tensor<T *, D...> &ptrs, const V &value, const M &mask) {
+  detail::check_store_hints<C, E>();
   static_assert(!std::is_const_v<T>, "cannot store through a pointer to const");
   detail::check_mask<M>();
   using P = tensor<T *, D...>;
@@ -767,15 +805,17 @@ void store(const tensor<T *, D...> &ptrs, const V &value, const M &mask) {
   }
 }
 
-template <class T, int... D, class V>
+template <cache C = cache::normal, evict E = evict::normal, class T, int... D,
+          class V>
 TILE_OP("store")
 void store(const tensor<T *, D...> &ptrs, const V &value) {
-  store(ptrs, value, true);
+  store<C, E>(ptrs, value, true);
 }
 
-template <class T, class V>
+template <cache C = cache::normal, evict E = evict::normal, class T, class V>
 requires(!detail::is_tensor_v<V>) TILE_OP("store")
 void store(T *p, const V &value, bool mask) {
+  detail::check_store_hints<C, E>();
   static_assert(!std::is_const_v<T>, "cannot store through a pointer to const");
   if constexpr (!std::is_const_v<T>) {
     if (mask)
@@ -783,9 +823,9 @@ void store(T *p, const V &value, bool mask) {
   }
 }
 
-template <class T, class V>
+template <cache C = cache::normal, evict E = evict::normal, class T, class V>
 requires(!detail::is_tensor_v<V>) TILE_OP("store")
-void store(T *p, const V &value) { store(p, value, true); }
+void store(T *p, const V &value) { store<C, E>(p, value, true); }
 
 //===----------------------------------------------------------------------===//
 // Elementwise operators

@@ -90,6 +90,43 @@ void masked_copy(const T *in, T *out, int n_in, T other) {
 #undef CONFORMANCE_TYPE
 #undef CONFORMANCE_MASKED_LOAD
 
+// Case 5 also: masked loads and stores with each cache modifier and
+// eviction policy (test_load_cache_modifier, test_store_cache_modifier,
+// test_store_eviction_policy) move the same values as plain ones; a
+// volatile scalar is read and written once.
+template <int BLOCK>
+TILE_KERNEL void access_hints(const float *x, float *out, int *flag, int n) {
+  using tile::cache, tile::evict;
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto mask = offs < n;
+  tile::store<cache::wb>(out + offs, tile::load<cache::ca>(x + offs, mask),
+                         mask);
+  tile::store<cache::cg>(out + n + offs, tile::load<cache::cg>(x + offs, mask),
+                         mask);
+  tile::store<cache::cs>(out + 2 * n + offs,
+                         tile::load<cache::cs>(x + offs, mask), mask);
+  tile::store<cache::wt>(out + 3 * n + offs,
+                         tile::load<cache::lu>(x + offs, mask), mask);
+  tile::store<cache::volatile_>(out + 4 * n + offs,
+                                tile::load<cache::cv>(x + offs, mask), mask);
+  tile::store<cache::normal, evict::first>(
+      out + 5 * n + offs, tile::load<cache::volatile_>(x + offs, mask), mask);
+  tile::store<cache::normal, evict::last>(
+      out + 6 * n + offs,
+      tile::load<cache::normal, evict::first>(x + offs, mask), mask);
+  tile::store(out + 7 * n + offs,
+              tile::load<cache::normal, evict::last>(x + offs, mask), mask);
+  if (tile::program_id(0) == 0)
+    tile::store<cache::volatile_>(flag + 1,
+                                  tile::load<cache::volatile_>(flag) + 1);
+}
+TILE_CONFIGS(access_hints, tile::config{.meta = {256}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(access_hints)
+tile::grid access_hints_grid(const float *, float *, int *, int n) {
+  return {tile::cdiv(n, BLOCK)};
+}
+
 // Case 18, atomics: five programs of 64 lanes add, max and min into one
 // address each (every lane the same address), and add into four addresses
 // that lanes share; 2000 programs count under a spin lock taken with

@@ -503,6 +503,25 @@ void maskedLoadOtherAll() {
 #undef CONFORMANCE_TYPE
 }
 
+/// Case 5 also: every cache modifier and eviction policy copies the same
+/// values (eight copies of 1000 values, the last block partly masked).
+void accessHints() {
+  constexpr int N = 1000;
+  std::vector<float> X(N), Want(8 * N);
+  for (int I = 0; I < N; ++I)
+    X[I] = static_cast<float>(I) * 0.5f - 7.0f;
+  for (int C = 0; C < 8; ++C)
+    std::copy(X.begin(), X.end(), Want.begin() + C * N);
+  Buffer<float> BX(X), Out(8 * N, 0.0f);
+  Buffer<int> Flag(std::vector<int>{41, 0});
+  CONFORMANCE_RUN(access_hints, 256, BX, Out, Flag, N);
+  conformance::expectExact("masked_load_other (cache modifiers, eviction "
+                           "policies)",
+                           "float32", Out.values(), Want);
+  conformance::expectExact("masked_load_other (volatile scalar)", "int32",
+                           Flag.values(), std::vector<int>{41, 42});
+}
+
 /// Case 7: the reductions of a 2 x 32 tile whose columns 3..9 of row 0
 /// hold its maximum and columns 12..20 of row 1 its minimum, so that
 /// argmax and argmin must pick the lowest index of a tie. Sums of int32
@@ -1294,6 +1313,7 @@ int main() {
   weakScalarTyping();
   compareNan();
   maskedLoadOtherAll();
+  accessHints();
   reduceSuiteAll();
   customTupleReduce();
   scanSuite();

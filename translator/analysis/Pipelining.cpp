@@ -77,7 +77,7 @@ public:
     if (Hint && Target.AsyncCopies)
       for (const auto &O : Body.ops()) {
         if (O->kind() != OpKind::Load || O->result()->type().isScalar() ||
-            Candidates.count(O.get()))
+            O->isVolatileAccess() || Candidates.count(O.get()))
           continue;
         llvm::DenseSet<const Op *> With = InSlice;
         auto AdvancesBefore = Advances;
@@ -137,9 +137,9 @@ public:
 
 private:
   /// A 2-D load whose masked-off elements read as zero (cp.async fills
-  /// zeros).
+  /// zeros); not a volatile one, which reads where written.
   bool stageable(const Op &L) const {
-    return L.result()->type().rank() == 2 &&
+    return L.result()->type().rank() == 2 && !L.isVolatileAccess() &&
            (!L.other() || isZeroConstant(L.other()));
   }
 

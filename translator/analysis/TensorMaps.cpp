@@ -221,7 +221,7 @@ std::optional<unsigned> paramIndex(const Function &F, const Value *V) {
 
 std::optional<TensorMapAccess> matchTensorMap(const Op &Load) {
   const Value *Ptrs = Load.operand(0);
-  if (Ptrs->type().rank() != 2)
+  if (Ptrs->type().rank() != 2 || Load.isVolatileAccess())
     return std::nullopt;
   TensorMapAccess A;
   llvm::SmallVector<OffsetTerm, 2> Terms;
@@ -259,7 +259,7 @@ std::optional<TensorMapAccess> matchTensorMap(const Op &Load) {
 
 bool storableByTma(const Op &O, const UserMap &Users) {
   if (O.kind() == OpKind::Store)
-    return true;
+    return !O.isVolatileAccess(); // written where it stands
   if (O.kind() != OpKind::AtomicAdd || O.memOrder() != MemOrder::Relaxed ||
       O.memScope() == MemScope::Sys || !Users.lookup(O.result()).empty())
     return false;

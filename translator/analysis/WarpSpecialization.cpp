@@ -201,7 +201,8 @@ planWarpSpecialization(const Function &F, const LayoutMap &LM,
   // boxes' corners, which a load that cannot be copied leaves out.
   const UserMap Users = users(F.body());
   walk(F.body(), [&](const Op &O) {
-    if (O.kind() != OpKind::Load || !Walked.count(O.parentBlock()) ||
+    if (O.kind() != OpKind::Load || O.isVolatileAccess() ||
+        !Walked.count(O.parentBlock()) ||
         !onlyOperandA(O.result(), Users, Plans, WS.Loops))
       return;
     auto Box = operandBox(O, F, LM, Specs);

@@ -33,6 +33,20 @@ unsigned KernelEmitter::accessWidth(const Op &O) {
   return W;
 }
 
+/// The template arguments of rt's access helpers for O's cache modifier and
+/// eviction policy; none for a plain access.
+static std::string accessHints(const Op &O) {
+  if (O.cacheModifier() == CacheModifier::Normal &&
+      O.evictionPolicy() == EvictionPolicy::Normal)
+    return "";
+  const std::string Cache = O.cacheModifier() == CacheModifier::Volatile
+                                ? "volatile_"
+                                : spell(O.cacheModifier()).str();
+  const llvm::StringRef Evict = spell(O.evictionPolicy());
+  return "<rt::cache::" + Cache +
+         ", rt::evict::" + Evict.substr(Evict.find('_') + 1).str() + ">";
+}
+
 std::string KernelEmitter::maskExpr(const Op &O, const std::string &Idx) {
   return O.mask() ? elem(O.mask(), Idx) : "true";
 }
@@ -42,12 +56,20 @@ void KernelEmitter::emitLoad(const Op &O) {
     return emitOwnStagedRead(O);
   const Value *R = O.result();
   const ElemType &E = R->type().Elem;
+  const std::string Other0 = deviceType(E) + "(0)";
   if (R->type().isScalar()) {
     std::string Ptr = scalar(O.operand(0));
+    if (const std::string Hints = accessHints(O); !Hints.empty()) {
+      line(declaration(E, nameOf(R)) + ";");
+      line("rt::ld_global_v1" + Hints + "(&" + nameOf(R) + ", " + Ptr + ", " +
+           (O.mask() ? scalar(O.mask()) : "true") + ", " +
+           (O.other() ? scalar(O.other()) : Other0) + ");");
+      return;
+    }
     std::string Load = "*" + Ptr;
     if (O.mask())
       Load = scalar(O.mask()) + " ? " + Load + " : " +
-             (O.other() ? scalar(O.other()) : deviceType(E) + "(0)");
+             (O.other() ? scalar(O.other()) : Other0);
     line(constDecl(R) + " = " + Load + ";");
     return;
   }
@@ -56,10 +78,10 @@ void KernelEmitter::emitLoad(const Op &O) {
   declareTile(R);
   line("#pragma unroll");
   line(loopHeader(elems(R), W));
-  std::string Other = O.other() ? elem(O.other(), "e") : deviceType(E) + "(0)";
-  line("rt::ld_global_v" + std::to_string(W) + "(&" + nameOf(R) + "[e], " +
-           elem(O.operand(0), "e") + ", " + maskExpr(O, "e") + ", " + Other +
-           ");",
+  std::string Other = O.other() ? elem(O.other(), "e") : Other0;
+  line("rt::ld_global_v" + std::to_string(W) + accessHints(O) + "(&" +
+           nameOf(R) + "[e], " + elem(O.operand(0), "e") + ", " +
+           maskExpr(O, "e") + ", " + Other + ");",
        1);
 }
 
@@ -110,6 +132,13 @@ void KernelEmitter::emitStore(const Op &O) {
     return emitTmaStore(O);
   const Value *Val = O.operand(1);
   if (Val->type().isScalar()) {
+    if (const std::string Hints = accessHints(O); !Hints.empty()) {
+      const std::string Copy = fresh(nameOf(Val) + "_stored");
+      line(declaration(Val->type().Elem, Copy) + " = " + scalar(Val) + ";");
+      line("rt::st_global_v1" + Hints + "(" + scalar(O.operand(0)) + ", &" +
+           Copy + ", " + (O.mask() ? scalar(O.mask()) : "true") + ");");
+      return;
+    }
     std::string S = "*" + scalar(O.operand(0)) + " = " + scalar(Val) + ";";
     line(O.mask() ? "if (" + scalar(O.mask()) + ") " + S : S);
     return;
@@ -118,8 +147,9 @@ void KernelEmitter::emitStore(const Op &O) {
   Accesses.push_back("store " + nameOf(Val) + ": v" + std::to_string(W));
   line("#pragma unroll");
   line(loopHeader(elems(Val), W));
-  line("rt::st_global_v" + std::to_string(W) + "(" + elem(O.operand(0), "e") +
-           ", &" + nameOf(Val) + "[e], " + maskExpr(O, "e") + ");",
+  line("rt::st_global_v" + std::to_string(W) + accessHints(O) + "(" +
+           elem(O.operand(0), "e") + ", &" + nameOf(Val) + "[e], " +
+           maskExpr(O, "e") + ");",
        1);
 }
 

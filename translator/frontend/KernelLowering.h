@@ -340,9 +340,12 @@ private:
   /// the target's.)
   Value *lowerDot(llvm::ArrayRef<Value *> Args, const Type &RT,
                   int64_t Precision);
-  Value *lowerLoad(llvm::ArrayRef<Value *> Args, const Type &RT,
-                   SourceLocation L);
-  void lowerStore(llvm::ArrayRef<Value *> Args, SourceLocation L);
+  Value *lowerLoad(const FunctionDecl *Callee, llvm::ArrayRef<Value *> Args,
+                   const Type &RT, SourceLocation L);
+  void lowerStore(const FunctionDecl *Callee, llvm::ArrayRef<Value *> Args,
+                  SourceLocation L);
+  /// load<Cache, Evict> and store<Cache, Evict>'s hints on Access.
+  void setAccessHints(const FunctionDecl *Callee, Op &Access);
 
   /// atomic_*(ptrs, value, mask, order, scope) and atomic_cas(ptrs, cmp,
   /// value, order, scope): values take the pointee type and the pointers'

@@ -119,7 +119,7 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
                          L);
     break;
   case OpKind::Load:
-    Result = lowerLoad(Args, *RT, L);
+    Result = lowerLoad(Callee, Args, *RT, L);
     break;
   case OpKind::ReduceSum:
   case OpKind::ReduceMax:
@@ -165,7 +165,7 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
     Result = B.create(K, *RT, Args);
     break;
   case OpKind::Store:
-    lowerStore(Args, L);
+    lowerStore(Callee, Args, L);
     return nullptr;
   case OpKind::Assume:
     lowerAssume(Callee, B.cast(Args[0], ElemType{ScalarKind::I1}));
@@ -535,7 +535,13 @@ Value *KernelLowering::lowerDot(llvm::ArrayRef<Value *> Args, const Type &RT,
   return R;
 }
 
-Value *KernelLowering::lowerLoad(llvm::ArrayRef<Value *> Args, const Type &RT,
+void KernelLowering::setAccessHints(const FunctionDecl *Callee, Op &Access) {
+  Access.setAccessHints(CacheModifier(templateIntArg(Callee, 0).value_or(0)),
+                        EvictionPolicy(templateIntArg(Callee, 1).value_or(0)));
+}
+
+Value *KernelLowering::lowerLoad(const FunctionDecl *Callee,
+                                 llvm::ArrayRef<Value *> Args, const Type &RT,
                                  SourceLocation L) {
   Value *Ptrs = Args[0];
   llvm::SmallVector<Value *, 3> Ops{Ptrs};
@@ -544,10 +550,13 @@ Value *KernelLowering::lowerLoad(llvm::ArrayRef<Value *> Args, const Type &RT,
         operand(Args[1], ElemType{ScalarKind::I1}, Ptrs->type().Shape));
   if (Args.size() >= 3)
     Ops.push_back(operand(Args[2], RT.Elem, Ptrs->type().Shape));
-  return B.create(OpKind::Load, RT, Ops);
+  Value *R = B.create(OpKind::Load, RT, Ops);
+  setAccessHints(Callee, *R->definingOp());
+  return R;
 }
 
-void KernelLowering::lowerStore(llvm::ArrayRef<Value *> Args,
+void KernelLowering::lowerStore(const FunctionDecl *Callee,
+                                llvm::ArrayRef<Value *> Args,
                                 SourceLocation L) {
   Value *Ptrs = Args[0];
   ElemType Pointee{Ptrs->type().Elem.Pointee};
@@ -560,7 +569,7 @@ void KernelLowering::lowerStore(llvm::ArrayRef<Value *> Args,
   if (Args.size() >= 3)
     Ops.push_back(
         operand(Args[2], ElemType{ScalarKind::I1}, Ptrs->type().Shape));
-  B.createVoid(OpKind::Store, Ops);
+  setAccessHints(Callee, *B.createVoid(OpKind::Store, Ops));
 }
 
 /// atomic_*(ptrs, value, mask, order, scope) and atomic_cas(ptrs, cmp,

@@ -36,6 +36,17 @@ llvm::StringRef spell(MemScope S) {
   return Names[static_cast<unsigned>(S)];
 }
 
+llvm::StringRef spell(CacheModifier C) {
+  static const char *const Names[] = {"normal", "ca", "cg", "cs",      "lu",
+                                      "cv",     "wb", "wt", "volatile"};
+  return Names[static_cast<unsigned>(C)];
+}
+
+llvm::StringRef spell(EvictionPolicy E) {
+  static const char *const Names[] = {"normal", "evict_first", "evict_last"};
+  return Names[static_cast<unsigned>(E)];
+}
+
 llvm::StringRef spell(DotPrecision P) {
   static const char *const Names[] = {"tf32", "tf32x3", "ieee"};
   return Names[static_cast<unsigned>(P)];

@@ -82,6 +82,25 @@ enum class MemScope : uint8_t { Gpu, Cta, Sys };
 llvm::StringRef spell(MemOrder M); // relaxed, acquire, release, acq_rel
 llvm::StringRef spell(MemScope S); // gpu, cta, sys
 
+/// A load's or store's cache modifier and eviction policy (Triton's
+/// cache_modifier, volatile and eviction_policy), in tile::cache's and
+/// tile::evict's order. Volatile accesses read or write memory each time,
+/// where written: never staged, copied by TMA or merged.
+enum class CacheModifier : uint8_t {
+  Normal,
+  CA,
+  CG,
+  CS,
+  LU,
+  CV,
+  WB,
+  WT,
+  Volatile
+};
+enum class EvictionPolicy : uint8_t { Normal, First, Last };
+llvm::StringRef spell(CacheModifier C);  // normal, ca, ..., volatile
+llvm::StringRef spell(EvictionPolicy E); // normal, evict_first, evict_last
+
 /// A position in the user's .tile.cpp (1-based; 0 means unknown).
 struct SourceLoc {
   unsigned Line = 0;
@@ -243,6 +262,20 @@ public:
   void setPermutedDim(unsigned Dim, unsigned From) {
     const unsigned Shift = 4 * Dim;
     IntAttr = (IntAttr & ~(int64_t(15) << Shift)) | int64_t(From) << Shift;
+  }
+
+  // Loads and stores: the cache modifier and eviction policy, packed into
+  // IntAttr.
+  CacheModifier cacheModifier() const { return CacheModifier(IntAttr & 15); }
+  EvictionPolicy evictionPolicy() const {
+    return EvictionPolicy(IntAttr >> 4 & 3);
+  }
+  void setAccessHints(CacheModifier C, EvictionPolicy E) {
+    IntAttr = unsigned(C) | unsigned(E) << 4;
+  }
+  bool isVolatileAccess() const {
+    return (Kind == OpKind::Load || Kind == OpKind::Store) &&
+           cacheModifier() == CacheModifier::Volatile;
   }
 
   // Atomics: the memory order and scope, packed into IntAttr.

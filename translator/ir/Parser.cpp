@@ -90,6 +90,17 @@ std::optional<MemOrder> orderNamed(llvm::StringRef S) {
                              MemOrder::Release, MemOrder::AcqRel});
 }
 
+std::optional<CacheModifier> cacheNamed(llvm::StringRef S) {
+  using C = CacheModifier;
+  return named<C>(S, {C::Normal, C::CA, C::CG, C::CS, C::LU, C::CV, C::WB,
+                      C::WT, C::Volatile});
+}
+
+std::optional<EvictionPolicy> evictionNamed(llvm::StringRef S) {
+  using E = EvictionPolicy;
+  return named<E>(S, {E::Normal, E::First, E::Last});
+}
+
 std::optional<MemScope> scopeNamed(llvm::StringRef S) {
   return named<MemScope>(S, {MemScope::Gpu, MemScope::Cta, MemScope::Sys});
 }
@@ -264,6 +275,10 @@ private:
         O.setNumStagesHint(N);
       else if (Key == "precision" && precisionNamed(Val))
         O.setPrecision(*precisionNamed(Val));
+      else if (Key == "cache" && cacheNamed(Val))
+        O.setAccessHints(*cacheNamed(Val), O.evictionPolicy());
+      else if (Key == "evict" && evictionNamed(Val))
+        O.setAccessHints(O.cacheModifier(), *evictionNamed(Val));
       else if (Key == "order" && orderNamed(Val))
         O.setMemory(*orderNamed(Val), O.memScope());
       else if (Key == "scope" && scopeNamed(Val))

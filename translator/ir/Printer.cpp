@@ -90,6 +90,14 @@ private:
       if (O.precision() != DotPrecision::TF32)
         OS << " {precision = " << spell(O.precision()) << "}";
       break;
+    case OpKind::Load:
+    case OpKind::Store:
+      // Plain accesses, the default, print nothing.
+      if (O.cacheModifier() != CacheModifier::Normal ||
+          O.evictionPolicy() != EvictionPolicy::Normal)
+        OS << " {cache = " << spell(O.cacheModifier())
+           << ", evict = " << spell(O.evictionPolicy()) << "}";
+      break;
     default:
       if (categoryOf(O.kind()) == OpCategory::Reduce)
         OS << " {axis = " << O.axis() << "}";

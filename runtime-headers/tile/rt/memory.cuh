@@ -4,20 +4,138 @@
 // most) give one V-wide access.
 #pragma once
 
+#if !defined(__HIPCC__)
+#include <cuda/annotated_ptr>
+#endif
+#include <cstring>
+#include <type_traits>
+
 namespace tile::rt {
 
-template <class T, int V> struct alignas(sizeof(T) * V) vec {
-  T v[V];
-};
+template <class T, int V> struct alignas(sizeof(T) * V) vec { T v[V]; };
+
+/// tile::cache and tile::evict, in their order: a load's or store's cache
+/// operator (ld.global.cg, ...; ld.volatile) and the caches' eviction
+/// priority for its data (an L2 access policy: evict_first streams,
+/// evict_last persists). On AMD GPUs only volatile_ changes the access.
+enum class cache { normal, ca, cg, cs, lu, cv, wb, wt, volatile_ };
+enum class evict { normal, first, last };
+
+namespace detail {
+
+/// The unsigned integer (vector) of Bytes bytes, the types the cache
+/// operators' intrinsics take.
+template <int Bytes> struct access_bits;
+template <> struct access_bits<1> { using type = unsigned char; };
+template <> struct access_bits<2> { using type = unsigned short; };
+template <> struct access_bits<4> { using type = unsigned int; };
+template <> struct access_bits<8> { using type = uint2; };
+template <> struct access_bits<16> { using type = uint4; };
+
+/// Volatile accesses of 8 and 16 bytes go word by word.
+template <class B> __device__ __forceinline__ B read_volatile(const B *p) {
+  B r;
+  if constexpr (sizeof(B) <= 4) {
+    r = *const_cast<const volatile B *>(p);
+  } else {
+    const volatile unsigned *w = reinterpret_cast<const volatile unsigned *>(p);
+    unsigned *o = reinterpret_cast<unsigned *>(&r);
+#pragma unroll
+    for (unsigned i = 0; i < sizeof(B) / 4; ++i)
+      o[i] = w[i];
+  }
+  return r;
+}
+
+template <class B> __device__ __forceinline__ void write_volatile(B *p, B v) {
+  if constexpr (sizeof(B) <= 4) {
+    *const_cast<volatile B *>(p) = v;
+  } else {
+    volatile unsigned *w = reinterpret_cast<volatile unsigned *>(p);
+    const unsigned *i = reinterpret_cast<const unsigned *>(&v);
+#pragma unroll
+    for (unsigned k = 0; k < sizeof(B) / 4; ++k)
+      w[k] = i[k];
+  }
+}
+
+#if !defined(__HIPCC__)
+template <evict E>
+using eviction_property =
+    std::conditional_t<E == evict::first, cuda::access_property::streaming,
+                       cuda::access_property::persisting>;
+#endif
+
+/// The bits at p, read as C and E say.
+template <cache C, evict E, class B>
+__device__ __forceinline__ B load_bits(const B *p) {
+  if constexpr (C == cache::volatile_) {
+    return read_volatile(p);
+  } else {
+#if defined(__HIPCC__)
+    return *p;
+#else
+    if constexpr (C == cache::ca)
+      return __ldca(p);
+    else if constexpr (C == cache::cg)
+      return __ldcg(p);
+    else if constexpr (C == cache::cs)
+      return __ldcs(p);
+    else if constexpr (C == cache::lu)
+      return __ldlu(p);
+    else if constexpr (C == cache::cv)
+      return __ldcv(p);
+    else if constexpr (E != evict::normal)
+      return cuda::annotated_ptr<const B, eviction_property<E>>(p)[0];
+    else
+      return *p;
+#endif
+  }
+}
+
+/// Writes v at p as C and E say.
+template <cache C, evict E, class B>
+__device__ __forceinline__ void store_bits(B *p, B v) {
+  if constexpr (C == cache::volatile_) {
+    write_volatile(p, v);
+  } else {
+#if defined(__HIPCC__)
+    *p = v;
+#else
+    if constexpr (C == cache::wb)
+      __stwb(p, v);
+    else if constexpr (C == cache::cg)
+      __stcg(p, v);
+    else if constexpr (C == cache::cs)
+      __stcs(p, v);
+    else if constexpr (C == cache::wt)
+      __stwt(p, v);
+    else if constexpr (E != evict::normal) {
+      const cuda::annotated_ptr<B, eviction_property<E>> q{p};
+      q[0] = v;
+    } else
+      *p = v;
+#endif
+  }
+}
+
+} // namespace detail
 
 /// Loads V elements at p (a generic address) into dst if pred, else fills
 /// dst with other.
-template <int V, class T>
+template <int V, cache C = cache::normal, evict E = evict::normal, class T>
 __device__ __forceinline__ void load_vector(T *dst, const T *p, bool pred,
                                             T other) {
   static_assert(sizeof(T) * V <= 16, "at most 16 bytes per access");
   if (pred) {
-    vec<T, V> x = *reinterpret_cast<const vec<T, V> *>(p);
+    vec<T, V> x;
+    if constexpr (C == cache::normal && E == evict::normal) {
+      x = *reinterpret_cast<const vec<T, V> *>(p);
+    } else {
+      using B = typename detail::access_bits<sizeof(T) * V>::type;
+      const B bits = detail::load_bits<C, E>(reinterpret_cast<const B *>(p));
+      std::memcpy(static_cast<void *>(&x), &bits, sizeof x);
+    }
 #pragma unroll
     for (int i = 0; i < V; ++i)
       dst[i] = x.v[i];
@@ -29,7 +147,7 @@ __device__ __forceinline__ void load_vector(T *dst, const T *p, bool pred,
 }
 
 /// Stores V elements of src at p (a generic address) if pred.
-template <int V, class T>
+template <int V, cache C = cache::normal, evict E = evict::normal, class T>
 __device__ __forceinline__ void store_vector(T *p, const T *src, bool pred) {
   static_assert(sizeof(T) * V <= 16, "at most 16 bytes per access");
   if (pred) {
@@ -37,25 +155,32 @@ __device__ __forceinline__ void store_vector(T *p, const T *src, bool pred) {
 #pragma unroll
     for (int i = 0; i < V; ++i)
       x.v[i] = src[i];
-    *reinterpret_cast<vec<T, V> *>(p) = x;
+    if constexpr (C == cache::normal && E == evict::normal) {
+      *reinterpret_cast<vec<T, V> *>(p) = x;
+    } else {
+      using B = typename detail::access_bits<sizeof(T) * V>::type;
+      B bits;
+      std::memcpy(static_cast<void *>(&bits), &x, sizeof bits);
+      detail::store_bits<C, E>(reinterpret_cast<B *>(p), bits);
+    }
   }
 }
 
 #define TILE_RT_ACCESS_WIDTH(V)                                                \
-  template <class T>                                                           \
+  template <cache C = cache::normal, evict E = evict::normal, class T>         \
   __device__ __forceinline__ void ld_global_v##V(T *dst, const T *p,           \
                                                  bool pred, T other) {         \
-    load_vector<V>(dst, p, pred, other);                                       \
+    load_vector<V, C, E>(dst, p, pred, other);                                 \
   }                                                                            \
   template <class T>                                                           \
   __device__ __forceinline__ void ld_shared_v##V(T *dst, const T *p,           \
                                                  bool pred, T other) {         \
     load_vector<V>(dst, p, pred, other);                                       \
   }                                                                            \
-  template <class T>                                                           \
+  template <cache C = cache::normal, evict E = evict::normal, class T>         \
   __device__ __forceinline__ void st_global_v##V(T *p, const T *src,           \
                                                  bool pred) {                  \
-    store_vector<V>(p, src, pred);                                             \
+    store_vector<V, C, E>(p, src, pred);                                       \
   }
 TILE_RT_ACCESS_WIDTH(1)
 TILE_RT_ACCESS_WIDTH(2)

@@ -51,6 +51,9 @@
 // RUN: %not %tilecc %s -o %t -DCASE=48 2>&1 | %check-errors %s --check-prefix=C48
 // RUN: %not %tilecc %s -o %t -DCASE=49 2>&1 | %check-errors %s --check-prefix=C49
 // RUN: %not %tilecc %s -o %t -DCASE=50 2>&1 | %check-errors %s --check-prefix=C50
+// RUN: %not %tilecc %s -o %t -DCASE=51 2>&1 | %check-errors %s --check-prefix=C51
+// RUN: %not %tilecc %s -o %t -DCASE=52 2>&1 | %check-errors %s --check-prefix=C52
+// RUN: %not %tilecc %s -o %t -DCASE=53 2>&1 | %check-errors %s --check-prefix=C53
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -264,6 +267,18 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 50
   // C50: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: gather's index has its source's shape but along the axis
   auto g = tile::gather<0>(o, tile::zeros<int, 4, 8>());
+#endif
+#if CASE == 51
+  // C51: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a load's cache modifier is ca, cg, cs, lu, cv or volatile_
+  tile::store(f + a, tile::load<tile::cache::wb>(f + a));
+#endif
+#if CASE == 52
+  // C52: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a cache modifier and an eviction policy do not combine
+  tile::store(f + a, tile::load<tile::cache::cg, tile::evict::last>(f + a));
+#endif
+#if CASE == 53
+  // C53: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a store's cache modifier is wb, cg, cs, wt or volatile_
+  tile::store<tile::cache::ca>(f + a, 1.0f);
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
