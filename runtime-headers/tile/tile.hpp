@@ -1734,6 +1734,28 @@ TILE_DETAIL_REDUCTION(argmin)
 
 #undef TILE_DETAIL_REDUCTION
 
+/// The element type a sum is taken in (Triton's dtype=):
+/// tile::sum<1>(x, tile::dtype<float>) converts x's elements to float and
+/// adds them in float, whatever x's type.
+template <class T> struct dtype_t {};
+template <class T> inline constexpr dtype_t<T> dtype{};
+
+template <int Axis, bool KeepDims = false, class Acc, class T, int... D>
+TILE_OP("sum")
+auto sum(const tensor<T, D...> &x, dtype_t<Acc>) {
+  static_assert(detail::is_element_v<Acc>, "a sum's dtype is a number type");
+  return detail::reduce_values<Axis, KeepDims, tensor<T, D...>::shape, Acc>(
+      x, detail::apply<detail::binop::add, Acc>);
+}
+
+template <class Acc, class T, int... D>
+TILE_OP("sum")
+auto sum(const tensor<T, D...> &x, dtype_t<Acc>) {
+  static_assert(detail::is_element_v<Acc>, "a sum's dtype is a number type");
+  return detail::reduce_values<0, false, detail::flat_shape<T, D...>, Acc>(
+      x, detail::apply<detail::binop::add, Acc>);
+}
+
 /// Reduces with combine(a, b), a left fold in index order: combine takes two
 /// values of T and returns one, which converts back to T as a C++ return
 /// would. The result keeps the element type T.
@@ -2161,6 +2183,20 @@ inline constexpr bool debug_checks = true;
 inline constexpr bool debug_checks = false;
 #endif
 
+/// Prints v's bits in hexadecimal, two digits per byte (device_print's
+/// hex=True).
+template <class T> void print_hex(T v) {
+  if constexpr (sizeof(T) == 8) {
+    std::uint64_t bits;
+    std::memcpy(&bits, &v, 8);
+    std::printf("0x%016llx", static_cast<unsigned long long>(bits));
+  } else {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    std::printf("0x%0*x", int(2 * sizeof(T)), bits);
+  }
+}
+
 template <class T> void print_value(T v) {
   if constexpr (std::is_pointer_v<T>)
     std::printf("%p", static_cast<const void *>(v));
@@ -2201,11 +2237,17 @@ template <class X> void print_position(std::FILE *out, int k) {
 
 } // namespace detail
 
+/// How device_print writes values: as numbers, or their bits in
+/// hexadecimal (Triton's hex=True: 0x and two digits per byte).
+enum class print_format { decimal, hex };
+inline constexpr print_format hex = print_format::hex;
+
 /// Prints each element of each value, one line each, as Triton's
 /// device_print does: `pid (x, y, z) idx (i, j) prefix: value`, with
-/// `(operand n)` after the prefix when there are several values. On the GPU
-/// the lines of different threads come in any order.
-template <class... A>
+/// `(operand n)` after the prefix when there are several values;
+/// device_print<tile::hex> prints their bits. On the GPU the lines of
+/// different threads come in any order.
+template <print_format Format = print_format::decimal, class... A>
 TILE_OP("device_print")
 void device_print(const char *prefix, const A &...values) {
   std::string p = prefix;
@@ -2224,7 +2266,10 @@ void device_print(const char *prefix, const A &...values) {
       if (sizeof...(A) > 1)
         std::printf(" (operand %d)", operand);
       std::printf(": ");
-      detail::print_value(detail::operand_at<V>(v, k));
+      if constexpr (Format == print_format::hex)
+        detail::print_hex(detail::operand_at<V>(v, k));
+      else
+        detail::print_value(detail::operand_at<V>(v, k));
       std::printf("\n");
     }
     ++operand;

@@ -478,6 +478,32 @@ tile::grid control_flow_grid(std::int64_t *, std::int64_t, int) {
 #undef CONFORMANCE_TYPE
 #undef CONFORMANCE_REDUCE
 
+// Case 7 also: sum's dtype (Triton's dtype=): int8 values summed in int8
+// wrap, as by default they do not (int32); float16 rows summed in float64
+// and in float16.
+template <int N>
+TILE_KERNEL void sum_dtype(const std::int8_t *b, const tile::half *h,
+                           std::int8_t *narrow, int *wide, double *rows,
+                           tile::half *half_rows) {
+  auto i = tile::arange<N>();
+  auto v = tile::load(b + i);
+  tile::store(narrow, tile::sum(v, tile::dtype<std::int8_t>));
+  tile::store(wide, tile::sum(v));
+  auto offs =
+      tile::expand_dims<1>(tile::arange<4>()) * N + tile::expand_dims<0>(i);
+  auto m = tile::load(h + offs);
+  tile::store(rows + tile::arange<4>(), tile::sum<1>(m, tile::dtype<double>));
+  tile::store(half_rows + tile::arange<4>(),
+              tile::sum<1>(m, tile::dtype<tile::half>));
+}
+TILE_CONFIGS(sum_dtype, tile::config{.meta = {64}, .num_warps = 4});
+template <int N>
+TILE_GRID(sum_dtype)
+tile::grid sum_dtype_grid(const std::int8_t *, const tile::half *,
+                          std::int8_t *, int *, double *, tile::half *) {
+  return {1};
+}
+
 // Case 8, custom_tuple_reduce: Welford's mean and variance of 512 values
 // as a reduction of (mean, m2, count) triples.
 template <int BLOCK> TILE_KERNEL void welford(const float *x, float *out) {

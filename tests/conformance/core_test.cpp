@@ -587,6 +587,42 @@ void reduceSuite(const char *Type, Launch Run) {
                            WantIndex);
 }
 
+/// Case 7 also: sum with a dtype. The int8 sum wraps; the float16 rows
+/// hold small integers (exact in float16 at any order of addition).
+void sumDtype() {
+  constexpr int N = 64;
+  std::vector<std::int8_t> B(N);
+  std::vector<tile::half> H(4 * N);
+  int Wide = 0;
+  for (int I = 0; I < N; ++I) {
+    B[I] = static_cast<std::int8_t>(I * 3 - 50);
+    Wide += B[I];
+  }
+  std::vector<double> Rows(4, 0);
+  std::vector<tile::half> HalfRows(4);
+  for (int R = 0; R < 4; ++R) {
+    for (int C = 0; C < N; ++C) {
+      H[R * N + C] = static_cast<tile::half>(static_cast<float>((C % 7) - R));
+      Rows[R] += (C % 7) - R;
+    }
+    HalfRows[R] = static_cast<tile::half>(static_cast<float>(Rows[R]));
+  }
+  Buffer<std::int8_t> BB(B), Narrow(1);
+  Buffer<tile::half> BH(H), HalfOut(4);
+  Buffer<int> WideOut(1);
+  Buffer<double> RowsOut(4);
+  CONFORMANCE_RUN(sum_dtype, 64, BB, BH, Narrow, WideOut, RowsOut, HalfOut);
+  conformance::expectExact(
+      "reduce_suite sum dtype int8 (wraps)", "int8", Narrow.values(),
+      std::vector<std::int8_t>{static_cast<std::int8_t>(Wide & 0xff)});
+  conformance::expectExact("reduce_suite sum (int32 by default)", "int8",
+                           WideOut.values(), std::vector<int>{Wide});
+  conformance::expectExact("reduce_suite sum dtype float64", "float16",
+                           RowsOut.values(), Rows);
+  conformance::expectExact("reduce_suite sum dtype float16", "float16",
+                           HalfOut.values(), HalfRows);
+}
+
 void reduceSuiteAll() {
 #define CONFORMANCE_TYPE(S, T, NAME)                                           \
   reduceSuite<T>(NAME, [](auto &X, auto &Out, auto &Index) {                   \
@@ -1315,6 +1351,7 @@ int main() {
   maskedLoadOtherAll();
   accessHints();
   reduceSuiteAll();
+  sumDtype();
   customTupleReduce();
   scanSuite();
   scanTypedAll();

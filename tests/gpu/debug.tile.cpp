@@ -3,8 +3,7 @@
 // emulation prints, and expects the failed assertion's error.
 #include <tile/tile.hpp>
 
-template <int BLOCK>
-TILE_KERNEL void printed(const int *x, int n) {
+template <int BLOCK> TILE_KERNEL void printed(const int *x, int n) {
   auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
   auto mask = offs < n;
   auto v = tile::load(x + offs, mask);
@@ -12,6 +11,8 @@ TILE_KERNEL void printed(const int *x, int n) {
   tile::device_print("x", v);
   tile::device_print("half and square", tile::cast<float>(v) * 0.5f, v * v);
   tile::device_print("n: ", n);
+  tile::device_print<tile::hex>("bits", v, tile::cast<float>(v) * 0.5f,
+                                tile::cast<tile::half>(v));
 }
 TILE_CONFIGS(printed, tile::config{.meta = {8}, .num_warps = 1});
 template <int BLOCK>

@@ -60,8 +60,9 @@ int main() {
                           N);
   });
   // Two programs of 8 elements (the 3 past n too, as Triton prints them),
-  // each printed once and twice more as two operands; n once per program.
-  bool Ok = Gpu == Emulated && Gpu.size() == 3 * 16 + 2;
+  // each printed once, twice more as two operands and three times more as
+  // bits; n once per program.
+  bool Ok = Gpu == Emulated && Gpu.size() == 6 * 16 + 2;
   std::printf("%s: device_print, %zu lines on the GPU, %zu in emulation\n",
               Ok ? "ok" : "FAIL", Gpu.size(), Emulated.size());
   std::vector<std::string> OnlyGpu, OnlyEmulated;

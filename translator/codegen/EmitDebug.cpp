@@ -57,6 +57,20 @@ printfArgument(ScalarKind K, const std::string &X) {
   }
 }
 
+/// The printf conversion and argument that print an element of kind K as
+/// its bits in hexadecimal, two digits per byte (Triton's hex=True).
+static std::pair<std::string, std::string>
+printfHexArgument(ScalarKind K, const std::string &X) {
+  const unsigned Bytes = storageBytes(K);
+  if (Bytes == 8)
+    return {"0x%016llx", "rt::bitcast<unsigned long long>(" + X + ")"};
+  const std::string Bits = Bytes == 4   ? "unsigned"
+                           : Bytes == 2 ? "unsigned short"
+                                        : "unsigned char";
+  return {"0x%0" + std::to_string(2 * Bytes) + "x",
+          "unsigned(rt::bitcast<" + Bits + ">(" + X + "))"};
+}
+
 void KernelEmitter::emitPrint(const Op &O) {
   llvm::StringRef Prefix = llvm::StringRef(O.message()).rtrim(": ");
   const std::string Pid = "int(blockIdx.x), int(blockIdx.y), int(blockIdx.z)";
@@ -77,8 +91,9 @@ void KernelEmitter::emitPrint(const Op &O) {
       Index += (D ? ", %" : "%") + std::to_string(Width) + "d";
       Coords += ", " + layoutOf(V) + "::coord(e, " + std::to_string(D) + ")";
     }
-    auto [Conversion, Arg] =
-        printfArgument(T.Elem.Kind, elem(V, T.isScalar() ? "0" : "e"));
+    const std::string X = elem(V, T.isScalar() ? "0" : "e");
+    auto [Conversion, Arg] = O.printsHex() ? printfHexArgument(T.Elem.Kind, X)
+                                           : printfArgument(T.Elem.Kind, X);
     const std::string Format =
         "pid (%d, %d, %d) idx (" + Index + ")" +
         (Prefix.empty() ? "" : " " + cLiteral(Prefix, /*Format=*/true)) +

@@ -62,6 +62,9 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
     ArgEs.resize(1);
   if (K == OpKind::Gather)
     ArgEs.resize(2);
+  // sum's dtype is the result's element type (the header's).
+  if (K == OpKind::ReduceSum)
+    ArgEs.resize(1);
   std::optional<int64_t> Precision;
   if (K == OpKind::Dot) {
     Precision = constantArg(ArgEs.back(), "the input precision");
@@ -258,7 +261,10 @@ void KernelLowering::lowerDebugOp(OpKind K, const CallExpr *CE) {
     Ops = {Cond};
   }
   setLoc(CE->getExprLoc());
-  B.createVoid(K, Ops)->setMessage(Text->getString().str());
+  Op *Debug = B.createVoid(K, Ops);
+  Debug->setMessage(Text->getString().str());
+  if (IsPrint) // device_print<Format>: tile::print_format::hex is 1
+    Debug->setPrintsHex(templateIntArg(Callee, 0).value_or(0) == 1);
 }
 
 /// multiple_of<N...>(x) and max_contiguous<N...>(x): x, with what the user

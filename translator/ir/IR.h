@@ -254,6 +254,10 @@ public:
     IntAttr = Axis | unsigned(Descending) << 8;
   }
 
+  // Print: whether values print as their bits in hexadecimal.
+  bool printsHex() const { return IntAttr == 1; }
+  void setPrintsHex(bool Hex) { IntAttr = Hex; }
+
   // Permute: the operand dimension of each result dimension, packed four
   // bits each into IntAttr.
   unsigned permutedDim(unsigned Dim) const {

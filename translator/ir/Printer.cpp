@@ -60,7 +60,7 @@ private:
     case OpKind::Assert:
       OS << " {message = \"";
       OS.write_escaped(O.message());
-      OS << "\"}";
+      OS << (O.kind() == OpKind::Print && O.printsHex() ? "\", hex}" : "\"}");
       break;
     case OpKind::MultipleOf:
     case OpKind::MaxContiguous: {
