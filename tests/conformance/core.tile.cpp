@@ -308,7 +308,7 @@ template <int M, int N> auto offsets2() {
 
 template <int K>
 TILE_KERNEL void reshapes(const float *x, float *small, float *wide,
-                          float *cube, float *sums) {
+                          float *cube, float *sums, float *nested) {
   tile::store(small + offsets2<8, 8>(),
               tile::reshape<8, 8>(tile::load(x + tile::arange<64>())));
   tile::store(wide + offsets2<16, 4>(),
@@ -316,11 +316,17 @@ TILE_KERNEL void reshapes(const float *x, float *small, float *wide,
   auto c = tile::reshape<16, 8, 16>(tile::load(x + offsets2<64, 32>()));
   tile::store(cube + tile::reshape<16, 8, 16>(offsets2<64, 32>()), c);
   tile::store(sums + tile::arange<16>(), tile::sum<1>(tile::sum<2>(c)));
+  // The same offsets from 1-D ones by two expand_dims each.
+  auto i = tile::expand_dims<1>(tile::expand_dims<1>(tile::arange<16>()));
+  auto j = tile::expand_dims<0>(tile::expand_dims<1>(tile::arange<8>()));
+  auto k = tile::expand_dims<0>(tile::expand_dims<0>(tile::arange<16>()));
+  tile::store(nested + i * 128 + j * 16 + k, c);
 }
 TILE_CONFIGS(reshapes, tile::config{.meta = {0}, .num_warps = 4});
 template <int K>
 TILE_GRID(reshapes)
-tile::grid reshapes_grid(const float *, float *, float *, float *, float *) {
+tile::grid
+    reshapes_grid(const float *, float *, float *, float *, float *, float *) {
   return {1};
 }
 

@@ -1211,8 +1211,9 @@ void shapeOps() {
   (std::make_integer_sequence<int, 24>{});
 
   { // reshapes keep the row-major order; the 3-D one is then reduced
-    Buffer<float> BX(X), Small8(64), Wide(64), Cube(2048), Sums(16);
-    CONFORMANCE_RUN(reshapes, 0, BX, Small8, Wide, Cube, Sums);
+    Buffer<float> BX(X), Small8(64), Wide(64), Cube(2048), Sums(16),
+        Nested(2048);
+    CONFORMANCE_RUN(reshapes, 0, BX, Small8, Wide, Cube, Sums, Nested);
     std::vector<float> Sum(16, 0);
     for (int I = 0; I < 2048; ++I)
       Sum[I / 128] += X[I];
@@ -1226,6 +1227,8 @@ void shapeOps() {
                              Cube.values(), X);
     conformance::expectExact("shape_ops reshape then sum", "float32",
                              Sums.values(), Sum);
+    conformance::expectExact("shape_ops 3-D offsets by nested expand_dims",
+                             "float32", Nested.values(), X);
   }
   { // flip along each dimension of (8, 64); cat of 1-D and 2-D tiles
     constexpr int M = 8;

@@ -400,6 +400,11 @@ private:
       return;
     }
     Layout Best = voted(V, Anchor);
+    // A tile expand_dims makes for another expand_dims (a rank-3 index from
+    // a 1-D one) would need its operand in a slice of a slice: it takes a
+    // layout of its own and is converted for its user.
+    if (Def && Def->kind() == OpKind::ExpandDims && Best.SliceDim)
+      Best = Anchor;
     // A shape op takes a layout it can relabel registers from where one is
     // near; its users that want another get a copy.
     if (Def && isRearrangement(Def->kind()))
