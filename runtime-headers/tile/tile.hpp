@@ -2425,6 +2425,271 @@ tensor<T, D...> gather(
 }
 
 //===----------------------------------------------------------------------===//
+// Tensor descriptors and block pointers
+//===----------------------------------------------------------------------===//
+
+/// Which dimensions a block pointer's load or store keeps inside the tensor
+/// (Triton's boundary_check): `tile::load(p, tile::boundary_check<0, 1>)`.
+template <int... Dims> struct boundary_check_t {};
+template <int... Dims>
+inline constexpr boundary_check_t<Dims...> boundary_check{};
+
+/// What a block pointer's load reads outside the tensor (padding_option).
+enum class padding { zero, nan };
+
+template <class T, int... Block> class tensor_descriptor;
+template <class T, int... Block> class block_ptr;
+
+namespace detail {
+
+/// A box of Block elements at offsets in a tensor (shape, strides): the
+/// element pointers, and which elements are inside along the dimensions in
+/// Checked. An element outside along another dimension stops the program:
+/// the kernel said it never leaves the tensor there.
+template <int... Block, class T, std::size_t R>
+auto box(T *base, const int (&shape)[R], const int (&strides)[R],
+         const std::array<int, R> &offsets, unsigned checked,
+         std::source_location at) {
+  using P = tensor<T *, Block...>;
+  std::pair<P, tensor<bool, Block...>> r;
+  for (int k = 0; k < P::numel; ++k) {
+    bool inside = true;
+    std::int64_t element = 0;
+    for (int d = int(R) - 1, rest = k; d >= 0; --d) {
+      const std::int64_t i = std::int64_t(offsets[d]) + rest % P::shape[d];
+      rest /= P::shape[d];
+      const bool in = i >= 0 && i < shape[d];
+      if (!(checked >> d & 1))
+        device_assert<true>(in,
+                            "block_ptr: the box leaves the tensor along a "
+                            "dimension boundary_check does not name",
+                            at);
+      inside = inside && in;
+      element += i * strides[d];
+    }
+    r.first.data()[k] = inside ? base + element : base;
+    r.second.data()[k] = inside;
+  }
+  return r;
+}
+
+/// The tensor's elements lie within 2^31 of its base (the offsets the GPU
+/// computes are 32-bit).
+template <std::size_t R>
+void check_tensor(const int (&shape)[R], const int (&strides)[R],
+                  std::source_location at) {
+  std::int64_t last = 0, first = 0;
+  for (std::size_t d = 0; d < R; ++d) {
+    device_assert<true>(shape[d] >= 0, "a tensor's shape is not negative", at);
+    const std::int64_t reach = std::int64_t(shape[d] - 1) * strides[d];
+    (reach > 0 ? last : first) += shape[d] > 0 ? reach : 0;
+  }
+  device_assert<true>(last <= INT32_MAX && first >= INT32_MIN,
+                      "a tensor descriptor or block pointer addresses its "
+                      "elements with 32-bit offsets",
+                      at);
+}
+
+template <int... Dims> constexpr unsigned dimension_bits(int rank) {
+  return (0u | ... | (1u << (Dims < 0 ? Dims + rank : Dims)));
+}
+
+template <int Rank, int... Dims> constexpr bool valid_dimensions() {
+  return ((Dims >= -Rank && Dims < Rank) && ...);
+}
+
+} // namespace detail
+
+/// A tensor in global memory, read and written in boxes of shape Block
+/// (tl.make_tensor_descriptor): `desc.load({m, k})` is the box whose first
+/// element is (m, k). Where a box reaches outside the tensor, loads read
+/// zeros and stores and atomics leave memory alone. Strides count elements;
+/// the last is 1. On sm_90 a 2-D descriptor's loads and stores become TMA
+/// copies where the launch's alignment allows.
+template <class T, int... Block> class tensor_descriptor {
+public:
+  static constexpr int rank = sizeof...(Block);
+  static_assert(rank >= 1 && rank <= 5, "descriptors have 1 to 5 dimensions");
+  using coordinates = std::array<int, rank>;
+
+  TILE_OP("descriptor_load")
+  tensor<std::remove_const_t<T>, Block...>
+  load(const coordinates &offsets,
+       std::source_location at = std::source_location::current()) const {
+    auto [ptrs, inside] = box(offsets, at);
+    return tile::load(ptrs, inside);
+  }
+
+  template <class V>
+  TILE_OP("descriptor_store")
+  void store(const coordinates &offsets, const V &value,
+             std::source_location at = std::source_location::current()) const {
+    auto [ptrs, inside] = box(offsets, at);
+    tile::store(ptrs, value, inside);
+  }
+
+#define TILE_DETAIL_DESCRIPTOR_ATOMIC(NAME)                                    \
+  template <class V>                                                           \
+  TILE_OP("descriptor_" #NAME)                                                 \
+  void NAME(const coordinates &offsets, const V &value,                        \
+            std::source_location at = std::source_location::current()) const { \
+    auto [ptrs, inside] = box(offsets, at);                                    \
+    tile::NAME(ptrs, value, inside, mem_order::relaxed);                       \
+  }
+  TILE_DETAIL_DESCRIPTOR_ATOMIC(atomic_add)
+  TILE_DETAIL_DESCRIPTOR_ATOMIC(atomic_min)
+  TILE_DETAIL_DESCRIPTOR_ATOMIC(atomic_max)
+  TILE_DETAIL_DESCRIPTOR_ATOMIC(atomic_and)
+  TILE_DETAIL_DESCRIPTOR_ATOMIC(atomic_or)
+  TILE_DETAIL_DESCRIPTOR_ATOMIC(atomic_xor)
+#undef TILE_DETAIL_DESCRIPTOR_ATOMIC
+
+private:
+  template <int... B, class U>
+  friend tensor_descriptor<U, B...>
+  make_tensor_descriptor(U *, const std::array<int, sizeof...(B)> &,
+                         const std::array<int, sizeof...(B)> &,
+                         std::source_location);
+
+  auto box(const coordinates &offsets, std::source_location at) const {
+    return detail::box<Block...>(base_, shape_, strides_, offsets,
+                                 (1u << rank) - 1, at);
+  }
+
+  T *base_;
+  int shape_[rank];
+  int strides_[rank];
+};
+
+/// The descriptor of the tensor at base of the given shape and strides, in
+/// boxes of Block (Triton's block_shape).
+template <int... Block, class T>
+TILE_OP("make_tensor_descriptor")
+tensor_descriptor<T, Block...> make_tensor_descriptor(
+    T *base, const std::array<int, sizeof...(Block)> &shape,
+    const std::array<int, sizeof...(Block)> &strides,
+    std::source_location at = std::source_location::current()) {
+  tensor_descriptor<T, Block...> d;
+  d.base_ = base;
+  std::copy(shape.begin(), shape.end(), d.shape_);
+  std::copy(strides.begin(), strides.end(), d.strides_);
+  device_assert<true>(strides.back() == 1,
+                      "a tensor descriptor's last stride is 1", at);
+  detail::check_tensor(d.shape_, d.strides_, at);
+  return d;
+}
+
+/// A box of shape Block at offsets in a tensor (tl.make_block_ptr), moved
+/// by advance and read and written by load and store, which keep the
+/// dimensions boundary_check names inside the tensor.
+template <class T, int... Block> class block_ptr {
+public:
+  static constexpr int rank = sizeof...(Block);
+  static_assert(rank >= 1 && rank <= 5,
+                "block pointers have 1 to 5 dimensions");
+  using coordinates = std::array<int, rank>;
+
+private:
+  template <int... B, class U>
+  friend block_ptr<U, B...>
+  make_block_ptr(U *, const std::array<int, sizeof...(B)> &,
+                 const std::array<int, sizeof...(B)> &,
+                 const std::array<int, sizeof...(B)> &, std::source_location);
+  template <class U, int... B>
+  friend block_ptr<U, B...>
+  advance(const block_ptr<U, B...> &,
+          const typename block_ptr<U, B...>::coordinates &);
+  template <cache C, evict E, class U, int... B, int... Checked>
+  friend tensor<std::remove_const_t<U>, B...>
+  load(const block_ptr<U, B...> &, boundary_check_t<Checked...>, padding,
+       std::source_location);
+  template <cache C, evict E, class U, int... B, class V, int... Checked>
+  friend void store(const block_ptr<U, B...> &, const V &,
+                    boundary_check_t<Checked...>, std::source_location);
+
+  auto box(unsigned checked, std::source_location at) const {
+    coordinates offsets;
+    std::copy(offsets_, offsets_ + rank, offsets.begin());
+    return detail::box<Block...>(base_, shape_, strides_, offsets, checked, at);
+  }
+
+  T *base_;
+  int shape_[rank];
+  int strides_[rank];
+  int offsets_[rank];
+};
+
+/// The block pointer to the box of shape Block at offsets in the tensor at
+/// base of the given shape and strides. (Triton's order argument is not
+/// needed: the layout follows the strides.)
+template <int... Block, class T>
+TILE_OP("make_block_ptr")
+block_ptr<T, Block...> make_block_ptr(
+    T *base, const std::array<int, sizeof...(Block)> &shape,
+    const std::array<int, sizeof...(Block)> &strides,
+    const std::array<int, sizeof...(Block)> &offsets,
+    std::source_location at = std::source_location::current()) {
+  block_ptr<T, Block...> p;
+  p.base_ = base;
+  std::copy(shape.begin(), shape.end(), p.shape_);
+  std::copy(strides.begin(), strides.end(), p.strides_);
+  std::copy(offsets.begin(), offsets.end(), p.offsets_);
+  detail::check_tensor(p.shape_, p.strides_, at);
+  return p;
+}
+
+/// p moved by delta elements along each dimension (tl.advance).
+template <class T, int... Block>
+TILE_OP("advance")
+block_ptr<T, Block...> advance(
+    const block_ptr<T, Block...> &p,
+    const typename block_ptr<T, Block...>::coordinates &delta) {
+  block_ptr<T, Block...> r = p;
+  for (int d = 0; d < r.rank; ++d)
+    r.offsets_[d] += delta[d];
+  return r;
+}
+
+/// The box p points at. Along the dimensions Checked names, elements
+/// outside the tensor read zero (padding::nan: NaN); along the others the
+/// box must lie inside it.
+template <cache C = cache::normal, evict E = evict::normal, class T,
+          int... Block, int... Checked>
+TILE_OP("block_load")
+tensor<std::remove_const_t<T>, Block...> load(
+    const block_ptr<T, Block...> &p, boundary_check_t<Checked...> = {},
+    padding pad = padding::zero,
+    std::source_location at = std::source_location::current()) {
+  static_assert(detail::valid_dimensions<sizeof...(Block), Checked...>(),
+                "boundary_check names a dimension the block pointer lacks");
+  using V = std::remove_const_t<T>;
+  auto [ptrs, inside] =
+      p.box(detail::dimension_bits<Checked...>(sizeof...(Block)), at);
+  if constexpr (detail::is_floating_v<V>) {
+    if (pad == padding::nan)
+      return load<C, E>(ptrs, inside, std::numeric_limits<float>::quiet_NaN());
+  }
+  device_assert<true>(pad == padding::zero,
+                      "padding::nan pads floating-point tiles only", at);
+  return load<C, E>(ptrs, inside);
+}
+
+/// Writes value (a tile of the box's shape, or a scalar) to the box p
+/// points at: along the dimensions Checked names, not outside the tensor.
+template <cache C = cache::normal, evict E = evict::normal, class T,
+          int... Block, class V, int... Checked>
+TILE_OP("block_store")
+void store(const block_ptr<T, Block...> &p, const V &value,
+           boundary_check_t<Checked...> = {},
+           std::source_location at = std::source_location::current()) {
+  static_assert(detail::valid_dimensions<sizeof...(Block), Checked...>(),
+                "boundary_check names a dimension the block pointer lacks");
+  auto [ptrs, inside] =
+      p.box(detail::dimension_bits<Checked...>(sizeof...(Block)), at);
+  store<C, E>(ptrs, value, inside);
+}
+
+//===----------------------------------------------------------------------===//
 // Compiler hints
 //===----------------------------------------------------------------------===//
 

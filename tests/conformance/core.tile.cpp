@@ -127,6 +127,116 @@ tile::grid access_hints_grid(const float *, float *, int *, int n) {
   return {tile::cdiv(n, BLOCK)};
 }
 
+// Case 6, block_ptr_copy_pad: each program copies a BM-row band of x
+// (rows x cols) block by block, advancing a block pointer along the
+// columns, with both dimensions checked; its last column block is also
+// stored whole, padded with NaN and with zeros, to a band of padded (BM
+// rows x 2 BN per program). A 3-D block pointer copies cube's box at
+// (1, 2, 3), checked along dimensions 1 and 2 only.
+template <int BM>
+TILE_KERNEL void block_copy(const float *x, float *out, float *padded,
+                            const int *cube, int *cube_out, int rows,
+                            int cols) {
+  constexpr int BN = 2 * BM;
+  const int row = tile::program_id(0) * BM;
+  auto src = tile::make_block_ptr<BM, BN>(x, {rows, cols}, {cols, 1}, {row, 0});
+  auto dst =
+      tile::make_block_ptr<BM, BN>(out, {rows, cols}, {cols, 1}, {row, 0});
+  for (int c = 0; c < cols; c += BN) {
+    tile::store(dst, tile::load(src, tile::boundary_check<0, 1>),
+                tile::boundary_check<0, 1>);
+    src = tile::advance(src, {0, BN});
+    dst = tile::advance(dst, {0, BN});
+  }
+  auto last = tile::advance(src, {0, -BN});
+  auto pad = tile::make_block_ptr<BM, BN>(
+      padded, {tile::num_programs(0) * BM, 2 * BN}, {2 * BN, 1}, {row, 0});
+  tile::store(pad,
+              tile::load(last, tile::boundary_check<0, 1>, tile::padding::nan));
+  tile::store(tile::advance(pad, {0, BN}),
+              tile::load(last, tile::boundary_check<-1, -2>));
+  auto box =
+      tile::make_block_ptr<2, 4, 8>(cube, {3, 5, 7}, {35, 7, 1}, {1, 2, 3});
+  auto box_out =
+      tile::make_block_ptr<2, 4, 8>(cube_out, {3, 5, 7}, {35, 7, 1}, {1, 2, 3});
+  if (tile::program_id(0) == 0)
+    tile::store(box_out, tile::load(box, tile::boundary_check<1, 2>),
+                tile::boundary_check<2, 1>);
+}
+TILE_CONFIGS(block_copy, tile::config{.meta = {16}, .num_warps = 4});
+template <int BM>
+TILE_GRID(block_copy)
+tile::grid block_copy_grid(const float *, float *, float *, const int *, int *,
+                           int rows, int) {
+  return {tile::cdiv(rows, BM)};
+}
+
+// Case 6 also, tensor descriptors: boxes shifted by (dm, dn), some starting
+// before the tensor, tile the plane; each program loads its box, stores
+// twice its values and adds them atomically (relaxed) into sum and takes
+// their maximum into peak; a 1-D descriptor copies a vector in boxes that
+// overhang its end.
+template <int BM>
+TILE_KERNEL void descriptor_ops(const float *x, float *twice, float *sum,
+                                int *peak, const int *v, int *v_out, int rows,
+                                int cols, int dm, int dn, int len) {
+  constexpr int BN = 2 * BM;
+  auto in = tile::make_tensor_descriptor<BM, BN>(x, {rows, cols}, {cols, 1});
+  auto out =
+      tile::make_tensor_descriptor<BM, BN>(twice, {rows, cols}, {cols, 1});
+  auto acc = tile::make_tensor_descriptor<BM, BN>(sum, {rows, cols}, {cols, 1});
+  auto top =
+      tile::make_tensor_descriptor<BM, BN>(peak, {rows, cols}, {cols, 1});
+  const int m = tile::program_id(0) * BM + dm;
+  const int n = tile::program_id(1) * BN + dn;
+  auto t = in.load({m, n});
+  out.store({m, n}, t * 2.0f);
+  acc.atomic_add({m, n}, t);
+  top.atomic_max({m, n}, tile::cast<int>(t));
+  auto vin = tile::make_tensor_descriptor<BM>(v, {len}, {1});
+  auto vout = tile::make_tensor_descriptor<BM>(v_out, {len}, {1});
+  const int i =
+      (tile::program_id(0) * tile::num_programs(1) + tile::program_id(1)) * BM;
+  vout.store({i}, vin.load({i}) + 1);
+}
+TILE_CONFIGS(descriptor_ops, tile::config{.meta = {16}, .num_warps = 4});
+template <int BM>
+TILE_GRID(descriptor_ops)
+tile::grid
+    descriptor_ops_grid(const float *, float *, float *, int *, const int *,
+                        int *, int rows, int cols, int, int, int) {
+  return {tile::cdiv(rows, BM) + 1, tile::cdiv(cols, 2 * BM) + 1};
+}
+
+// Case 6 also: tutorial 03's block-pointer matmul, A (m x k) and B (k x n)
+// read through block pointers advanced along K, C written through a tensor
+// descriptor: the loads are the pipelined ones (TMA copies on sm_90a where
+// the sizes are 16-aligned), the boxes' edges masked by the bounds.
+template <int BM>
+TILE_KERNEL void block_matmul(const tile::half *a, const tile::half *b,
+                              float *c, int m, int n, int k) {
+  constexpr int BN = BM, BK = 32;
+  const int om = tile::program_id(0) * BM, on = tile::program_id(1) * BN;
+  auto a_ptr = tile::make_block_ptr<BM, BK>(a, {m, k}, {k, 1}, {om, 0});
+  auto b_ptr = tile::make_block_ptr<BK, BN>(b, {k, n}, {n, 1}, {0, on});
+  auto acc = tile::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    acc = tile::dot(tile::load(a_ptr, tile::boundary_check<0, 1>),
+                    tile::load(b_ptr, tile::boundary_check<0, 1>), acc);
+    a_ptr = tile::advance(a_ptr, {0, BK});
+    b_ptr = tile::advance(b_ptr, {BK, 0});
+  }
+  tile::make_tensor_descriptor<BM, BN>(c, {m, n}, {n, 1}).store({om, on}, acc);
+}
+TILE_CONFIGS(block_matmul,
+             tile::config{.meta = {64}, .num_warps = 4, .num_stages = 3});
+template <int BM>
+TILE_GRID(block_matmul)
+tile::grid block_matmul_grid(const tile::half *, const tile::half *, float *,
+                             int m, int n, int) {
+  return {tile::cdiv(m, BM), tile::cdiv(n, BM)};
+}
+
 // Case 18, atomics: five programs of 64 lanes add, max and min into one
 // address each (every lane the same address), and add into four addresses
 // that lanes share; 2000 programs count under a spin lock taken with

@@ -522,6 +522,108 @@ void accessHints() {
                            Flag.values(), std::vector<int>{41, 42});
 }
 
+/// Case 6: block pointers copy a 37 x 70 matrix in 16 x 32 blocks with
+/// both dimensions checked, pad its last column block with NaN and with
+/// zeros, and copy a 3-D box overhanging two of its dimensions.
+void blockPointers() {
+  constexpr int Rows = 37, Cols = 70, BM = 16, BN = 32;
+  constexpr int Programs = (Rows + BM - 1) / BM;
+  std::vector<float> X(Rows * Cols);
+  for (int I = 0; I < Rows * Cols; ++I)
+    X[I] = static_cast<float>((I * 13) % 101) - 50.0f;
+  std::vector<int> Cube(3 * 5 * 7);
+  for (int I = 0; I < 105; ++I)
+    Cube[I] = I * 3 + 1;
+  Buffer<float> BX(X), Out(Rows * Cols, -1.0f),
+      Padded(Programs * BM * 2 * BN, -1.0f);
+  Buffer<int> BCube(Cube), CubeOut(105, -1);
+  CONFORMANCE_RUN(block_copy, 16, BX, Out, Padded, BCube, CubeOut, Rows, Cols);
+  conformance::expectExact("block_ptr_copy_pad (copy)", "float32", Out.values(),
+                           X);
+  const float NaN = std::numeric_limits<float>::quiet_NaN();
+  const int LastColumn = (Cols - 1) / BN * BN;
+  std::vector<float> WantPad(Padded.values().size());
+  for (int R = 0; R < Programs * BM; ++R)
+    for (int C = 0; C < BN; ++C) {
+      const bool Inside = R < Rows && LastColumn + C < Cols;
+      const float V = Inside ? X[R * Cols + LastColumn + C] : 0.0f;
+      WantPad[R * 2 * BN + C] = Inside ? V : NaN;
+      WantPad[R * 2 * BN + BN + C] = V;
+    }
+  conformance::expectExact("block_ptr_copy_pad (nan, zero)", "float32",
+                           Padded.values(), WantPad);
+  std::vector<int> WantCube(105, -1);
+  for (int I = 1; I < 3; ++I)
+    for (int J = 2; J < 5; ++J)
+      for (int K = 3; K < 7; ++K)
+        WantCube[I * 35 + J * 7 + K] = Cube[I * 35 + J * 7 + K];
+  conformance::expectExact("block_ptr_copy_pad (3-D)", "int32",
+                           CubeOut.values(), WantCube);
+}
+
+/// Case 6 also: tensor descriptors' loads, stores and atomics on boxes
+/// shifted by (-8, -5), some before the tensor's start, some past its end.
+void tensorDescriptors() {
+  constexpr int Rows = 37, Cols = 70, Len = 100;
+  std::vector<float> X(Rows * Cols);
+  for (int I = 0; I < Rows * Cols; ++I)
+    X[I] = static_cast<float>((I * 29) % 97) - 40.0f;
+  std::vector<int> V(Len);
+  for (int I = 0; I < Len; ++I)
+    V[I] = I * I - 7;
+  Buffer<float> BX(X), Twice(Rows * Cols, -1.0f), Sum(Rows * Cols, 0.5f);
+  Buffer<int> Peak(Rows * Cols, -30), BV(V), VOut(Len, 0);
+  CONFORMANCE_RUN(descriptor_ops, 16, BX, Twice, Sum, Peak, BV, VOut, Rows,
+                  Cols, -8, -5, Len);
+  std::vector<float> WantTwice(X), WantSum(X);
+  std::vector<int> WantPeak(X.size()), WantV(V);
+  for (std::size_t I = 0; I < X.size(); ++I) {
+    WantTwice[I] = 2.0f * X[I];
+    WantSum[I] = X[I] + 0.5f;
+    WantPeak[I] = std::max(-30, static_cast<int>(X[I]));
+  }
+  for (int &E : WantV)
+    E += 1;
+  conformance::expectExact("block_ptr_copy_pad (descriptor store)", "float32",
+                           Twice.values(), WantTwice);
+  conformance::expectExact("block_ptr_copy_pad (descriptor atomic_add)",
+                           "float32", Sum.values(), WantSum);
+  conformance::expectExact("block_ptr_copy_pad (descriptor atomic_max)",
+                           "int32", Peak.values(), WantPeak);
+  conformance::expectExact("block_ptr_copy_pad (1-D descriptor)", "int32",
+                           VOut.values(), WantV);
+}
+
+/// Case 6 also: a block-pointer matmul on 16-aligned ragged sizes (208 x
+/// 144 x 112: TMA on sm_90a) and odd ones (75 x 37 x 50: the generic
+/// variant), against a double-precision product of the same halves.
+void blockMatmul() {
+  std::uniform_real_distribution<float> U(-2, 2);
+  for (auto [M, N, K] :
+       {std::array<int, 3>{208, 144, 112}, std::array<int, 3>{75, 37, 50}}) {
+    std::vector<tile::half> A(M * K), B(K * N);
+    for (tile::half &E : A)
+      E = static_cast<tile::half>(U(Rng));
+    for (tile::half &E : B)
+      E = static_cast<tile::half>(U(Rng));
+    std::vector<float> Want(M * N);
+    for (int I = 0; I < M; ++I)
+      for (int J = 0; J < N; ++J) {
+        double Sum = 0;
+        for (int L = 0; L < K; ++L)
+          Sum += double(float(A[I * K + L])) * float(B[L * N + J]);
+        Want[I * N + J] = static_cast<float>(Sum);
+      }
+    Buffer<tile::half> BA(A), BB(B);
+    Buffer<float> Out(M * N, -1.0f);
+    CONFORMANCE_RUN(block_matmul, 64, BA, BB, Out, M, N, K);
+    conformance::expectClose("block_ptr_copy_pad (matmul " + std::to_string(M) +
+                                 "x" + std::to_string(N) + "x" +
+                                 std::to_string(K) + ")",
+                             "float16", Out.values(), Want, 1e-3);
+  }
+}
+
 /// Case 7: the reductions of a 2 x 32 tile whose columns 3..9 of row 0
 /// hold its maximum and columns 12..20 of row 1 its minimum, so that
 /// argmax and argmin must pick the lowest index of a tie. Sums of int32
@@ -1353,6 +1455,9 @@ int main() {
   compareNan();
   maskedLoadOtherAll();
   accessHints();
+  blockPointers();
+  tensorDescriptors();
+  blockMatmul();
   reduceSuiteAll();
   sumDtype();
   customTupleReduce();

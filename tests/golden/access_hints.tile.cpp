@@ -49,7 +49,9 @@ tile::grid stream_grid(const float *, const float *, float *, int *, int n) {
 // PTX-DAG: st.global.cs.v4.u32
 // PTX-DAG: ld.volatile.global.u32
 // PTX-DAG: st.volatile.global.u32
-// PTX-DAG: st.global.L2::cache_hint.v4.f32
+// PTX-DAG: st.global.L2::cache_hint.v4.u32
+// PTX-DAG: createpolicy.fractional.L2::evict_last.b64
+// PTX-DAG: createpolicy.fractional.L2::evict_first.b64
 
 // IR: load {cache = cg, evict = normal}
 // IR: load {cache = normal, evict = evict_last}

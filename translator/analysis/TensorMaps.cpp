@@ -48,8 +48,12 @@ bool offsetTerms(const Value *V, llvm::SmallVectorImpl<OffsetTerm> &Out) {
         if (!offsetTerms(D->operand(I), Scaled) ||
             llvm::any_of(Scaled, [](const OffsetTerm &T) { return T.Stride; }))
           return false;
+        // A constant 1 (a block pointer's unit stride, carried through its
+        // loop) is a unit stride.
+        const Op *C = S->definingOp();
+        const bool One = C && C->kind() == OpKind::Const && C->intValue() == 1;
         for (OffsetTerm &T : Scaled)
-          Out.push_back({T.Dim, T.Index, S});
+          Out.push_back({T.Dim, T.Index, One ? nullptr : S});
         return true;
       }
     return false;
@@ -106,6 +110,35 @@ bool boxStart(const Value *Index, TensorMapAxis &A) {
   return false;
 }
 
+const Op *constant(const Value *V) {
+  const Op *D = V ? V->definingOp() : nullptr;
+  return D && D->kind() == OpKind::Const ? D : nullptr;
+}
+
+/// Reads `index < bound`, or `index >= 0 && index < bound` (TMA reads zeros
+/// below the tensor too): a 1-D index tile and the scalar bound.
+bool indexBelowBound(const Value *Test, const Value *&Index,
+                     const Value *&Bound) {
+  const Op *D = Test->definingOp();
+  if (D && (D->kind() == OpKind::And || D->kind() == OpKind::LogicalAnd)) {
+    for (unsigned I = 0; I < 2; ++I) {
+      const Op *Ge = D->operand(1 - I)->definingOp();
+      const Value *Zero = Ge && Ge->kind() == OpKind::CmpGE
+                              ? splatted(Ge->operand(1))
+                              : nullptr;
+      if (Zero && constant(Zero) && constant(Zero)->intValue() == 0 &&
+          indexBelowBound(D->operand(I), Index, Bound) &&
+          Index == Ge->operand(0))
+        return true;
+    }
+    return false;
+  }
+  if (!D || D->kind() != OpKind::CmpLT || !(Bound = splatted(D->operand(1))))
+    return false;
+  Index = D->operand(0);
+  return true;
+}
+
 /// Reads the per-dimension bounds of a mask that is a conjunction of
 /// expanded `index < bound` tests, one per dimension.
 bool maskBounds(const Value *M, const Value *Index[2], const Value *Bound[2]) {
@@ -120,26 +153,19 @@ bool maskBounds(const Value *M, const Value *Index[2], const Value *Bound[2]) {
     return maskBounds(D->operand(0), Index, Bound) &&
            maskBounds(D->operand(1), Index, Bound);
   case OpKind::ExpandDims: {
-    const Op *Lt = D->operand(0)->definingOp();
-    const Value *B = nullptr;
-    if (!Lt || Lt->kind() != OpKind::CmpLT || !(B = splatted(Lt->operand(1))) ||
-        M->type().rank() != 2)
+    const Value *I = nullptr, *B = nullptr;
+    if (M->type().rank() != 2 || !indexBelowBound(D->operand(0), I, B))
       return false;
     unsigned Dim = expandedDim(*D);
     if (Bound[Dim])
       return false;
-    Index[Dim] = Lt->operand(0);
+    Index[Dim] = I;
     Bound[Dim] = B;
     return true;
   }
   default:
     return false;
   }
-}
-
-const Op *constant(const Value *V) {
-  const Op *D = V ? V->definingOp() : nullptr;
-  return D && D->kind() == OpKind::Const ? D : nullptr;
 }
 
 /// V without the integer widenings around it.

@@ -5,6 +5,8 @@
 // a 2-D tensor, zeros outside it":
 //   ptrs = base + (o0 + arange)[:, None] * s0 + (o1 + arange)[None, :] * s1
 //   mask = (o0 + arange < b0)[:, None] && (o1 + arange < b1)[None, :]
+// (each test may also ask `o + arange >= 0`, as descriptors' masks do: TMA
+// reads zeros there too)
 // with base a pointer parameter, one stride 1, the other stride and the
 // bounds parameters or constants: the launch wrapper encodes the tensor map
 // from those. A dimension the mask leaves out is read exactly: its box

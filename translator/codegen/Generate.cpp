@@ -18,6 +18,7 @@
 #include "codegen/VariantPlanning.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "transforms/CarriedScalars.h"
 #include "transforms/DeadCode.h"
 #include "transforms/PriorGridWait.h"
 #include "llvm/Support/raw_ostream.h"
@@ -321,6 +322,7 @@ bool prepareKernel(frontend::Kernel &K, GenerateError &Error) {
       Error = {"internal error in tilecc: " + E.Message, E.Loc};
       return false;
     }
+    transforms::simplifyCarriedScalars(*I.Fn);
     transforms::eraseDeadCode(*I.Fn);
   }
   return true;

@@ -4,6 +4,7 @@
 #include "analysis/ShapeLayouts.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
+#include "transforms/CarriedScalars.h"
 #include "transforms/DeadCode.h"
 #include "transforms/PriorGridWait.h"
 
@@ -36,6 +37,13 @@ const NamedPass Passes[] = {
          S.Error = "line " + std::to_string(Errors.front().Loc.Line) + ": " +
                    Errors.front().Message;
        return Errors.empty();
+     }},
+    {"carried-scalars",
+     "computes loop-carried scalars that stay or advance by a loop-invariant "
+     "amount from the induction variable",
+     [](PassState &S) {
+       transforms::simplifyCarriedScalars(S.F);
+       return true;
      }},
     {"dead-code", "erases ops whose results nothing uses",
      [](PassState &S) {

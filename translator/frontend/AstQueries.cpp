@@ -41,6 +41,45 @@ const ClassTemplateSpecializationDecl *stdTuple(QualType QT) {
   return TS;
 }
 
+const ClassTemplateSpecializationDecl *tileAggregate(QualType QT) {
+  const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
+      QT.getNonReferenceType()->getAsCXXRecordDecl());
+  if (!TS || !(isInTileNamespace(TS, "tensor_descriptor") ||
+               isInTileNamespace(TS, "block_ptr")))
+    return nullptr;
+  return TS;
+}
+
+bool isAggregate(QualType QT) { return stdTuple(QT) || tileAggregate(QT); }
+
+llvm::SmallVector<int64_t, 4>
+aggregateBlock(const ClassTemplateSpecializationDecl *TS) {
+  llvm::SmallVector<int64_t, 4> Out;
+  for (const TemplateArgument &A : TS->getTemplateArgs()[1].pack_elements())
+    Out.push_back(A.getAsIntegral().getExtValue());
+  return Out;
+}
+
+const Expr *skipTemporaries(const Expr *E) {
+  while (true) {
+    if (const auto *P = dyn_cast<ParenExpr>(E))
+      E = P->getSubExpr();
+    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
+      E = C->getSubExpr();
+    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
+      E = M->getSubExpr();
+    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
+      E = BT->getSubExpr();
+    else if (const auto *CE = dyn_cast<CastExpr>(E);
+             CE && (CE->getCastKind() == CK_NoOp ||
+                    CE->getCastKind() == CK_LValueToRValue ||
+                    CE->getCastKind() == CK_ConstructorConversion))
+      E = CE->getSubExpr();
+    else
+      return E;
+  }
+}
+
 bool isClosure(QualType QT) {
   const CXXRecordDecl *RD = QT.getNonReferenceType()->getAsCXXRecordDecl();
   return RD && RD->isLambda();
@@ -73,21 +112,25 @@ tupleElements(const ClassTemplateSpecializationDecl *TS) {
 }
 
 unsigned leafCount(QualType QT) {
-  const auto *TS = stdTuple(QT);
-  if (!TS)
-    return 1;
-  unsigned N = 0;
-  for (QualType E : tupleElements(TS))
-    N += leafCount(E);
-  return N;
+  llvm::SmallVector<QualType, 8> Leaves;
+  appendLeafTypes(QT, Leaves);
+  return Leaves.size();
 }
 
 void appendLeafTypes(QualType QT, llvm::SmallVectorImpl<QualType> &Out) {
-  if (const auto *TS = stdTuple(QT))
+  if (const auto *TS = stdTuple(QT)) {
     for (QualType E : tupleElements(TS))
       appendLeafTypes(E, Out);
-  else
+  } else if (const auto *TA = tileAggregate(QT)) {
+    for (const FieldDecl *FD : TA->fields()) {
+      const auto *AT = dyn_cast<ConstantArrayType>(FD->getType().getTypePtr());
+      for (uint64_t I = 0, N = AT ? AT->getSize().getZExtValue() : 1; I < N;
+           ++I)
+        Out.push_back(AT ? AT->getElementType() : FD->getType());
+    }
+  } else {
     Out.push_back(QT);
+  }
 }
 
 std::pair<unsigned, unsigned>

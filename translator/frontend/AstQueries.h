@@ -29,6 +29,23 @@ bool isInTileNamespace(const Decl *D, llvm::StringRef Name);
 /// The std::tuple specialization QT names (through references), or null.
 const ClassTemplateSpecializationDecl *stdTuple(QualType QT);
 
+/// The tile::tensor_descriptor or tile::block_ptr specialization QT names
+/// (through references), or null: values the lowering holds as their
+/// fields' values, like a tuple's.
+const ClassTemplateSpecializationDecl *tileAggregate(QualType QT);
+
+/// Whether QT is lowered to several values: a std::tuple or a tile
+/// aggregate.
+bool isAggregate(QualType QT);
+
+/// The boxes' shape of a tile aggregate (its integer template arguments).
+llvm::SmallVector<int64_t, 4>
+aggregateBlock(const ClassTemplateSpecializationDecl *TS);
+
+/// E without the parentheses, temporaries and no-op conversions around the
+/// value it builds.
+const Expr *skipTemporaries(const Expr *E);
+
 /// Whether QT is a lambda's closure type (through references).
 bool isClosure(QualType QT);
 
@@ -40,7 +57,8 @@ llvm::SmallVector<QualType, 4>
 tupleElements(const ClassTemplateSpecializationDecl *TS);
 
 /// How many values (tiles and scalars) a value of type QT is lowered to: a
-/// std::tuple holds its elements', nested tuples flattened.
+/// std::tuple holds its elements', nested tuples flattened; a tile
+/// aggregate its fields', an array field one per element.
 unsigned leafCount(QualType QT);
 
 /// The types of those values, in order.

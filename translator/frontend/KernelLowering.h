@@ -179,6 +179,35 @@ private:
   /// calls that return a tuple.
   std::optional<Values> lowerTuple(const Expr *E);
 
+  /// Binds D (a tuple or tile aggregate) to V, a variable per value.
+  void bindAggregate(const ValueDecl *D, const Values &V);
+  /// The values aggregate variable D holds now.
+  Values aggregateValues(const ValueDecl *D);
+  /// `target = value` for an aggregate variable.
+  void assignAggregate(const Expr *Target, const Expr *ValueE);
+
+  //===--- Tensor descriptors and block pointers --------------------------===//
+
+  /// make_tensor_descriptor, make_block_ptr and advance: the aggregate's
+  /// values (base, shape, strides and, for a block pointer, offsets).
+  std::optional<Values> lowerDescriptor(llvm::StringRef Name,
+                                        const CallExpr *CE);
+  /// A descriptor's load, store and atomics, and a block pointer's load
+  /// and store: accesses through the box's pointers, masked where checked.
+  Value *lowerDescriptorAccess(llvm::StringRef Name, const CallExpr *CE);
+  /// The Rank int32 values of a braced list ({m, k}).
+  std::optional<Values> lowerCoordinates(const Expr *E, unsigned Rank,
+                                         llvm::StringRef What);
+  /// The pointers to the box of shape Block at Offsets in the tensor whose
+  /// base, shape and strides Fields starts with, and (Mask) whether each
+  /// element lies inside the tensor along the dimensions in Checked.
+  struct Box {
+    Value *Ptrs = nullptr;
+    Value *Mask = nullptr;
+  };
+  Box lowerBox(llvm::ArrayRef<Value *> Fields, llvm::ArrayRef<int64_t> Block,
+               llvm::ArrayRef<Value *> Offsets, unsigned Checked);
+
   /// The values of std::get<I>(tuple): one, or a nested tuple's.
   std::optional<Values> lowerTupleElement(const CallExpr *CE);
 
@@ -199,6 +228,7 @@ private:
 
   /// Assigns V to the local variable E names; returns V.
   Value *assign(const Expr *Target, Value *V);
+  Value *assignVariable(const VarDecl *VD, Value *V);
   static std::optional<OpKind> binaryOpKind(BinaryOperatorKind K);
 
   /// Built-in operators on scalars: C++ semantics, operands already converted
@@ -373,7 +403,10 @@ private:
   Function &F;
   Builder B;
   llvm::DenseMap<const ValueDecl *, Value *> Env;
-  llvm::DenseMap<const ValueDecl *, Values> TupleEnv;
+  /// A tuple or tile aggregate variable's values, each held by a variable
+  /// of its own so that assignments and loops carry it like a scalar's.
+  llvm::DenseMap<const ValueDecl *, llvm::SmallVector<const VarDecl *, 4>>
+      AggregateVars;
   /// What each lambda (by closure type) captured by copy, and the value.
   llvm::DenseMap<const CXXRecordDecl *,
                  llvm::SmallVector<std::pair<const ValueDecl *, Value *>, 4>>

@@ -22,7 +22,16 @@ Value *KernelLowering::lowerCall(const CallExpr *CE) {
                             "kernel");
     return nullptr;
   }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(Callee);
+      MD &&
+      (MD->isCopyAssignmentOperator() || MD->isMoveAssignmentOperator()) &&
+      isAggregate(CE->getArg(0)->getType())) {
+    assignAggregate(CE->getArg(0), CE->getArg(1));
+    return nullptr;
+  }
   llvm::StringRef OpName = tileOpName(Callee);
+  if (OpName.starts_with("descriptor_") || OpName.starts_with("block_"))
+    return lowerDescriptorAccess(OpName, CE);
   if (!OpName.empty())
     return lowerTileOp(OpName, CE);
   if (isStdFunction(Callee, "get") && CE->getNumArgs() == 1 &&
@@ -200,11 +209,11 @@ Value *KernelLowering::inlineCall(const CallExpr *CE,
         return nullptr;
       continue;
     }
-    if (stdTuple(P->getType())) {
+    if (isAggregate(P->getType())) {
       auto T = lowerTuple(CE->getArg(I));
       if (!T)
         return nullptr;
-      TupleEnv[P] = *T;
+      bindAggregate(P, *T);
       continue;
     }
     Value *V = lowerExpr(CE->getArg(I));

@@ -14,31 +14,15 @@ namespace tilecc::frontend::lowering {
 /// tuple forms of tile::reduce and tile::associative_scan, and inlined
 /// calls that return a tuple.
 std::optional<Values> KernelLowering::lowerTuple(const Expr *E) {
-  const auto *TS = stdTuple(E->getType());
-  while (true) {
-    if (const auto *P = dyn_cast<ParenExpr>(E))
-      E = P->getSubExpr();
-    else if (const auto *C = dyn_cast<ExprWithCleanups>(E))
-      E = C->getSubExpr();
-    else if (const auto *M = dyn_cast<MaterializeTemporaryExpr>(E))
-      E = M->getSubExpr();
-    else if (const auto *BT = dyn_cast<CXXBindTemporaryExpr>(E))
-      E = BT->getSubExpr();
-    else if (const auto *CE = dyn_cast<CastExpr>(E);
-             CE && (CE->getCastKind() == CK_NoOp ||
-                    CE->getCastKind() == CK_LValueToRValue ||
-                    CE->getCastKind() == CK_ConstructorConversion))
-      E = CE->getSubExpr();
-    else
-      break;
-  }
+  const bool IsAggregate = isAggregate(E->getType());
+  E = skipTemporaries(E);
   std::optional<Values> Out;
   setLoc(E->getExprLoc());
   if (const auto *DR = dyn_cast<DeclRefExpr>(E)) {
-    if (auto It = TupleEnv.find(DR->getDecl()); It != TupleEnv.end())
-      Out = It->second;
+    if (AggregateVars.count(DR->getDecl()))
+      Out = aggregateValues(DR->getDecl());
   } else if (const auto *CC = dyn_cast<CXXConstructExpr>(E)) {
-    if (CC->getNumArgs() == 1 && stdTuple(CC->getArg(0)->getType()))
+    if (CC->getNumArgs() == 1 && isAggregate(CC->getArg(0)->getType()))
       Out = lowerTuple(CC->getArg(0)); // a copy or a conversion
     else
       Out = lowerElements(CC->arguments());
@@ -56,21 +40,26 @@ std::optional<Values> KernelLowering::lowerTuple(const Expr *E) {
       Out = lowerCombineOp(*TO, Call);
     else if (TO && TO->Kind == OpKind::Split)
       Out = lowerSplit(Call);
+    else if (Op == "make_tensor_descriptor" || Op == "make_block_ptr" ||
+             Op == "advance")
+      Out = lowerDescriptor(Op, Call);
     else if (Callee && Op.empty())
       inlineCall(Call, Callee, &Out);
   }
   if (Failed)
     return std::nullopt;
-  if (!Out || !TS) {
-    error(E->getExprLoc(), "this std::tuple expression is not supported in "
-                           "a tile kernel");
+  if (!Out || !IsAggregate) {
+    error(E->getExprLoc(), "this expression of type '" +
+                               E->getType().getAsString() +
+                               "' is not supported in a tile kernel");
     return std::nullopt;
   }
   // Elements take the tuple's element types.
   llvm::SmallVector<QualType, 4> Elems;
   appendLeafTypes(E->getType(), Elems);
   if (Elems.size() != Out->size()) {
-    error(E->getExprLoc(), "tuple has the wrong number of elements");
+    error(E->getExprLoc(), "'" + E->getType().getAsString() +
+                               "' has the wrong number of elements");
     return std::nullopt;
   }
   for (unsigned I = 0; I < Elems.size(); ++I) {
@@ -81,6 +70,59 @@ std::optional<Values> KernelLowering::lowerTuple(const Expr *E) {
       (*Out)[I] = B.cast((*Out)[I], T->Elem);
   }
   return Out;
+}
+
+/// Names the variables of a tile aggregate's fields after their meaning
+/// (p_base, p_shape0, ...), a tuple's after their position.
+static std::string leafName(const ValueDecl *D, unsigned I) {
+  const std::string Name = D->getName().str();
+  const auto *TS = tileAggregate(D->getType());
+  if (!TS)
+    return Name + "_" + std::to_string(I);
+  if (I == 0)
+    return Name + "_base";
+  // A rank's worth of each array field.
+  static const char *const Fields[] = {"shape", "stride", "offset"};
+  const unsigned Rank = aggregateBlock(TS).size();
+  return Name + "_" + Fields[(I - 1) / Rank] + std::to_string((I - 1) % Rank);
+}
+
+void KernelLowering::bindAggregate(const ValueDecl *D, const Values &V) {
+  llvm::SmallVector<QualType, 8> Types;
+  appendLeafTypes(D->getType(), Types);
+  auto &Vars = AggregateVars[D];
+  Vars.clear();
+  for (auto [I, Leaf] : llvm::enumerate(V)) {
+    const std::string Name = leafName(D, I);
+    const VarDecl *Var = variable(D->getLocation(), Name, Types[I]);
+    // A tuple's values keep the names their uses give them (`auto [p, q]`).
+    if (Leaf->name().empty() && tileAggregate(D->getType()))
+      Leaf->setName(Name);
+    Env[Var] = Leaf;
+    Vars.push_back(Var);
+  }
+}
+
+Values KernelLowering::aggregateValues(const ValueDecl *D) {
+  Values Out;
+  for (const VarDecl *Var : AggregateVars.lookup(D))
+    Out.push_back(Env.lookup(Var));
+  return Out;
+}
+
+void KernelLowering::assignAggregate(const Expr *Target, const Expr *ValueE) {
+  const auto *DR = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
+  auto It = DR ? AggregateVars.find(DR->getDecl()) : AggregateVars.end();
+  if (It == AggregateVars.end()) {
+    error(Target->getExprLoc(),
+          "only local variables can be assigned in a tile kernel");
+    return;
+  }
+  auto V = lowerTuple(ValueE);
+  if (!V)
+    return;
+  for (auto [Var, Leaf] : llvm::zip(It->second, *V))
+    assignVariable(Var, Leaf);
 }
 
 /// The values of std::get<I>(tuple): one, or a nested tuple's.
@@ -106,7 +148,7 @@ std::optional<Values>
 KernelLowering::lowerElements(CallExpr::const_arg_range Args) {
   Values Out;
   for (const Expr *A : Args) {
-    if (stdTuple(A->getType())) {
+    if (isAggregate(A->getType())) {
       auto T = lowerTuple(A);
       if (!T)
         return std::nullopt;
@@ -303,8 +345,10 @@ Value *KernelLowering::assign(const Expr *Target, Value *V) {
           "only local variables can be assigned in a tile kernel");
     return nullptr;
   }
-  if (!V)
-    return nullptr;
+  return V ? assignVariable(VD, V) : nullptr;
+}
+
+Value *KernelLowering::assignVariable(const VarDecl *VD, Value *V) {
   V = B.cast(V, Env[VD]->type().Elem);
   if (V->name().empty())
     V->setName(VD->getName());

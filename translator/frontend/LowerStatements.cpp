@@ -250,7 +250,7 @@ Value *KernelLowering::lowerReturn(const ReturnStmt *R) {
     error(R->getBeginLoc(), "a kernel cannot return a value");
     return nullptr;
   }
-  if (Jumps.TupleRet && stdTuple(RV->getType())) {
+  if (Jumps.TupleRet && isAggregate(RV->getType())) {
     if (Jumps.Branches)
       error(R->getBeginLoc(), "a function returning a std::tuple can "
                               "only return at its end in a tile kernel");
@@ -392,11 +392,11 @@ void KernelLowering::lowerDecl(const DeclStmt *DS) {
         return;
       continue;
     }
-    if (stdTuple(VD->getType()) && VD->hasLocalStorage() && VD->hasInit()) {
+    if (isAggregate(VD->getType()) && VD->hasLocalStorage() && VD->hasInit()) {
       auto T = lowerTuple(VD->getInit());
       if (!T)
         return;
-      TupleEnv[VD] = *T;
+      bindAggregate(VD, *T);
       continue;
     }
     if (!VD->hasLocalStorage()) {
@@ -439,7 +439,8 @@ void KernelLowering::lowerBindings(const DecompositionDecl *DD) {
   for (auto [I, BD] : llvm::enumerate(DD->bindings())) {
     auto [Offset, Count] = elementLeaves(TS, I);
     if (stdTuple(BD->getType())) {
-      TupleEnv[BD] = Values(T->begin() + Offset, T->begin() + Offset + Count);
+      bindAggregate(BD,
+                    Values(T->begin() + Offset, T->begin() + Offset + Count));
       continue;
     }
     Value *V = (*T)[Offset];
@@ -494,9 +495,14 @@ KernelLowering::carriedVars(const Stmt *S, bool LoopBody) {
   AssignedVars AV(Ctx);
   AV.TraverseStmt(const_cast<Stmt *>(S));
   llvm::SmallVector<const VarDecl *, 4> Out;
-  for (const VarDecl *VD : AV.Vars)
-    if (Env.count(VD) && !AV.Declared.count(VD))
+  for (const VarDecl *VD : AV.Vars) {
+    if (AV.Declared.count(VD))
+      continue;
+    if (Env.count(VD))
       Out.push_back(VD);
+    else if (auto It = AggregateVars.find(VD); It != AggregateVars.end())
+      Out.append(It->second.begin(), It->second.end());
+  }
   // A `break` or `return` assigns its loop's flag, a `return` the
   // function's.
   if (Jumps.Broken && exitsLoop(S))

@@ -144,6 +144,8 @@ public:
   Value *argument(unsigned I) const { return Args[I].get(); }
   /// The position of V, one of this block's arguments, among them.
   unsigned argumentNumber(const Value *V) const;
+  /// Removes argument I, which nothing uses any more.
+  void eraseArgument(unsigned I) { Args.erase(Args.begin() + I); }
 
   std::vector<std::unique_ptr<Op>> &ops() { return Ops; }
   const std::vector<std::unique_ptr<Op>> &ops() const { return Ops; }
@@ -177,11 +179,14 @@ public:
   unsigned numOperands() const { return Operands.size(); }
   void addOperand(Value *V) { Operands.push_back(V); }
   void setOperand(unsigned I, Value *V) { Operands[I] = V; }
+  void eraseOperand(unsigned I) { Operands.erase(Operands.begin() + I); }
 
   Value *addResult(std::unique_ptr<Value> V);
   llvm::ArrayRef<std::unique_ptr<Value>> results() const { return Results; }
   Value *result(unsigned I = 0) const { return Results[I].get(); }
   unsigned numResults() const { return Results.size(); }
+  /// Removes result I, which nothing uses any more.
+  void eraseResult(unsigned I) { Results.erase(Results.begin() + I); }
 
   Block *addRegion();
   llvm::ArrayRef<std::unique_ptr<Block>> regions() const { return Regions; }

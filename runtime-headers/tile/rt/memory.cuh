@@ -5,7 +5,7 @@
 #pragma once
 
 #if !defined(__HIPCC__)
-#include <cuda/annotated_ptr>
+#include "tile/rt/l2_cache_hint.cuh"
 #endif
 #include <cstring>
 #include <type_traits>
@@ -60,10 +60,22 @@ template <class B> __device__ __forceinline__ void write_volatile(B *p, B v) {
 }
 
 #if !defined(__HIPCC__)
+/// The L2 policy of E (not evict::normal).
+template <evict E> __device__ __forceinline__ std::uint64_t l2_policy() {
+  if constexpr (E == evict::first)
+    return createpolicy_evict_first();
+  else
+    return createpolicy_evict_last();
+}
+
+/// Whether E changes accesses here: L2 policies need sm_80.
 template <evict E>
-using eviction_property =
-    std::conditional_t<E == evict::first, cuda::access_property::streaming,
-                       cuda::access_property::persisting>;
+inline constexpr bool applies_eviction_policy =
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+    false;
+#else
+    E != evict::normal;
+#endif
 #endif
 
 /// The bits at p, read as C and E say.
@@ -85,8 +97,8 @@ __device__ __forceinline__ B load_bits(const B *p) {
       return __ldlu(p);
     else if constexpr (C == cache::cv)
       return __ldcv(p);
-    else if constexpr (E != evict::normal)
-      return cuda::annotated_ptr<const B, eviction_property<E>>(p)[0];
+    else if constexpr (applies_eviction_policy<E>)
+      return ld_global_L2_cache_hint(p, l2_policy<E>());
     else
       return *p;
 #endif
@@ -110,10 +122,9 @@ __device__ __forceinline__ void store_bits(B *p, B v) {
       __stcs(p, v);
     else if constexpr (C == cache::wt)
       __stwt(p, v);
-    else if constexpr (E != evict::normal) {
-      const cuda::annotated_ptr<B, eviction_property<E>> q{p};
-      q[0] = v;
-    } else
+    else if constexpr (applies_eviction_policy<E>)
+      st_global_L2_cache_hint(p, v, l2_policy<E>());
+    else
       *p = v;
 #endif
   }

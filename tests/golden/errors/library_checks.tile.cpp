@@ -54,6 +54,7 @@
 // RUN: %not %tilecc %s -o %t -DCASE=51 2>&1 | %check-errors %s --check-prefix=C51
 // RUN: %not %tilecc %s -o %t -DCASE=52 2>&1 | %check-errors %s --check-prefix=C52
 // RUN: %not %tilecc %s -o %t -DCASE=53 2>&1 | %check-errors %s --check-prefix=C53
+// RUN: %not %tilecc %s -o %t -DCASE=54 2>&1 | %check-errors %s --check-prefix=C54
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -279,6 +280,11 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 53
   // C53: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: a store's cache modifier is wb, cg, cs, wt or volatile_
   tile::store<tile::cache::ca>(f + a, 1.0f);
+#endif
+#if CASE == 54
+  auto bp16 = tile::make_block_ptr<16, 16>(f, {16, 16}, {16, 1}, {0, 0});
+  // C54: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: boundary_check names a dimension the block pointer lacks
+  tile::store(f + o, tile::load(bp16, tile::boundary_check<2>));
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
