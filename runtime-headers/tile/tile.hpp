@@ -1281,17 +1281,37 @@ auto fma(const A &a, const B &b, const C &c) {
 // Casts and shapes
 //===----------------------------------------------------------------------===//
 
+/// How a floating-point downcast rounds (tl.cast's fp_downcast_rounding):
+/// to nearest even, or toward zero.
+enum class rounding { rtne, rtz };
+
+namespace detail {
+template <class U, rounding R, class T> U cast_element(T v) {
+  constexpr bool downcast = is_floating_v<T> && is_floating_v<U> &&
+                            !is_float8_v<U> && sizeof(U) < sizeof(T);
+  static_assert(R == rounding::rtne || downcast,
+                "rounding::rtz applies to floating-point downcasts to "
+                "float32, float16 or bfloat16");
+  if constexpr (R == rounding::rtz && downcast)
+    return convert_toward_zero<U>(v);
+  else
+    return convert<U>(v);
+}
+} // namespace detail
+
 /// Triton's cast: float to int truncates toward zero, anything to bool is
-/// `!= 0`, 16-bit floats round to nearest even.
-template <class U, class T, int... D>
+/// `!= 0`, narrower floats round to nearest even, or with rounding::rtz
+/// toward zero.
+template <class U, rounding R = rounding::rtne, class T, int... D>
 TILE_OP("cast")
 tensor<U, D...> cast(const tensor<T, D...> &x) {
-  return detail::elementwise<U>([](T v) { return detail::convert<U>(v); }, x);
+  return detail::elementwise<U>(
+      [](T v) { return detail::cast_element<U, R>(v); }, x);
 }
 
-template <class U, class T>
+template <class U, rounding R = rounding::rtne, class T>
 requires(!detail::is_tensor_v<T>) TILE_OP("cast")
-U cast(T v) { return detail::convert<U>(v); }
+U cast(T v) { return detail::cast_element<U, R>(v); }
 
 namespace detail {
 

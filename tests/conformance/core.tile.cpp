@@ -866,6 +866,35 @@ void cast_to_all(const X *x, bool *to_bool, std::int8_t *to_i8,
 #undef CONFORMANCE_TYPE
 #undef CONFORMANCE_CASTS
 
+// Case 14 also: downcasts rounding toward zero (tl.cast's
+// fp_downcast_rounding="rtz") of float and double.
+template <int BLOCK, class X>
+void casts_toward_zero(const X *x, tile::half *to_f16, tile::bfloat16 *to_bf16,
+                       float *to_f32) {
+  using tile::rounding;
+  auto i = tile::arange<BLOCK>();
+  auto v = tile::load(x + i);
+  tile::store(to_f16 + i, tile::cast<tile::half, rounding::rtz>(v));
+  tile::store(to_bf16 + i, tile::cast<tile::bfloat16, rounding::rtz>(v));
+  if constexpr (sizeof(X) == 8)
+    tile::store(to_f32 + i, tile::cast<float, rounding::rtz>(v));
+}
+#define CONFORMANCE_CASTS_RTZ(NAME, X)                                         \
+  template <int BLOCK>                                                         \
+  TILE_KERNEL void NAME(const X *x, tile::half *to_f16,                        \
+                        tile::bfloat16 *to_bf16, float *to_f32) {              \
+    casts_toward_zero<BLOCK>(x, to_f16, to_bf16, to_f32);                      \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {256}, .num_warps = 4});             \
+  template <int BLOCK>                                                         \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const X *, tile::half *, tile::bfloat16 *, float *) { \
+    return {1};                                                                \
+  }
+CONFORMANCE_CASTS_RTZ(casts_rtz_from_f32, float)
+CONFORMANCE_CASTS_RTZ(casts_rtz_from_f64, double)
+#undef CONFORMANCE_CASTS_RTZ
+
 // Case 20, tuples_and_calls: helpers that return tuples, take nested
 // tuples, take a lambda to call, or a pointer they may skip (Triton's
 // None) under a constant; lambdas capturing by copy and by reference.

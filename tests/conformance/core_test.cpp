@@ -416,6 +416,55 @@ void castExhaustive() {
 #undef CONFORMANCE_TYPE
 }
 
+/// V rounded once toward zero in format F: an overflow gives the largest
+/// finite value, not infinity.
+long double truncateTo(long double V, Format F) {
+  if (std::isnan(V) || std::isinf(V) || V == 0)
+    return V;
+  const int Quantum = std::max(std::ilogb(V), F.MinExp) - F.MantBits;
+  V = std::ldexp(std::trunc(std::ldexp(V, -Quantum)), Quantum);
+  return std::fabs(V) > F.Max ? std::copysign(F.Max, V) : V;
+}
+
+/// Case 14 also: float and double cast toward zero to half, bfloat16 and
+/// (double) float, from case 14's sources, against truncateTo.
+template <class X, class Launch>
+void castsTowardZero(const char *Type, Launch Run) {
+  const std::vector<X> In = castSources<X>();
+  const std::size_t N = In.size();
+  Buffer<X> BIn(In);
+  Buffer<tile::half> ToF16(N);
+  Buffer<tile::bfloat16> ToBF16(N);
+  Buffer<float> ToF32(N, 0.0f);
+  Run(BIn, ToF16, ToBF16, ToF32);
+  std::vector<tile::half> WantF16(N);
+  std::vector<tile::bfloat16> WantBF16(N);
+  std::vector<float> WantF32(N, 0.0f);
+  for (std::size_t I = 0; I < N; ++I) {
+    const long double E = In[I];
+    WantF16[I] = tile::half(float(truncateTo(E, formatOf<tile::half>())));
+    WantBF16[I] =
+        tile::bfloat16(float(truncateTo(E, formatOf<tile::bfloat16>())));
+    if constexpr (sizeof(X) == 8)
+      WantF32[I] = float(
+          truncateTo(E, {23, -126, std::numeric_limits<float>::max(), false}));
+  }
+  conformance::Row Row("cast_exhaustive (rtz)", std::string("from ") + Type);
+  Row.exact(ToF16.values(), WantF16, "float16");
+  Row.exact(ToBF16.values(), WantBF16, "bfloat16");
+  Row.exact(ToF32.values(), WantF32, "float32");
+  Row.report();
+}
+
+void castsTowardZeroAll() {
+  castsTowardZero<float>("float32", [](auto &...Buffers) {
+    CONFORMANCE_RUN(casts_rtz_from_f32, 256, Buffers...);
+  });
+  castsTowardZero<double>("float64", [](auto &...Buffers) {
+    CONFORMANCE_RUN(casts_rtz_from_f64, 256, Buffers...);
+  });
+}
+
 /// Case 3: float16 times 2 is exact for these values; int8 plus 5 wraps
 /// past 127 as int8 arithmetic does in Triton; int8 plus 2.5 is float32.
 void weakScalarTyping() {
@@ -1451,6 +1500,7 @@ int main() {
   vecAddTail();
   binopPromotionMatrix();
   castExhaustive();
+  castsTowardZeroAll();
   weakScalarTyping();
   compareNan();
   maskedLoadOtherAll();

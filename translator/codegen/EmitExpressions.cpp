@@ -117,7 +117,9 @@ std::string KernelEmitter::compute(const Op &O, const std::string &Idx) {
                          layoutOf(O.result()) + ">(" + Idx + ")");
   }
   case OpKind::Cast:
-    return "rt::convert<" + deviceType(RT.Elem) + ">(" + A(0) + ")";
+    return std::string(O.roundsTowardZero() ? "rt::convert_toward_zero<"
+                                            : "rt::convert<") +
+           deviceType(RT.Elem) + ">(" + A(0) + ")";
   case OpKind::MultipleOf:
   case OpKind::MaxContiguous:
     return A(0);

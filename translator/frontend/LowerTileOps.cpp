@@ -100,7 +100,14 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
     Result = lowerExpandDims(Callee, Args[0], *RT);
     break;
   case OpKind::Cast:
-    Result = B.cast(Args[0], RT->Elem);
+    // cast<U, rounding::rtz> is a cast op even of a constant, which
+    // Builder::cast would round to nearest.
+    if (templateIntArg(Callee, 1).value_or(0) == 1) {
+      Result = B.create(OpKind::Cast, *RT, {Args[0]});
+      Result->definingOp()->setRoundsTowardZero(true);
+    } else {
+      Result = B.cast(Args[0], RT->Elem);
+    }
     break;
   case OpKind::Bitcast: // the header checked the widths
     Result = B.create(OpKind::Bitcast, *RT, {Args[0]});

@@ -259,6 +259,11 @@ public:
     IntAttr = Axis | unsigned(Descending) << 8;
   }
 
+  // Cast: whether a floating-point downcast rounds toward zero (otherwise
+  // to nearest even).
+  bool roundsTowardZero() const { return IntAttr == 1; }
+  void setRoundsTowardZero(bool Rtz) { IntAttr = Rtz; }
+
   // Print: whether values print as their bits in hexadecimal.
   bool printsHex() const { return IntAttr == 1; }
   void setPrintsHex(bool Hex) { IntAttr = Hex; }

@@ -242,6 +242,8 @@ private:
         O.setScan(O.scanAxis(), true);
       else if (Key == "axis" && IsNumber && O.kind() == OpKind::Scan)
         O.setScan(N, O.scanReverse());
+      else if (Key == "rounding" && Val == "rtz" && O.kind() == OpKind::Cast)
+        O.setRoundsTowardZero(true);
       else if (Key == "hex" && O.kind() == OpKind::Print)
         O.setPrintsHex(true);
       else if (Key == "descending" && O.kind() == OpKind::Sort)

@@ -85,6 +85,11 @@ private:
       OS << " {word = " << O.philoxWord() << ", rounds = " << O.philoxRounds()
          << "}";
       break;
+    case OpKind::Cast:
+      // Rounding to nearest even, the default, is left out.
+      if (O.roundsTowardZero())
+        OS << " {rounding = rtz}";
+      break;
     case OpKind::Dot:
       // tf32, the default, is left out.
       if (O.precision() != DotPrecision::TF32)

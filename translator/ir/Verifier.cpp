@@ -81,6 +81,14 @@ private:
         return fail(O, "operand " + valueRef(*V) + " has shape of " +
                            V->type().str() + ", result is " +
                            O.result()->type().str());
+    if (O.kind() == OpKind::Cast && O.roundsTowardZero()) {
+      const ScalarKind From = O.operand(0)->type().Elem.Kind,
+                       To = O.result()->type().Elem.Kind;
+      if (!isFloat(From) || !isFloat(To) || bitWidth(To) >= bitWidth(From) ||
+          bitWidth(To) < 16)
+        fail(O, "rounding toward zero applies to floating-point downcasts "
+                "to float32, float16 or bfloat16");
+    }
   }
 
   void checkReduce(const Op &O) {

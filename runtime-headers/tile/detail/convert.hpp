@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -77,6 +78,25 @@ template <class To, class From> To convert(From v) {
     // Integer narrowing wraps (C++20 defines it as modular).
     return static_cast<To>(v);
   }
+}
+
+/// v converted to the narrower float To rounding toward zero (a cast with
+/// tile::rounding::rtz): the nearest-even conversion, or its neighbour
+/// toward zero where that rounded away from zero, so that an overflow to
+/// infinity gives the largest finite value.
+template <class To, class From> To convert_toward_zero(From v) {
+  To r = convert<To>(v);
+  const double back = static_cast<double>(convert<float>(r)),
+               exact = static_cast<double>(v);
+  if (std::isnan(exact) || back == exact || std::fabs(back) < std::fabs(exact))
+    return r;
+  using Bits =
+      std::conditional_t<sizeof(To) == 2, std::uint16_t, std::uint32_t>;
+  Bits bits;
+  std::memcpy(&bits, &r, sizeof bits);
+  --bits;
+  std::memcpy(static_cast<void *>(&r), &bits, sizeof bits);
+  return r;
 }
 
 } // namespace detail

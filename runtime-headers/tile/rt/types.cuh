@@ -149,4 +149,41 @@ template <class To, class From> __device__ __forceinline__ To convert(From x) {
   }
 }
 
+/// x converted to the narrower float To rounding toward zero: the
+/// nearest-even conversion, or its neighbour toward zero where that rounded
+/// away from zero (so an overflow to infinity gives the largest finite
+/// value), as the emulation converts.
+template <class To, class From>
+__device__ __forceinline__ To step_toward_zero(From x) {
+  To r = convert<To>(x);
+  const double back = static_cast<double>(convert<float>(r)),
+               exact = static_cast<double>(x);
+  if (exact != exact || back == exact || fabs(back) < fabs(exact))
+    return r;
+  using Bits = std::conditional_t<sizeof(To) == 2, unsigned short, unsigned>;
+  Bits bits;
+  std::memcpy(&bits, &r, sizeof bits);
+  --bits;
+  std::memcpy(static_cast<void *>(&r), &bits, sizeof bits);
+  return r;
+}
+
+/// tile::cast<To, tile::rounding::rtz>: float to half or bfloat16, double
+/// to float in one cvt.rz; otherwise (and on AMD GPUs) step_toward_zero.
+template <class To, class From>
+__device__ __forceinline__ To convert_toward_zero(From x) {
+#if defined(__HIPCC__)
+  return step_toward_zero<To>(x);
+#else
+  if constexpr (__is_same(From, float) && __is_same(To, f16))
+    return __float2half_rz(x);
+  else if constexpr (__is_same(From, float) && __is_same(To, bf16))
+    return __float2bfloat16_rz(x);
+  else if constexpr (__is_same(From, double) && __is_same(To, float))
+    return __double2float_rz(x);
+  else
+    return step_toward_zero<To>(x);
+#endif
+}
+
 } // namespace tile::rt

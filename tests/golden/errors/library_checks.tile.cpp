@@ -55,6 +55,7 @@
 // RUN: %not %tilecc %s -o %t -DCASE=52 2>&1 | %check-errors %s --check-prefix=C52
 // RUN: %not %tilecc %s -o %t -DCASE=53 2>&1 | %check-errors %s --check-prefix=C53
 // RUN: %not %tilecc %s -o %t -DCASE=54 2>&1 | %check-errors %s --check-prefix=C54
+// RUN: %not %tilecc %s -o %t -DCASE=55 2>&1 | %check-errors %s --check-prefix=C55
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -285,6 +286,10 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
   auto bp16 = tile::make_block_ptr<16, 16>(f, {16, 16}, {16, 1}, {0, 0});
   // C54: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: boundary_check names a dimension the block pointer lacks
   tile::store(f + o, tile::load(bp16, tile::boundary_check<2>));
+#endif
+#if CASE == 55
+  // C55: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: rounding::rtz applies to floating-point downcasts to float32, float16 or bfloat16
+  tile::store(f + o, tile::cast<float, tile::rounding::rtz>(h));
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
