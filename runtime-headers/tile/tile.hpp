@@ -1292,6 +1292,13 @@ template <class U, rounding R, class T> U cast_element(T v) {
   static_assert(R == rounding::rtne || downcast,
                 "rounding::rtz applies to floating-point downcasts to "
                 "float32, float16 or bfloat16");
+  static_assert(!std::is_pointer_v<U> || std::is_pointer_v<T> ||
+                    (std::is_integral_v<T> && sizeof(T) == 8),
+                "only 64-bit integers cast to pointers");
+  static_assert(!std::is_pointer_v<T> || std::is_pointer_v<U> ||
+                    std::is_same_v<U, bool> ||
+                    (std::is_integral_v<U> && sizeof(U) == 8),
+                "pointers cast to 64-bit integers");
   if constexpr (R == rounding::rtz && downcast)
     return convert_toward_zero<U>(v);
   else

@@ -734,6 +734,27 @@ CONFORMANCE_DOT(dot_e5m2, tile::float8_e5m2, float, tf32,
                 tile::config{.meta = {32}}, tile::config{.meta = {64}})
 #undef CONFORMANCE_DOT
 
+// Case 12 also: pointers from int64 addresses, as tutorial 08 passes its
+// groups' matrices; each program reads its row through the pointer it
+// loaded and writes the pointer's address back as an integer.
+template <int BLOCK>
+TILE_KERNEL void pointers_from_addresses(const std::int64_t *rows, float *out,
+                                         std::int64_t *addresses, int n) {
+  const int g = tile::program_id(0);
+  const auto *row = tile::cast<const float *>(tile::load(rows + g));
+  auto i = tile::arange<BLOCK>();
+  tile::store(out + g * BLOCK + i, tile::load(row + i, i < n, -1.0f));
+  tile::store(addresses + g, tile::cast<std::int64_t>(row));
+}
+TILE_CONFIGS(pointers_from_addresses,
+             tile::config{.meta = {128}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(pointers_from_addresses)
+tile::grid pointers_from_addresses_grid(const std::int64_t *, float *,
+                                        std::int64_t *, int) {
+  return {4};
+}
+
 // Case 12, where_broadcast_ptr: where over 1000 lanes for each element
 // type, and where between two pointer tiles, then a load through the
 // pointers picked.

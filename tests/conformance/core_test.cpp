@@ -1037,6 +1037,33 @@ void whereBroadcastAll() {
 #undef CONFORMANCE_TYPE
 }
 
+/// Case 12 also: four programs read rows 3, 2, 1, 0 of a matrix through
+/// pointers made from their int64 addresses, and give the addresses back.
+void pointersFromAddresses() {
+  constexpr int Rows = 4, Block = 128, N = 100;
+  std::vector<float> Matrix(Rows * N);
+  for (int I = 0; I < Rows * N; ++I)
+    Matrix[I] = static_cast<float>(I) * 0.25f;
+  Buffer<float> Src(Matrix);
+  Src.upload(); // its device address is what the kernel gets
+  std::vector<std::int64_t> Addresses(Rows);
+  std::vector<float> Want(Rows * Block, -1.0f);
+  for (int G = 0; G < Rows; ++G) {
+    const int Row = Rows - 1 - G;
+    Addresses[G] = static_cast<std::int64_t>(
+        reinterpret_cast<std::uintptr_t>(Src.target() + Row * N));
+    for (int I = 0; I < N; ++I)
+      Want[G * Block + I] = Matrix[Row * N + I];
+  }
+  Buffer<std::int64_t> BAddresses(Addresses), Back(Rows, 0);
+  Buffer<float> Out(Rows * Block, 7.0f);
+  CONFORMANCE_RUN(pointers_from_addresses, 128, BAddresses, Out, Back, N);
+  conformance::expectExact("where_broadcast_ptr (int64 to pointer)", "float32",
+                           Out.values(), Want);
+  conformance::expectExact("where_broadcast_ptr (pointer to int64)", "int64",
+                           Back.values(), Addresses);
+}
+
 /// Case 18: integer values (exact in float too, in any order of
 /// addition), signed ones both sides of zero.
 template <class T, class Launch> void atomics(const char *Type, Launch Run) {
@@ -1514,6 +1541,7 @@ int main() {
   scanSuite();
   scanTypedAll();
   whereBroadcastAll();
+  pointersFromAddresses();
   histogramAll();
   sortFlipTopkAll();
   shapeOps();

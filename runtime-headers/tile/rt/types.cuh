@@ -131,9 +131,17 @@ __device__ __forceinline__ To truncate_to_integer(From x) {
 
 /// Element conversion with Triton's rules: half, bfloat16 and the 8-bit
 /// floats round once to nearest even (float_to_narrow), anything to bool is
-/// `!= 0`, float to integer truncates toward zero and saturates (NaN: 0).
+/// `!= 0`, float to integer truncates toward zero and saturates (NaN: 0),
+/// integers and pointers convert through their address bits (tutorial 08's
+/// pointer arrays passed as int64).
 template <class To, class From> __device__ __forceinline__ To convert(From x) {
-  if constexpr (is_narrow_float<From>::value) {
+  if constexpr (std::is_pointer_v<To> && std::is_pointer_v<From>) {
+    return reinterpret_cast<To>(reinterpret_cast<std::uintptr_t>(x));
+  } else if constexpr (std::is_pointer_v<To>) {
+    return reinterpret_cast<To>(static_cast<std::uintptr_t>(x));
+  } else if constexpr (std::is_pointer_v<From> && !__is_same(To, bool)) {
+    return static_cast<To>(reinterpret_cast<std::uintptr_t>(x));
+  } else if constexpr (is_narrow_float<From>::value) {
     return convert<To>(static_cast<float>(x));
   } else if constexpr (is_narrow_float<To>::value) {
     return To(float_to_narrow(x));

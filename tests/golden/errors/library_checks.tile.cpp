@@ -56,6 +56,7 @@
 // RUN: %not %tilecc %s -o %t -DCASE=53 2>&1 | %check-errors %s --check-prefix=C53
 // RUN: %not %tilecc %s -o %t -DCASE=54 2>&1 | %check-errors %s --check-prefix=C54
 // RUN: %not %tilecc %s -o %t -DCASE=55 2>&1 | %check-errors %s --check-prefix=C55
+// RUN: %not %tilecc %s -o %t -DCASE=56 2>&1 | %check-errors %s --check-prefix=C56
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -290,6 +291,11 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 55
   // C55: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: rounding::rtz applies to floating-point downcasts to float32, float16 or bfloat16
   tile::store(f + o, tile::cast<float, tile::rounding::rtz>(h));
+#endif
+#if CASE == 56
+  // C56: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: only 64-bit integers cast to pointers
+  auto *q = tile::cast<float *>(tile::program_id(0));
+  tile::store(q + o, 1.0f);
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
