@@ -918,7 +918,8 @@ CONFORMANCE_CASTS_RTZ(casts_rtz_from_f64, double)
 
 // Case 20, tuples_and_calls: helpers that return tuples, take nested
 // tuples, take a lambda to call, or a pointer they may skip (Triton's
-// None) under a constant; lambdas capturing by copy and by reference.
+// None) under a constant; lambdas capturing by copy and by reference; a
+// tuple a loop assigns.
 template <class T> std::tuple<T, T> min_max(T a, T b) {
   return {tile::minimum(a, b), tile::maximum(a, b)};
 }
@@ -957,6 +958,14 @@ TILE_KERNEL void tuples_and_calls(const float *x, const float *y, float *out) {
               apply_twice([&](auto v) { return v - k; }, b));
   store_if<true>(out + 7 * BLOCK, lo + hi);
   store_if<false>(nullptr, lo);
+  // A tuple assigned in a loop is carried by it.
+  auto state = std::make_tuple(tile::zeros<float, BLOCK>(), 0);
+  for (int s = 0; s < 3; ++s) {
+    auto [acc, steps] = state;
+    state = std::make_tuple(acc + a, steps + 2);
+  }
+  tile::store(out + 8 * BLOCK + i,
+              std::get<0>(state) + static_cast<float>(std::get<1>(state)));
 }
 TILE_CONFIGS(tuples_and_calls, tile::config{.meta = {64}, .num_warps = 2});
 template <int BLOCK>

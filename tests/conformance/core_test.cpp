@@ -1165,7 +1165,7 @@ void controlFlow() {
 void tuplesAndCalls() {
   constexpr int Block = 64;
   std::uniform_int_distribution<int> Quarters(-40, 40);
-  std::vector<float> X(Block), Y(Block), Want(8 * Block);
+  std::vector<float> X(Block), Y(Block), Want(9 * Block);
   for (int I = 0; I < Block; ++I) {
     X[I] = float(Quarters(Rng)) / 4;
     Y[I] = float(Quarters(Rng)) / 4;
@@ -1179,8 +1179,9 @@ void tuplesAndCalls() {
     Want[5 * Block + I] = (A * 3 + 1) * 3 + 1;
     Want[6 * Block + I] = B - 5 - 5;
     Want[7 * Block + I] = Lo + Hi;
+    Want[8 * Block + I] = 3 * A + 6;
   }
-  Buffer<float> BX(X), BY(Y), Out(8 * Block);
+  Buffer<float> BX(X), BY(Y), Out(9 * Block);
   CONFORMANCE_RUN(tuples_and_calls, 64, BX, BY, Out);
   conformance::expectExact("tuples_and_calls", "float32", Out.values(), Want);
 }
