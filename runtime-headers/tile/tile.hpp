@@ -2572,7 +2572,7 @@ public:
 #undef TILE_DETAIL_DESCRIPTOR_ATOMIC
 
 private:
-  template <int... B, class U>
+  template <int... B, class U, bool Checked>
   friend tensor_descriptor<U, B...>
   make_tensor_descriptor(U *, const std::array<int, sizeof...(B)> &,
                          const std::array<int, sizeof...(B)> &,
@@ -2589,8 +2589,9 @@ private:
 };
 
 /// The descriptor of the tensor at base of the given shape and strides, in
-/// boxes of Block (Triton's block_shape).
-template <int... Block, class T>
+/// boxes of Block (Triton's block_shape). Its elements lie within 2^31 of
+/// base: checked in emulation, and on the GPU where TILE_DEBUG is defined.
+template <int... Block, class T, bool Checked = detail::debug_checks>
 TILE_OP("make_tensor_descriptor")
 tensor_descriptor<T, Block...> make_tensor_descriptor(
     T *base, const std::array<int, sizeof...(Block)> &shape,
@@ -2617,7 +2618,7 @@ public:
   using coordinates = std::array<int, rank>;
 
 private:
-  template <int... B, class U>
+  template <int... B, class U, bool Checked>
   friend block_ptr<U, B...>
   make_block_ptr(U *, const std::array<int, sizeof...(B)> &,
                  const std::array<int, sizeof...(B)> &,
@@ -2648,8 +2649,9 @@ private:
 
 /// The block pointer to the box of shape Block at offsets in the tensor at
 /// base of the given shape and strides. (Triton's order argument is not
-/// needed: the layout follows the strides.)
-template <int... Block, class T>
+/// needed: the layout follows the strides.) Its elements lie within 2^31
+/// of base, checked as for make_tensor_descriptor.
+template <int... Block, class T, bool Checked = detail::debug_checks>
 TILE_OP("make_block_ptr")
 block_ptr<T, Block...> make_block_ptr(
     T *base, const std::array<int, sizeof...(Block)> &shape,

@@ -3,6 +3,7 @@
 // RUN: %FileCheck %s < %t/mm_desc.cu
 // RUN: %FileCheck %s --check-prefix=BLOCK < %t/mm_block.cu
 // RUN: %tilecc %s --emit=ir | %FileCheck %s --check-prefix=IR
+// RUN: %tilecc %s --emit=ir -DTILE_DEBUG --kernel=mm_desc | %FileCheck %s --check-prefix=DEBUG
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm_desc.cu -o %t/desc90a.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t/mm_desc.cu -o %t/desc80.o %}
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm_block.cu -o %t/block90a.o %}
@@ -126,4 +127,10 @@ tile::grid mm_block_grid(const tile::half *, const tile::half *, float *, int m,
 // IR-NEXT: {
 // IR-NEXT: %[[D:[0-9]+]] = sub %[[K0]].k0, %{{[0-9]+}} : i32
 // IR-NEXT: %{{[0-9]+}}.a_ptr_offset1 = add %{{[0-9]+}}.a_ptr_offset1, %[[D]] : i32
+// With TILE_DEBUG each descriptor checks, in 64 bits, that its tensor lies
+// within 2^31 elements of its base, the reach of the 32-bit offsets.
+// DEBUG: %[[S:[0-9]+]] = cast %{{[0-9]+}}.m : i64
+// DEBUG: %[[R:[0-9]+]] = mul %{{[0-9]+}}, %{{[0-9]+}} : i64
+// DEBUG: le %{{[0-9]+}}, %{{[0-9]+}} : i1
+// DEBUG: device_assert {message = "a tensor descriptor or block pointer addresses its elements with 32-bit offsets"}
 // clang-format on

@@ -195,6 +195,12 @@ private:
   /// A descriptor's load, store and atomics, and a block pointer's load
   /// and store: accesses through the box's pointers, masked where checked.
   Value *lowerDescriptorAccess(llvm::StringRef Name, const CallExpr *CE);
+  /// Stops the program where a tensor of Shape and Strides reaches more
+  /// than 2^31 elements from its base (the offsets are 32-bit), as
+  /// emulation does: make_tensor_descriptor's and make_block_ptr's check
+  /// under TILE_DEBUG.
+  void checkTensorReach(llvm::ArrayRef<Value *> Shape,
+                        llvm::ArrayRef<Value *> Strides);
   /// The Rank int32 values of a braced list ({m, k}).
   std::optional<Values> lowerCoordinates(const Expr *E, unsigned Rank,
                                          llvm::StringRef What);

@@ -130,6 +130,9 @@ std::optional<Values> KernelLowering::lowerDescriptor(llvm::StringRef Name,
       return std::nullopt;
     Out.append(L->begin(), L->end());
   }
+  if (templateIntArg(CE->getDirectCallee(), 2).value_or(0))
+    checkTensorReach(llvm::ArrayRef<Value *>(Out).slice(1, Rank),
+                     llvm::ArrayRef<Value *>(Out).slice(1 + Rank, Rank));
   // TMA and the vectorized accesses need the rows contiguous; Triton asks
   // the same of a descriptor.
   if (Name == "make_tensor_descriptor") {
@@ -141,6 +144,47 @@ std::optional<Values> KernelLowering::lowerDescriptor(llvm::StringRef Name,
     }
   }
   return Out;
+}
+
+void KernelLowering::checkTensorReach(llvm::ArrayRef<Value *> Shape,
+                                      llvm::ArrayRef<Value *> Strides) {
+  const Type I64 = Type::scalar(ScalarKind::I64),
+             I1 = Type::scalar(ScalarKind::I1);
+  auto Op = [&](OpKind K, Value *A, Value *Bv, const Type &T) {
+    return lowerElementwise(K, {A, Bv}, T);
+  };
+  auto Clamped = [&](OpKind Keep, Value *V) { // V where `V keep 0`, else 0
+    Value *Zero = B.intConst(0, ScalarKind::I64);
+    return lowerElementwise(OpKind::Select, {Op(Keep, V, Zero, I1), V, Zero},
+                            I64);
+  };
+  Value *Ok = B.boolConst(true);
+  Value *Last = B.intConst(0, ScalarKind::I64), *First = Last;
+  for (auto [S, St] : llvm::zip(Shape, Strides)) {
+    Value *Extent = B.cast(S, I64.Elem);
+    Ok = Op(OpKind::LogicalAnd, Ok,
+            Op(OpKind::CmpGE, Extent, B.intConst(0, ScalarKind::I64), I1), I1);
+    Value *Reach =
+        Op(OpKind::Mul,
+           Op(OpKind::Sub, Extent, B.intConst(1, ScalarKind::I64), I64),
+           B.cast(St, I64.Elem), I64);
+    Reach = lowerElementwise(
+        OpKind::Select,
+        {Op(OpKind::CmpGT, Extent, B.intConst(0, ScalarKind::I64), I1), Reach,
+         B.intConst(0, ScalarKind::I64)},
+        I64);
+    Last = Op(OpKind::Add, Last, Clamped(OpKind::CmpGT, Reach), I64);
+    First = Op(OpKind::Add, First, Clamped(OpKind::CmpLT, Reach), I64);
+  }
+  Ok = Op(OpKind::LogicalAnd, Ok,
+          Op(OpKind::CmpLE, Last, B.intConst(INT32_MAX, ScalarKind::I64), I1),
+          I1);
+  Ok = Op(OpKind::LogicalAnd, Ok,
+          Op(OpKind::CmpGE, First, B.intConst(INT32_MIN, ScalarKind::I64), I1),
+          I1);
+  B.createVoid(OpKind::Assert, {Ok})
+      ->setMessage("a tensor descriptor or block pointer addresses its "
+                   "elements with 32-bit offsets");
 }
 
 KernelLowering::Box KernelLowering::lowerBox(llvm::ArrayRef<Value *> Fields,
