@@ -2304,6 +2304,14 @@ void device_print(const char *prefix, const A &...values) {
   (print(values), ...);
 }
 
+/// Prints its arguments, constants (string literals, meta-parameters,
+/// constexpr values), when tilecc translates the kernel, once per
+/// configuration (tl.static_print): `file:line:col: remark: BLOCK 128`.
+/// The emulation has no translation step and prints nothing.
+template <class... A>
+TILE_OP("static_print")
+void static_print([[maybe_unused]] const A &...values) {}
+
 /// Stops the program where an element of cond is false (and, with a mask,
 /// its element of mask true), reporting message, the file and line of the
 /// call, the program and the element; only where TILE_DEBUG is defined, as

@@ -580,8 +580,17 @@ FrontendResult runFrontend(const FrontendOptions &Opts,
   // scratch space): it is not printed, and the caller translates again
   // without the header, which prints what a C++ compile would.
   // Without it, what Clang reports is printed, a failed check inside
-  // tile's headers at the user's line that led there.
-  DiagnosticConsumer Counted;
+  // tile's headers at the user's line that led there. Remarks
+  // (static_print's) are printed too, so they also ask for the retry.
+  class CountedWithRemarks : public DiagnosticConsumer {
+  public:
+    void HandleDiagnostic(DiagnosticsEngine::Level Level,
+                          const Diagnostic &Info) override {
+      DiagnosticConsumer::HandleDiagnostic(Level, Info);
+      Remarked |= Level == DiagnosticsEngine::Remark;
+    }
+    bool Remarked = false;
+  } Counted;
   llvm::SmallVector<const char *> Argv;
   for (const std::string &Arg : CommandLine)
     Argv.push_back(Arg.c_str());
@@ -590,9 +599,11 @@ FrontendResult runFrontend(const FrontendOptions &Opts,
   UserLineDiagnostics Printed(llvm::errs(), DiagOpts.get(),
                               Opts.RuntimeHeadersDir);
   Invocation.setDiagnosticOptions(DiagOpts.get());
-  Invocation.setDiagnosticConsumer(Pch ? &Counted : &Printed);
+  Invocation.setDiagnosticConsumer(
+      Pch ? static_cast<DiagnosticConsumer *>(&Counted) : &Printed);
   const bool Ran = Invocation.run();
-  if (Pch && (Counted.getNumErrors() || Counted.getNumWarnings())) {
+  if (Pch && (Counted.getNumErrors() || Counted.getNumWarnings() ||
+              Counted.Remarked)) {
     if (Opts.ExplainPch)
       llvm::errs() << "tilecc: translating again without " << Pch->Path
                    << ", which would move what Clang reports\n";

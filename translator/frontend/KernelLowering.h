@@ -326,6 +326,8 @@ private:
   /// device_print(prefix, values...) and device_assert<Enabled>(cond,
   /// message [, mask]).
   void lowerDebugOp(OpKind K, const CallExpr *CE);
+  /// static_print(values...): a remark at the call, at translation.
+  void lowerStaticPrint(const CallExpr *CE);
   Value *lowerPhilox(const FunctionDecl *Callee, llvm::ArrayRef<Value *> Args,
                      const Type &RT);
   Value *lowerExpandDims(const FunctionDecl *Callee, Value *X, const Type &RT);

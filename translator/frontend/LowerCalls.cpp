@@ -32,6 +32,10 @@ Value *KernelLowering::lowerCall(const CallExpr *CE) {
   llvm::StringRef OpName = tileOpName(Callee);
   if (OpName.starts_with("descriptor_") || OpName.starts_with("block_"))
     return lowerDescriptorAccess(OpName, CE);
+  if (OpName == "static_print") {
+    lowerStaticPrint(CE);
+    return nullptr;
+  }
   if (!OpName.empty())
     return lowerTileOp(OpName, CE);
   if (isStdFunction(Callee, "get") && CE->getNumArgs() == 1 &&

@@ -228,6 +228,37 @@ KernelLowering::tileOperation(llvm::StringRef Name) {
 /// device_print(prefix, values...) and device_assert<Enabled>(cond, message
 /// [, mask]): the text is a string literal; an assert whose Enabled (true
 /// where TILE_DEBUG is defined) is false makes no op.
+void KernelLowering::lowerStaticPrint(const CallExpr *CE) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  for (const Expr *A : CE->arguments()) {
+    const Expr *E = A->IgnoreParenImpCasts();
+    if (const auto *SL = dyn_cast<StringLiteral>(E)) {
+      OS << (Text.empty() ? "" : " ") << SL->getString();
+      continue;
+    }
+    Expr::EvalResult R;
+    if (E->isValueDependent() || !E->EvaluateAsRValue(R, Ctx) ||
+        !(R.Val.isInt() || R.Val.isFloat())) {
+      error(A->getExprLoc(), "static_print prints values known when the "
+                             "kernel is translated: string literals, "
+                             "meta-parameters, constexpr numbers");
+      return;
+    }
+    OS << (Text.empty() ? "" : " ");
+    if (R.Val.isInt()) {
+      OS << R.Val.getInt();
+    } else {
+      llvm::SmallString<24> F;
+      R.Val.getFloat().toString(F);
+      OS << F;
+    }
+  }
+  Diags.Report(userLoc(CE->getExprLoc()),
+               Diags.getCustomDiagID(DiagnosticsEngine::Remark, "%0"))
+      << Text;
+}
+
 void KernelLowering::lowerDebugOp(OpKind K, const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   const llvm::SmallVector<const Expr *, 4> ArgEs(CE->arguments());
