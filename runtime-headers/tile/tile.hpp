@@ -2727,6 +2727,28 @@ void store(const block_ptr<T, Block...> &p, const V &value,
 }
 
 //===----------------------------------------------------------------------===//
+// Inline assembly
+//===----------------------------------------------------------------------===//
+
+/// Runs the PTX text asm_text on each element of the arguments, broadcast
+/// together (tl.inline_asm_elementwise with is_pure and pack=1): $0 is
+/// the result, of type R, and $1, $2, ... the arguments. constraints gives
+/// each its register, "=r,r,r": r for 32 bits, l 64, h 16, f a float, d a
+/// double, which must be the element's width (the bits move unchanged).
+/// The text must only compute its result. The emulation, which cannot run
+/// it, calls emulate on the elements instead. Not on AMD GPUs.
+template <class R, class F, class... A>
+TILE_OP("inline_asm_elementwise")
+auto inline_asm_elementwise([[maybe_unused]] const char *asm_text,
+                            [[maybe_unused]] const char *constraints, F emulate,
+                            const A &...args) {
+  static_assert(sizeof...(A) >= 1, "inline assembly takes an argument");
+  return detail::elementwise<R>(
+      [&](detail::element_t<A>... v) { return static_cast<R>(emulate(v...)); },
+      args...);
+}
+
+//===----------------------------------------------------------------------===//
 // Compiler hints
 //===----------------------------------------------------------------------===//
 

@@ -916,6 +916,47 @@ CONFORMANCE_CASTS_RTZ(casts_rtz_from_f32, float)
 CONFORMANCE_CASTS_RTZ(casts_rtz_from_f64, double)
 #undef CONFORMANCE_CASTS_RTZ
 
+// Case 26, inline_asm: PTX run on each element (test_inline_asm): a float
+// through 32-bit integer registers (ex2.approx), integers shifted, a
+// 64-bit add of a tile and a scalar, a half negated in a 16-bit register;
+// emulation computes the same with the lambdas.
+template <int BLOCK>
+TILE_KERNEL void inline_asm(const float *x, const std::int32_t *i,
+                            const std::int64_t *w, const tile::half *h,
+                            float *out_x, std::int32_t *out_i,
+                            std::int64_t *out_w, tile::half *out_h) {
+  auto k = tile::arange<BLOCK>();
+  tile::store(out_x + k,
+              tile::inline_asm_elementwise<float>(
+                  "ex2.approx.f32 $0, $1;", "=r,r",
+                  [](float v) { return std::exp2(v); }, tile::load(x + k)));
+  tile::store(out_i + k, tile::inline_asm_elementwise<std::int32_t>(
+                             "shl.b32 $0, $1, 3;", "=r,r",
+                             [](std::int32_t v) {
+                               return std::int32_t(std::uint32_t(v) << 3);
+                             },
+                             tile::load(i + k)));
+  tile::store(out_w + k,
+              tile::inline_asm_elementwise<std::int64_t>(
+                  "add.s64 $0, $1, $2;", "=l,l,l",
+                  [](std::int64_t a, std::int64_t b) {
+                    return std::int64_t(std::uint64_t(a) + std::uint64_t(b));
+                  },
+                  tile::load(w + k), std::int64_t(1) << 40));
+  tile::store(out_h + k,
+              tile::inline_asm_elementwise<tile::half>(
+                  "neg.f16 $0, $1;", "=h,h", [](tile::half v) { return -v; },
+                  tile::load(h + k)));
+}
+TILE_CONFIGS(inline_asm, tile::config{.meta = {128}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(inline_asm)
+tile::grid inline_asm_grid(const float *, const std::int32_t *,
+                           const std::int64_t *, const tile::half *, float *,
+                           std::int32_t *, std::int64_t *, tile::half *) {
+  return {1};
+}
+
 // Case 20, tuples_and_calls: helpers that return tuples, take nested
 // tuples, take a lambda to call, or a pointer they may skip (Triton's
 // None) under a constant; lambdas capturing by copy and by reference; a

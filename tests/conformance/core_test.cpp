@@ -1064,6 +1064,42 @@ void pointersFromAddresses() {
                            Back.values(), Addresses);
 }
 
+/// Case 26: inline assembly against independent references; ex2.approx
+/// is within 2 ulp.
+void inlineAsm() {
+  constexpr int N = 128;
+  std::uniform_real_distribution<float> U(-20, 20);
+  std::uniform_int_distribution<std::int64_t> W(-(std::int64_t(1) << 50),
+                                                std::int64_t(1) << 50);
+  std::vector<float> X(N), WantX(N);
+  std::vector<std::int32_t> I(N), WantI(N);
+  std::vector<std::int64_t> Wide(N), WantW(N);
+  std::vector<tile::half> H(N), WantH(N);
+  for (int K = 0; K < N; ++K) {
+    X[K] = U(Rng);
+    WantX[K] = static_cast<float>(std::exp2(double(X[K])));
+    I[K] = static_cast<std::int32_t>(W(Rng));
+    WantI[K] = static_cast<std::int32_t>(static_cast<std::uint32_t>(I[K]) * 8u);
+    Wide[K] = W(Rng);
+    WantW[K] = Wide[K] + (std::int64_t(1) << 40);
+    H[K] = tile::half(U(Rng));
+    WantH[K] = tile::half(-float(H[K]));
+  }
+  Buffer<float> BX(X), OutX(N);
+  Buffer<std::int32_t> BI(I), OutI(N);
+  Buffer<std::int64_t> BW(Wide), OutW(N);
+  Buffer<tile::half> BH(H), OutH(N);
+  CONFORMANCE_RUN(inline_asm, 128, BX, BI, BW, BH, OutX, OutI, OutW, OutH);
+  conformance::expectClose("inline_asm (ex2.approx)", "float32", OutX.values(),
+                           WantX, 1e-6);
+  conformance::expectExact("inline_asm (shl.b32)", "int32", OutI.values(),
+                           WantI);
+  conformance::expectExact("inline_asm (add.s64)", "int64", OutW.values(),
+                           WantW);
+  conformance::expectExact("inline_asm (neg.f16)", "float16", OutH.values(),
+                           WantH);
+}
+
 /// Case 18: integer values (exact in float too, in any order of
 /// addition), signed ones both sides of zero.
 template <class T, class Launch> void atomics(const char *Type, Launch Run) {
@@ -1543,6 +1579,7 @@ int main() {
   scanTypedAll();
   whereBroadcastAll();
   pointersFromAddresses();
+  inlineAsm();
   histogramAll();
   sortFlipTopkAll();
   shapeOps();

@@ -14,10 +14,7 @@ namespace tilecc::analysis {
 namespace {
 
 bool elementwise(const Op &O) {
-  OpCategory C = categoryOf(O.kind());
-  return O.numResults() == 1 && O.regions().empty() &&
-         (C == OpCategory::Unary || C == OpCategory::Binary ||
-          C == OpCategory::Ternary);
+  return O.numResults() == 1 && O.regions().empty() && isElementwise(O.kind());
 }
 
 /// Whether dot D multiplies 16-bit floats into fp32, the products wgmma

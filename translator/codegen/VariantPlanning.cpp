@@ -138,6 +138,10 @@ std::optional<GenerateError> unsupportedOnTarget(const Function &F,
   if (Target.Back != Backend::HIP)
     return Error;
   walk(F.body(), [&](const Op &O) {
+    if (!Error && O.kind() == OpKind::InlineAsm)
+      Error = GenerateError{"inline_asm_elementwise's text is PTX, which " +
+                                Target.Name + " does not run",
+                            O.loc(), true};
     for (const Value *V : O.operands()) {
       const ElemType &E = V->type().Elem;
       ScalarKind K = E.isPointer() ? E.Pointee : E.Kind;

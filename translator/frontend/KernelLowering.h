@@ -326,6 +326,10 @@ private:
   /// device_print(prefix, values...) and device_assert<Enabled>(cond,
   /// message [, mask]).
   void lowerDebugOp(OpKind K, const CallExpr *CE);
+  /// inline_asm_elementwise<R>(asm, constraints, emulate, args...): the
+  /// text and registers checked, the arguments broadcast; emulate is the
+  /// emulation's alone.
+  Value *lowerInlineAsm(const CallExpr *CE);
   /// static_print(values...): a remark at the call, at translation.
   void lowerStaticPrint(const CallExpr *CE);
   Value *lowerPhilox(const FunctionDecl *Callee, llvm::ArrayRef<Value *> Args,

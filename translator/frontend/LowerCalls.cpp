@@ -32,6 +32,8 @@ Value *KernelLowering::lowerCall(const CallExpr *CE) {
   llvm::StringRef OpName = tileOpName(Callee);
   if (OpName.starts_with("descriptor_") || OpName.starts_with("block_"))
     return lowerDescriptorAccess(OpName, CE);
+  if (OpName == "inline_asm_elementwise")
+    return lowerInlineAsm(CE);
   if (OpName == "static_print") {
     lowerStaticPrint(CE);
     return nullptr;

@@ -7,6 +7,7 @@
 #include "frontend/AstQueries.h"
 #include "frontend/KernelLowering.h"
 #include "ir/TypeRules.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace tilecc::frontend::lowering {
 
@@ -228,6 +229,86 @@ KernelLowering::tileOperation(llvm::StringRef Name) {
 /// device_print(prefix, values...) and device_assert<Enabled>(cond, message
 /// [, mask]): the text is a string literal; an assert whose Enabled (true
 /// where TILE_DEBUG is defined) is false makes no op.
+Value *KernelLowering::lowerInlineAsm(const CallExpr *CE) {
+  const auto *Text =
+      dyn_cast<StringLiteral>(CE->getArg(0)->IgnoreParenImpCasts());
+  const auto *Constraints =
+      dyn_cast<StringLiteral>(CE->getArg(1)->IgnoreParenImpCasts());
+  if (!Text || !Constraints) {
+    error(CE->getExprLoc(), "inline assembly's text and constraints are "
+                            "string literals");
+    return nullptr;
+  }
+  auto RT = lowerType(CE->getType(), CE->getExprLoc());
+  if (!RT)
+    return nullptr;
+  llvm::SmallVector<Value *, 4> Operands;
+  for (const Expr *A : llvm::drop_begin(CE->arguments(), 3)) {
+    Value *V = lowerExpr(A);
+    if (!V)
+      return nullptr;
+    Operands.push_back(B.broadcastTo(V, RT->Shape));
+  }
+  // "=r,r,r": the result's register, then each argument's.
+  llvm::SmallVector<llvm::StringRef, 4> Letters;
+  Constraints->getString().split(Letters, ',');
+  if (Letters.size() != Operands.size() + 1) {
+    error(CE->getArg(1)->getExprLoc(),
+          "constraints name " + std::to_string(Letters.size()) +
+              " registers for a result and " + std::to_string(Operands.size()) +
+              " arguments");
+    return nullptr;
+  }
+  const auto Width = [](char L) {
+    return L == 'h' ? 2u : L == 'r' || L == 'f' ? 4u : 8u;
+  };
+  for (auto [I, L] : llvm::enumerate(Letters)) {
+    L = L.trim();
+    const bool Output = I == 0;
+    if ((Output && !L.consume_front("=")) || L.size() != 1 ||
+        !llvm::StringRef("rlhfd").contains(L[0])) {
+      error(CE->getArg(1)->getExprLoc(),
+            "constraints are \"=X\" for the result, then \"X\" for each "
+            "argument, X one of r, l, h, f, d");
+      return nullptr;
+    }
+    const ElemType &E = Output ? RT->Elem : Operands[I - 1]->type().Elem;
+    if (storageBytes(E.Kind) != Width(L[0]) || E.isPointer()) {
+      error(CE->getArg(Output ? 1 : 2 + I)->getExprLoc(),
+            "register '" + L.str() + "' holds " + std::to_string(Width(L[0])) +
+                " bytes, not a " + E.str());
+      return nullptr;
+    }
+  }
+  // $N names operand N: within range, and written as %N for nvcc.
+  std::string Asm;
+  llvm::StringRef S = Text->getString();
+  for (size_t I = 0; I < S.size(); ++I) {
+    if (S[I] != '$' || I + 1 == S.size() || !llvm::isDigit(S[I + 1])) {
+      Asm += S[I] == '%' ? "%%" : std::string(1, S[I]);
+      continue;
+    }
+    unsigned N = 0;
+    while (I + 1 < S.size() && llvm::isDigit(S[I + 1]))
+      N = N * 10 + (S[++I] - '0');
+    if (N > Operands.size()) {
+      error(CE->getArg(0)->getExprLoc(),
+            "$" + std::to_string(N) +
+                " names no operand: $0 is the result, $1 "
+                "to $" +
+                std::to_string(Operands.size()) + " the arguments");
+      return nullptr;
+    }
+    Asm += "%" + std::to_string(N);
+  }
+  setLoc(CE->getExprLoc());
+  Value *R = B.create(OpKind::InlineAsm, *RT, Operands);
+  R->definingOp()->setMessage(Asm);
+  for (auto [I, L] : llvm::enumerate(Letters))
+    R->definingOp()->setAsmRegister(I, L.trim().back());
+  return R;
+}
+
 void KernelLowering::lowerStaticPrint(const CallExpr *CE) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);

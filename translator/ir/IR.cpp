@@ -68,10 +68,22 @@ bool isAtomicRMW(OpKind K) {
   return K >= OpKind::AtomicAdd && K <= OpKind::AtomicXchg;
 }
 
+/// Inline assembly's register kinds, by code (0: none).
+static constexpr llvm::StringLiteral AsmRegisters = " rlhfd";
+
+char Op::asmRegister(unsigned I) const {
+  return AsmRegisters[(IntAttr >> (3 * I)) & 7];
+}
+
+void Op::setAsmRegister(unsigned I, char Letter) {
+  const int64_t Code = AsmRegisters.find(Letter);
+  IntAttr = (IntAttr & ~(int64_t(7) << (3 * I))) | Code << (3 * I);
+}
+
 bool isElementwise(OpKind K) {
   OpCategory C = categoryOf(K);
   return C == OpCategory::Unary || C == OpCategory::Binary ||
-         C == OpCategory::Ternary;
+         C == OpCategory::Ternary || C == OpCategory::Elementwise;
 }
 
 Value *Block::addArgument(std::unique_ptr<Value> V) {

@@ -30,6 +30,7 @@ enum class OpCategory : uint8_t {
   Unary,
   Binary,
   Ternary,
+  Elementwise,
   Shape,
   Reduce,
   Scan,
@@ -258,6 +259,11 @@ public:
   void setSort(unsigned Axis, bool Descending) {
     IntAttr = Axis | unsigned(Descending) << 8;
   }
+
+  // InlineAsm: the register kind of operand I (0: the result, then the
+  // operands), by its constraint letter r, l, h, f or d; three bits each.
+  char asmRegister(unsigned I) const;
+  void setAsmRegister(unsigned I, char Letter);
 
   // Cast: whether a floating-point downcast rounds toward zero (otherwise
   // to nearest even).

@@ -244,7 +244,16 @@ private:
         O.setScan(N, O.scanReverse());
       else if (Key == "rounding" && Val == "rtz" && O.kind() == OpKind::Cast)
         O.setRoundsTowardZero(true);
-      else if (Key == "hex" && O.kind() == OpKind::Print)
+      else if (Key == "registers" && O.kind() == OpKind::InlineAsm &&
+               Val.consume_front("[") && Val.consume_back("]")) {
+        unsigned I = 0;
+        for (llvm::StringRef Item : splitList(Val)) {
+          if (Item.size() != 1 || !llvm::StringRef("rlhfd").contains(Item[0]))
+            return fail("registers are r, l, h, f or d, not '" + Item.str() +
+                        "'");
+          O.setAsmRegister(I++, Item[0]);
+        }
+      } else if (Key == "hex" && O.kind() == OpKind::Print)
         O.setPrintsHex(true);
       else if (Key == "descending" && O.kind() == OpKind::Sort)
         O.setSort(O.sortAxis(), true);
@@ -324,6 +333,12 @@ private:
       if (!Text)
         return fail("expected the message's closing quote");
       O.setMessage(*Text);
+      if (Rest.consume_front(",")) {
+        const size_t Close = Rest.find('}');
+        if (!parseAttributes(O, Rest.take_front(Close)))
+          return false;
+        Rest = Rest.drop_front(Close);
+      }
       if (!Rest.consume_front("}"))
         return fail("expected '}' after the message");
       Rest = Rest.trim();

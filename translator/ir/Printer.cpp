@@ -58,9 +58,17 @@ private:
       break;
     case OpKind::Print:
     case OpKind::Assert:
+    case OpKind::InlineAsm:
       OS << " {message = \"";
       OS.write_escaped(O.message());
-      OS << (O.kind() == OpKind::Print && O.printsHex() ? "\", hex}" : "\"}");
+      OS << (O.kind() == OpKind::Print && O.printsHex() ? "\", hex" : "\"");
+      if (O.kind() == OpKind::InlineAsm) {
+        OS << ", registers = [";
+        for (unsigned I = 0; I <= O.numOperands(); ++I)
+          OS << (I ? ", " : "") << O.asmRegister(I);
+        OS << "]";
+      }
+      OS << "}";
       break;
     case OpKind::MultipleOf:
     case OpKind::MaxContiguous: {

@@ -40,6 +40,7 @@ public:
     case OpCategory::Unary:
     case OpCategory::Binary:
     case OpCategory::Ternary:
+    case OpCategory::Elementwise:
       checkElementwise(O);
       break;
     case OpCategory::Memory:
