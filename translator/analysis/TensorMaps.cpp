@@ -50,8 +50,7 @@ bool offsetTerms(const Value *V, llvm::SmallVectorImpl<OffsetTerm> &Out) {
           return false;
         // A constant 1 (a block pointer's unit stride, carried through its
         // loop) is a unit stride.
-        const Op *C = S->definingOp();
-        const bool One = C && C->kind() == OpKind::Const && C->intValue() == 1;
+        const bool One = constantInt(S) == 1;
         for (OffsetTerm &T : Scaled)
           Out.push_back({T.Dim, T.Index, One ? nullptr : S});
         return true;
@@ -126,7 +125,7 @@ bool indexBelowBound(const Value *Test, const Value *&Index,
       const Value *Zero = Ge && Ge->kind() == OpKind::CmpGE
                               ? splatted(Ge->operand(1))
                               : nullptr;
-      if (Zero && constant(Zero) && constant(Zero)->intValue() == 0 &&
+      if (Zero && constantInt(Zero) == 0 &&
           indexBelowBound(D->operand(I), Index, Bound) &&
           Index == Ge->operand(0))
         return true;
@@ -191,14 +190,6 @@ void factors(const Value *V, llvm::SmallVectorImpl<const Value *> &Out) {
     return;
   }
   Out.push_back(V);
-}
-
-/// Whether two scalars are the same value: one value, or equal constants.
-bool sameScalar(const Value *A, const Value *B) {
-  if (A == B)
-    return true;
-  const Op *CA = constant(A), *CB = constant(B);
-  return CA && CB && CA->intValue() == CB->intValue();
 }
 
 /// Reads Base = param + batch * (Bound * Stride) of A's outer axis into

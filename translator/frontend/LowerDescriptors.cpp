@@ -136,8 +136,7 @@ std::optional<Values> KernelLowering::lowerDescriptor(llvm::StringRef Name,
   // TMA and the vectorized accesses need the rows contiguous; Triton asks
   // the same of a descriptor.
   if (Name == "make_tensor_descriptor") {
-    const Op *Last = Out[2 * Rank]->definingOp();
-    if (!Last || Last->kind() != OpKind::Const || Last->intValue() != 1) {
+    if (constantInt(Out[2 * Rank]) != 1) {
       error(CE->getArg(2)->getExprLoc(),
             "a tensor descriptor's last stride must be the constant 1");
       return std::nullopt;
@@ -216,8 +215,7 @@ KernelLowering::Box KernelLowering::lowerBox(llvm::ArrayRef<Value *> Fields,
     };
     Value *Term = Expanded(Index);
     Value *Stride = Fields[1 + Rank + D];
-    const Op *SC = Stride->definingOp();
-    if (!SC || SC->kind() != OpKind::Const || SC->intValue() != 1)
+    if (constantInt(Stride) != 1)
       Term = lowerElementwise(OpKind::Mul, {Term, Stride}, Term->type());
     Offset =
         Offset ? lowerElementwise(OpKind::Add, {Offset, Term},

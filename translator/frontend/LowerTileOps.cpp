@@ -226,9 +226,6 @@ KernelLowering::tileOperation(llvm::StringRef Name) {
   return std::nullopt;
 }
 
-/// device_print(prefix, values...) and device_assert<Enabled>(cond, message
-/// [, mask]): the text is a string literal; an assert whose Enabled (true
-/// where TILE_DEBUG is defined) is false makes no op.
 Value *KernelLowering::lowerInlineAsm(const CallExpr *CE) {
   const auto *Text =
       dyn_cast<StringLiteral>(CE->getArg(0)->IgnoreParenImpCasts());
@@ -340,6 +337,9 @@ void KernelLowering::lowerStaticPrint(const CallExpr *CE) {
       << Text;
 }
 
+/// device_print(prefix, values...) and device_assert<Enabled>(cond, message
+/// [, mask]): the text is a string literal; an assert whose Enabled (true
+/// where TILE_DEBUG is defined) is false makes no op.
 void KernelLowering::lowerDebugOp(OpKind K, const CallExpr *CE) {
   const FunctionDecl *Callee = CE->getDirectCallee();
   const llvm::SmallVector<const Expr *, 4> ArgEs(CE->arguments());

@@ -135,6 +135,17 @@ unsigned Block::argumentNumber(const Value *V) const {
   return static_cast<unsigned>(It - Args.begin());
 }
 
+std::optional<int64_t> constantInt(const Value *V) {
+  const Op *D = V ? V->definingOp() : nullptr;
+  if (!D || D->kind() != OpKind::Const || isFloat(V->type().Elem.Kind))
+    return std::nullopt;
+  return D->intValue();
+}
+
+bool sameScalar(const Value *A, const Value *B) {
+  return A == B || (constantInt(A) && constantInt(A) == constantInt(B));
+}
+
 const Value *carriedResult(const Value *V) {
   const Block *B = V->ownerBlock();
   if (!B || !B->parentOp() || B->parentOp()->kind() != OpKind::For ||

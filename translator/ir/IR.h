@@ -15,6 +15,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/MathExtras.h"
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -389,6 +390,13 @@ const Op *enclosingFor(const Op &O);
 /// other than the induction variable) out of the loop, or null where V is
 /// no such argument.
 const Value *carriedResult(const Value *V);
+
+/// The integer (or bool, or null pointer) a constant op makes V, if it is
+/// one.
+std::optional<int64_t> constantInt(const Value *V);
+
+/// Whether A and B are the same scalar: one value, or equal constants.
+bool sameScalar(const Value *A, const Value *B);
 
 /// Whether dot D's A operand is computed rather than loaded for it: it is
 /// not a load (maybe through trans) in D's own block. A loaded operand is

@@ -28,16 +28,6 @@ void replaceUses(Block &B, const Value *Old, Value *New) {
   });
 }
 
-bool isConstant(const Value *V) {
-  return V->definingOp() && V->definingOp()->kind() == OpKind::Const;
-}
-
-/// Whether A and B are the same value: one value, or equal constants.
-bool sameScalar(const Value *A, const Value *B) {
-  return A == B || (isConstant(A) && isConstant(B) &&
-                    A->definingOp()->intValue() == B->definingOp()->intValue());
-}
-
 class CarriedScalars {
 public:
   explicit CarriedScalars(Function &F) : F(F) {}
@@ -76,12 +66,11 @@ private:
       const Op *Add = Next->definingOp();
       const bool Integer = isInteger(Arg->type().Elem.Kind) &&
                            Arg->type().Elem.Kind != ScalarKind::I1;
-      const bool AddsZero =
-          Integer && Add && Add->kind() == OpKind::Add &&
-          llvm::is_contained(Add->operands(), Arg) &&
-          llvm::any_of(Add->operands(), [](const Value *V) {
-            return isConstant(V) && V->definingOp()->intValue() == 0;
-          });
+      const bool AddsZero = Integer && Add && Add->kind() == OpKind::Add &&
+                            llvm::is_contained(Add->operands(), Arg) &&
+                            llvm::any_of(Add->operands(), [](const Value *V) {
+                              return constantInt(V) == 0;
+                            });
       if (Next == Arg || AddsZero) {
         replaceUses(Body, Arg, Init);
         replaceUses(F.body(), Loop.result(J), Init);
@@ -95,13 +84,12 @@ private:
       Value *Amount = Add->operand(1 - Own);
       // Constants are made where used, inside the loop too.
       if (Add->operand(Own) != Arg ||
-          (definedInside(Amount, Loop) && !isConstant(Amount)) ||
-          (!sameScalar(Amount, Step) && !isConstant(Step)))
+          (definedInside(Amount, Loop) && !constantInt(Amount)) ||
+          (!sameScalar(Amount, Step) && !constantInt(Step)))
         continue;
       Builder B = bodyStart(Loop);
       if (definedInside(Amount, Loop))
-        Amount = B.intConst(Amount->definingOp()->intValue(),
-                            Amount->type().Elem.Kind);
+        Amount = B.intConst(*constantInt(Amount), Amount->type().Elem.Kind);
       Value *Steps = B.create(OpKind::Sub, IV->type(), {IV, Lo});
       if (!sameScalar(Amount, Step))
         Steps = B.create(
