@@ -1915,13 +1915,15 @@ enum class input_precision { tf32, tf32x3, ieee };
 namespace detail {
 
 /// The accumulator type of dot for operands of type T (inventory 1.13):
-/// 8-bit integers accumulate in int32, floating types in float.
+/// 8-bit integers accumulate in int32, double in double, the other
+/// floating types in float.
 template <class T> struct dot_accumulator { using type = void; };
 template <> struct dot_accumulator<std::int8_t> { using type = std::int32_t; };
 template <> struct dot_accumulator<std::uint8_t> { using type = std::int32_t; };
 template <> struct dot_accumulator<half> { using type = float; };
 template <> struct dot_accumulator<bfloat16> { using type = float; };
 template <> struct dot_accumulator<float> { using type = float; };
+template <> struct dot_accumulator<double> { using type = double; };
 template <> struct dot_accumulator<float8_e4m3> { using type = float; };
 template <> struct dot_accumulator<float8_e5m2> { using type = float; };
 template <class T> using dot_accumulator_t = typename dot_accumulator<T>::type;
@@ -1954,17 +1956,54 @@ constexpr bool check_dot() {
                 "dot: both operands must have one element type");
   static_assert(!std::is_void_v<dot_accumulator_t<TA>>,
                 "dot takes int8, uint8, float8_e4m3, float8_e5m2, half, "
-                "bfloat16 or float operands");
+                "bfloat16, float or double operands");
   static_assert(std::is_void_v<dot_accumulator_t<TA>> || dot_result_ok<TA, R>,
                 "dot: the result must have the accumulator type (int32 for "
-                "8-bit integers, float otherwise; half operands may also "
-                "give half)");
+                "8-bit integers, double for double, float otherwise; half "
+                "operands may also give half)");
   static_assert(M >= 16 && N >= 16 && KA >= 16,
                 "dot needs M, N and K of at least 16");
   static_assert(sizeof(TA) > 1 || KA >= 32,
                 "dot of 8-bit operands needs K of at least 32");
   return KA == KB && std::is_same_v<TA, TB> && dot_result_ok<TA, R> &&
          M >= 16 && N >= 16 && KA >= 16 && (sizeof(TA) > 1 || KA >= 32);
+}
+
+} // namespace detail
+
+namespace detail {
+
+/// r = acc + a b for one M x K by K x N product, each operand row-major.
+template <class TA, class TC, int M, int K, int N>
+void dot_product(const TA *a, const TA *b, const TC *acc, TC *r,
+                 input_precision precision) {
+  using Acc = dot_accumulator_t<TA>;
+  auto operand = [precision](TA v) {
+    auto f = convert<Acc>(v);
+    if constexpr (std::is_same_v<TA, float>)
+      if (precision == input_precision::tf32)
+        return truncate_to_tf32(f);
+    return f;
+  };
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      Acc s = convert<Acc>(acc[i * N + j]);
+      for (int k = 0; k < K; ++k) {
+        Acc x = operand(a[i * K + k]), y = operand(b[k * N + j]);
+        if constexpr (std::is_integral_v<Acc>)
+          s = static_cast<Acc>(static_cast<std::uint32_t>(s) +
+                               static_cast<std::uint32_t>(x * y));
+        else
+          s = std::fma(x, y, s);
+      }
+      r[i * N + j] = convert<TC>(s);
+    }
+}
+
+/// Whether a batched dot's operands hold as many matrices.
+template <int BatchA, int BatchB> constexpr bool check_batch() {
+  static_assert(BatchA == BatchB, "dot: a and b must hold as many matrices");
+  return BatchA == BatchB;
 }
 
 } // namespace detail
@@ -1982,48 +2021,61 @@ tensor<TC, M, N> dot(const tensor<TA, M, KA> &a, const tensor<TB, KB, N> &b,
                      input_precision precision = input_precision::tf32) {
   static_assert(MC == M && NC == N, "dot: acc must be M x N");
   tensor<TC, M, N> r;
-  if constexpr (detail::check_dot<TA, TB, TC, M, KA, KB, N>()) {
-    using Acc = detail::dot_accumulator_t<TA>;
-    auto operand = [precision](TA v) {
-      auto f = detail::convert<Acc>(v);
-      if constexpr (std::is_same_v<TA, float>)
-        if (precision == input_precision::tf32)
-          return detail::truncate_to_tf32(f);
-      return f;
-    };
-    for (int i = 0; i < M; ++i)
-      for (int j = 0; j < N; ++j) {
-        Acc s = detail::convert<Acc>(acc.data()[i * N + j]);
-        for (int k = 0; k < KA; ++k) {
-          Acc x = operand(a.data()[i * KA + k]),
-              y = operand(b.data()[k * N + j]);
-          if constexpr (std::is_integral_v<Acc>)
-            s = static_cast<Acc>(static_cast<std::uint32_t>(s) +
-                                 static_cast<std::uint32_t>(x * y));
-          else
-            s = std::fma(x, y, s);
-        }
-        r.data()[i * N + j] = detail::convert<TC>(s);
-      }
-  }
+  if constexpr (detail::check_dot<TA, TB, TC, M, KA, KB, N>())
+    detail::dot_product<TA, TC, M, KA, N>(a.data(), b.data(), acc.data(),
+                                          r.data(), precision);
   return r;
 }
 
-/// a b in the accumulator type (int32 for 8-bit integers, float
-/// otherwise), or in Out: dot<tile::half>(a, b) for half operands.
-template <class Out = void, class TA, class TB, int M, int KA, int KB, int N>
+/// The batched product: acc[i] + a[i] b[i] for each of the Batch
+/// matrices along the first dimension, as the 2-D dot computes each.
+template <class TA, class TB, class TC, int Batch, int M, int KA, int BatchB,
+          int KB, int N, int BatchC, int MC, int NC>
 TILE_OP("dot")
-auto dot(const tensor<TA, M, KA> &a, const tensor<TB, KB, N> &b,
+tensor<TC, Batch, M, N> dot(const tensor<TA, Batch, M, KA> &a,
+                            const tensor<TB, BatchB, KB, N> &b,
+                            const tensor<TC, BatchC, MC, NC> &acc,
+                            input_precision precision = input_precision::tf32) {
+  static_assert(BatchC == Batch && MC == M && NC == N,
+                "dot: acc must be Batch x M x N");
+  tensor<TC, Batch, M, N> r;
+  if constexpr (detail::check_batch<Batch, BatchB>() &&
+                detail::check_dot<TA, TB, TC, M, KA, KB, N>())
+    for (int i = 0; i < Batch; ++i)
+      detail::dot_product<TA, TC, M, KA, N>(
+          a.data() + i * M * KA, b.data() + i * KA * N, acc.data() + i * M * N,
+          r.data() + i * M * N, precision);
+  return r;
+}
+
+/// a b in the accumulator type (int32 for 8-bit integers, double for
+/// double, float otherwise), or in Out: dot<tile::half>(a, b) for half
+/// operands. a and b both 2-D, or both 3-D (a batch of products).
+template <class Out = void, class TA, class TB, int... SA, int... SB>
+requires(sizeof...(SA) == sizeof...(SB) &&
+         (sizeof...(SA) == 2 || sizeof...(SA) == 3)) TILE_OP("dot")
+auto dot(const tensor<TA, SA...> &a, const tensor<TB, SB...> &b,
          input_precision precision = input_precision::tf32) {
   using R = std::conditional_t<std::is_void_v<Out>,
                                detail::dot_accumulator_t<TA>, Out>;
   using Result = std::conditional_t<std::is_void_v<R>, float, R>;
+  constexpr std::array<int, sizeof...(SA)> ShapeA{SA...};
+  constexpr std::array<int, sizeof...(SB)> ShapeB{SB...};
+  constexpr int Rank = sizeof...(SA), M = ShapeA[Rank - 2],
+                KA = ShapeA[Rank - 1], KB = ShapeB[Rank - 2],
+                N = ShapeB[Rank - 1];
+  using Product = std::conditional_t<Rank == 2, tensor<Result, M, N>,
+                                     tensor<Result, ShapeA[0], M, N>>;
   // Checked here as well: this body is instantiated at the user's call,
   // the other dot's only after the whole file.
-  if constexpr (detail::check_dot<TA, TB, Result, M, KA, KB, N>())
-    return dot(a, b, tensor<Result, M, N>{}, precision);
+  if constexpr (detail::check_batch < ShapeA[0],
+                Rank == 3
+                    ? ShapeB[0]
+                    : ShapeA[0] > () &&
+                          detail::check_dot<TA, TB, Result, M, KA, KB, N>())
+    return dot(a, b, Product{}, precision);
   else
-    return tensor<Result, M, N>{};
+    return Product{};
 }
 
 /// The transpose of a 2-D tile.

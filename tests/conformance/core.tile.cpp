@@ -732,7 +732,61 @@ CONFORMANCE_DOT(dot_e4m3, tile::float8_e4m3, float, tf32,
                 tile::config{.meta = {32}}, tile::config{.meta = {64}})
 CONFORMANCE_DOT(dot_e5m2, tile::float8_e5m2, float, tf32,
                 tile::config{.meta = {32}}, tile::config{.meta = {64}})
+CONFORMANCE_DOT(dot_f64, double, double, ieee, tile::config{.meta = {16}},
+                tile::config{.meta = {32}})
 #undef CONFORMANCE_DOT
+
+// Case 16, dot_3d_and_mulbroadcast: BATCH products of M x K by K x N in
+// one dot, added to c (test_dot3d), for float16 to float32, float32 in
+// full precision, int8 to int32 and float64, two shapes each; and the
+// product written as a broadcast multiply summed along k
+// (test_dot_mulbroadcasted).
+template <int BATCH, int M, int K, int N, tile::input_precision P, class T,
+          class R>
+void batched_dot(const T *a, const T *b, const R *c, R *out) {
+  auto pa = tile::make_block_ptr<BATCH, M, K>(a, {BATCH, M, K}, {M * K, K, 1},
+                                              {0, 0, 0});
+  auto pb = tile::make_block_ptr<BATCH, K, N>(b, {BATCH, K, N}, {K * N, N, 1},
+                                              {0, 0, 0});
+  auto pc = tile::make_block_ptr<BATCH, M, N>(c, {BATCH, M, N}, {M * N, N, 1},
+                                              {0, 0, 0});
+  auto po = tile::make_block_ptr<BATCH, M, N>(out, {BATCH, M, N}, {M * N, N, 1},
+                                              {0, 0, 0});
+  tile::store(po, tile::dot(tile::load(pa), tile::load(pb), tile::load(pc), P));
+}
+#define CONFORMANCE_DOT3D(NAME, T, R, PRECISION)                               \
+  template <int BATCH, int M, int K, int N>                                    \
+  TILE_KERNEL void NAME(const T *a, const T *b, const R *c, R *out) {          \
+    batched_dot<BATCH, M, K, N, tile::input_precision::PRECISION>(a, b, c,     \
+                                                                  out);        \
+  }                                                                            \
+  TILE_CONFIGS(NAME, tile::config{.meta = {2, 16, 32, 16}},                    \
+               tile::config{.meta = {4, 32, 32, 64}, .num_warps = 8});         \
+  template <int BATCH, int M, int K, int N>                                    \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(const T *, const T *, const R *, R *) {               \
+    return {1};                                                                \
+  }
+CONFORMANCE_DOT3D(dot3d_f16, tile::half, float, tf32)
+CONFORMANCE_DOT3D(dot3d_f32, float, float, ieee)
+CONFORMANCE_DOT3D(dot3d_i8, std::int8_t, std::int32_t, tf32)
+CONFORMANCE_DOT3D(dot3d_f64, double, double, ieee)
+#undef CONFORMANCE_DOT3D
+
+template <int M>
+TILE_KERNEL void dot_mulbroadcast(const float *x, const float *y, float *out) {
+  auto r = tile::arange<M>();
+  auto offs = tile::expand_dims<1>(r) * M + tile::expand_dims<0>(r);
+  auto products = tile::expand_dims<2>(tile::load(x + offs)) *
+                  tile::expand_dims<0>(tile::load(y + offs));
+  tile::store(out + offs, tile::sum<1>(products));
+}
+TILE_CONFIGS(dot_mulbroadcast, tile::config{.meta = {16}});
+template <int M>
+TILE_GRID(dot_mulbroadcast)
+tile::grid dot_mulbroadcast_grid(const float *, const float *, float *) {
+  return {1};
+}
 
 // Case 12 also: pointers from int64 addresses, as tutorial 08 passes its
 // groups' matrices; each program reads its row through the pointer it

@@ -906,58 +906,90 @@ void scanTypedAll() {
 #undef CONFORMANCE_TYPE
 }
 
-/// Case 15: a M x M product against a double reference. float16 inputs
-/// and float32 inputs already representable in TF32 (mantissas masked by
-/// 0xffffe000) make every product exact, so only the order of the sums
-/// differs: 1e-5 relative to the sum of |a b| along k; 8-bit integers are
-/// exact. Hopper's 8-bit float tensor cores keep fewer bits while they
-/// accumulate (2e-5 seen at K = 64 on an H200): 1e-3 for those.
+/// The value of a dot's operand or accumulator element, in double.
+template <class T> double exactValue(T X) {
+  if constexpr (std::is_same_v<T, double>)
+    return X;
+  else
+    return double(float(X));
+}
+
+/// Cases 15 and 16: Batch products of M x K by K x N (each row-major, one
+/// after another) added to an accumulator (AddAcc: random; otherwise
+/// zeros, which the kernel is not given), against a double reference.
+/// float16 inputs and float32 inputs already representable in TF32
+/// (mantissas masked by 0xffffe000) make every product exact, so only the
+/// order of the sums differs: 1e-5 relative to the sum of |a b| along k
+/// (1e-12 for float64); 8-bit integers are exact. Hopper's 8-bit float
+/// tensor cores keep fewer bits while they accumulate (2e-5 seen at K = 64
+/// on an H200): 1e-3 for those. Run(a, b, acc, out) launches the kernel.
 template <class T, class R, class Launch>
-void squareDot(const char *Case, const char *Type, int M, Launch Run) {
+void checkDot(const std::string &Name, const char *Type, int Batch, int M,
+              int K, int N, bool AddAcc, Launch Run) {
   std::uniform_real_distribution<float> U(-2, 2);
-  std::vector<T> A(M * M), B(M * M);
-  for (std::vector<T> *V : {&A, &B})
-    for (T &E : *V) {
+  auto Random = [&](auto &V) {
+    using E = std::remove_reference_t<decltype(V[0])>;
+    for (E &X : V) {
       float F = U(Rng);
-      if constexpr (std::is_integral_v<T>) {
-        E = static_cast<T>(std::lround(F * 60));
-      } else if constexpr (std::is_same_v<T, float>) {
+      if constexpr (std::is_integral_v<E>) {
+        X = static_cast<E>(std::lround(F * 60));
+      } else if constexpr (std::is_same_v<E, float>) {
         std::uint32_t Bits;
         std::memcpy(&Bits, &F, 4);
         Bits &= 0xffffe000u;
-        std::memcpy(&E, &Bits, 4);
+        std::memcpy(&X, &Bits, 4);
       } else {
-        E = static_cast<T>(F);
+        X = static_cast<E>(F);
       }
     }
-  std::vector<R> Want(M * M);
-  std::vector<double> Scale(M * M);
-  for (int I = 0; I < M; ++I)
-    for (int J = 0; J < M; ++J) {
-      double Sum = 0, Abs = 0;
-      for (int K = 0; K < M; ++K) {
-        const double P = double(float(A[I * M + K])) * float(B[K * M + J]);
-        Sum += P;
-        Abs += std::fabs(P);
+  };
+  std::vector<T> A(Batch * M * K), B(Batch * K * N);
+  std::vector<R> C(Batch * M * N, R(0));
+  Random(A);
+  Random(B);
+  if (AddAcc)
+    Random(C);
+  std::vector<R> Want(C.size());
+  std::vector<double> Scale(C.size());
+  for (int L = 0; L < Batch; ++L)
+    for (int I = 0; I < M; ++I)
+      for (int J = 0; J < N; ++J) {
+        const int Out = (L * M + I) * N + J;
+        double Sum = exactValue(C[Out]), Abs = std::fabs(Sum);
+        for (int P = 0; P < K; ++P) {
+          const double Product = exactValue(A[(L * M + I) * K + P]) *
+                                 exactValue(B[(L * K + P) * N + J]);
+          Sum += Product;
+          Abs += std::fabs(Product);
+        }
+        Want[Out] = static_cast<R>(Sum);
+        Scale[Out] = Abs;
       }
-      Want[I * M + J] = static_cast<R>(Sum);
-      Scale[I * M + J] = Abs;
-    }
   Buffer<T> BA(A), BB(B);
-  Buffer<R> Out(M * M);
-  Run(BA, BB, Out);
-  const std::string Name = std::string(Case) + " " + std::to_string(M);
+  Buffer<R> BC(C), Got(C.size());
+  Run(BA, BB, BC, Got);
   if constexpr (std::is_integral_v<R>) {
-    conformance::expectExact(Name, Type, Out.values(), Want);
+    conformance::expectExact(Name, Type, Got.values(), Want);
   } else {
     // Relative to the sum of magnitudes: cancellation leaves no headroom
     // relative to the result itself.
-    std::vector<R> Got = Out.values(), Scaled(M * M), Zero(M * M, R(0));
-    for (int I = 0; I < M * M; ++I)
-      Scaled[I] = R((Got[I] - Want[I]) / std::max(1.0, Scale[I]));
-    constexpr bool Float8 = sizeof(T) == 1;
-    conformance::expectClose(Name, Type, Scaled, Zero, Float8 ? 1e-3 : 1e-5);
+    std::vector<R> Values = Got.values(), Scaled(C.size()),
+                   Zero(C.size(), R(0));
+    for (size_t I = 0; I < C.size(); ++I)
+      Scaled[I] = R((Values[I] - Want[I]) / std::max(1.0, Scale[I]));
+    const double Tolerance = sizeof(T) == 1   ? 1e-3
+                             : sizeof(T) == 8 ? 1e-12
+                                              : 1e-5;
+    conformance::expectClose(Name, Type, Scaled, Zero, Tolerance);
   }
+}
+
+/// Case 15: a M x M product (the kernel takes a, b and c).
+template <class T, class R, class Launch>
+void squareDot(const char *Case, const char *Type, int M, Launch Run) {
+  checkDot<T, R>(std::string(Case) + " " + std::to_string(M), Type, 1, M, M, M,
+                 /*AddAcc=*/false,
+                 [&](auto &A, auto &B, auto &, auto &Out) { Run(A, B, Out); });
 }
 
 /// The products of one size, configuration Config of the float kernels
@@ -1003,6 +1035,41 @@ void dotBase() {
   dotBaseOfSize<16, 0>();
   dotBaseOfSize<32, 1>();
   dotBaseOfSize<64, 2>();
+}
+
+/// Case 16: batched products of each type at one configuration.
+template <int Batch, int M, int K, int N, int Config> void dot3dOfShape() {
+  const std::string Name = "dot_3d " + std::to_string(Batch) + "x" +
+                           std::to_string(M) + "x" + std::to_string(K) + "x" +
+                           std::to_string(N);
+// The kernels' meta-parameters, as one macro argument.
+#define CONFORMANCE_DOT3D_META Batch, M, K, N
+#define CONFORMANCE_CHECK_DOT3D(KERNEL, T, R, TYPE)                            \
+  checkDot<T, R>(Name, TYPE, Batch, M, K, N, true, [](auto &...Args) {         \
+    CONFORMANCE_RUN_CONFIG(KERNEL, CONFORMANCE_DOT3D_META, Config, Args...);   \
+  })
+  CONFORMANCE_CHECK_DOT3D(dot3d_f16, tile::half, float, "float16");
+  CONFORMANCE_CHECK_DOT3D(dot3d_f32, float, float, "float32");
+  CONFORMANCE_CHECK_DOT3D(dot3d_i8, std::int8_t, std::int32_t, "int8");
+  CONFORMANCE_CHECK_DOT3D(dot3d_f64, double, double, "float64");
+#undef CONFORMANCE_CHECK_DOT3D
+#undef CONFORMANCE_DOT3D_META
+}
+
+/// Case 16 also: the 2-D float64 dot, and a 16 x 16 product written as a
+/// broadcast multiply summed along k.
+void dot3dAndMulbroadcast() {
+  dot3dOfShape<2, 16, 32, 16, 0>();
+  dot3dOfShape<4, 32, 32, 64, 1>();
+  squareDot<double, double>("dot_f64", "float64", 16, [](auto &...Args) {
+    CONFORMANCE_RUN_CONFIG(dot_f64, 16, 0, Args...);
+  });
+  squareDot<double, double>("dot_f64", "float64", 32, [](auto &...Args) {
+    CONFORMANCE_RUN_CONFIG(dot_f64, 32, 1, Args...);
+  });
+  squareDot<float, float>("dot_mulbroadcast", "float32", 16, [](auto &...Args) {
+    CONFORMANCE_RUN(dot_mulbroadcast, 16, Args...);
+  });
 }
 
 /// Case 12: where(c, x, y) over 1000 lanes, and a load through
@@ -1586,6 +1653,7 @@ int main() {
   philoxMatchesTriton();
   philoxBitexact();
   dotBase();
+  dot3dAndMulbroadcast();
   atomicsAll();
   controlFlow();
   tuplesAndCalls();

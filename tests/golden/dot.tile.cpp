@@ -4,14 +4,20 @@
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm.cu -o %t/sm90a.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t/mm.cu -o %t/sm80.o %}
 // RUN: %if nvcc %{ %nvcc-sm90a %t/chain.cu -o %t/chain.o %}
+// RUN: %FileCheck %s --check-prefix=BATCHED < %t/batched.cu
+// RUN: %tilecc %s --kernel batched --emit=ir | %FileCheck %s --check-prefix=BATCHED-IR
+// RUN: %if nvcc %{ %nvcc-sm90a %t/batched.cu -o %t/batched90.o %}
+// RUN: %if nvcc %{ %nvcc-sm80 %t/batched.cu -o %t/batched80.o %}
 // RUN: %tilecc %s -o %t.hip --target gfx90a
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/mm.hip -o %t.hip/k.o %}
+// RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/batched.hip -o %t.hip/batched.o %}
 //
 // dot on CUDA cores: operands staged in shared memory from whatever layout
 // they have (one buffer the kernel's CUDA-core dots share), the
 // accumulator in the result's layout, carried across the K loop; trans
 // through shared memory. One buffer serves the dots and the transpose, as
 // large as the largest of them needs (a dot: a, 16-byte aligned, then b).
+// A 3-D dot (a batch of products) and a float64 dot run there too.
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int BK>
@@ -54,6 +60,27 @@ TILE_CONFIGS(chain, tile::config{.num_warps = 4});
 TILE_GRID(chain)
 tile::grid chain_grid(const float *, const float *, float *) { return {1}; }
 
+// Two products of 16 x 32 by 32 x 16 in one dot, added to c; then a 2-D
+// float64 product.
+TILE_KERNEL void batched(const double *a, const double *b, double *c) {
+  auto pa = tile::make_block_ptr<2, 16, 32>(a, {2, 16, 32}, {512, 32, 1},
+                                            {0, 0, 0});
+  auto pb = tile::make_block_ptr<2, 32, 16>(b, {2, 32, 16}, {512, 16, 1},
+                                            {0, 0, 0});
+  auto pc = tile::make_block_ptr<2, 16, 16>(c, {2, 16, 16}, {256, 16, 1},
+                                            {0, 0, 0});
+  auto r = tile::dot(tile::load(pa), tile::load(pb), tile::load(pc));
+  auto i = tile::arange<16>();
+  auto square = c + tile::expand_dims<1>(i) * 16 + tile::expand_dims<0>(i);
+  tile::store(pc, r);
+  tile::store(square, tile::dot(tile::load(square), tile::load(square)));
+}
+TILE_CONFIGS(batched, tile::config{.num_warps = 4});
+TILE_GRID(batched)
+tile::grid batched_grid(const double *, const double *, double *) {
+  return {1};
+}
+
 // clang-format off
 // IR: %{{[0-9]+}} = trans %{{[0-9]+}}.yt : tensor<f32, {{\[}}16, 32]>
 // IR: %{{[0-9]+}}.acc = dot {{.*}} : tensor<f32, {{\[}}32, 32]>
@@ -66,4 +93,10 @@ tile::grid chain_grid(const float *, const float *, float *) { return {1}; }
 // CHAIN: alignas(16) __shared__ unsigned char scratch[3072];
 // CHAIN: rt::dot_fma<{{.*}}>(x, x, {{.*}}, scratch);
 // CHAIN: rt::dot_fma<{{.*}}>(y, w, {{.*}}, scratch);
+// BATCHED-IR: dot {{.*}} : tensor<f64, {{\[}}2, 16, 16]>
+// BATCHED-IR: dot {{.*}} : tensor<f64, {{\[}}16, 16]>
+// BATCHED-LABEL: batched_c0_aligned16(
+// BATCHED: alignas(16) __shared__ unsigned char scratch[16384];
+// BATCHED: rt::dot_fma<rt::precision::tf32, {{L[0-9]+}}, {{L[0-9]+}}, {{L[0-9]+}}>(
+// BATCHED: rt::dot_fma<rt::precision::tf32, {{L[0-9]+}}, {{L[0-9]+}}, {{L[0-9]+}}>(
 // clang-format on

@@ -50,7 +50,9 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
     return std::nullopt;
   const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
   const Type &C = O.result()->type();
-  if (!tensorCoreTypes(A.Elem.Kind, B.Elem.Kind, C.Elem.Kind, O.precision()) ||
+  // A batch of products (3-D) runs on CUDA cores.
+  if (C.rank() != 2 ||
+      !tensorCoreTypes(A.Elem.Kind, B.Elem.Kind, C.Elem.Kind, O.precision()) ||
       A.Shape[1] % (32 / storageBytes(A.Elem.Kind)) != 0)
     return std::nullopt;
   if (storageBytes(A.Elem.Kind) == 2 && computedOperandA(O))

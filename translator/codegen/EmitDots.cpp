@@ -32,7 +32,7 @@ void KernelEmitter::countDot(const Op &O) {
   // A tensor-core instruction is 32 bytes deep.
   const uint64_t Steps =
       uint64_t(elems(O.result())) *
-      std::max<uint64_t>(1, TA.Shape[1] * storageBytes(TA.Elem.Kind) / 32);
+      std::max<uint64_t>(1, TA.Shape.back() * storageBytes(TA.Elem.Kind) / 32);
   DotSteps += Steps;
   if (TA.Elem.Kind == ScalarKind::F8E4M3 || TA.Elem.Kind == ScalarKind::F8E5M2)
     Float8DotSteps += Steps;

@@ -124,9 +124,13 @@ private:
   void checkDot(const Op &O) {
     const Type &A = O.operand(0)->type(), &B = O.operand(1)->type(),
                &C = O.operand(2)->type(), &R = O.result()->type();
-    if (A.rank() != 2 || B.rank() != 2 || A.Shape[1] != B.Shape[0] ||
-        C.Shape != R.Shape || R.rank() != 2 || R.Shape[0] != A.Shape[0] ||
-        R.Shape[1] != B.Shape[1])
+    // 2-D, or 3-D: a batch of products along the first dimension.
+    const unsigned Rank = A.rank();
+    if ((Rank != 2 && Rank != 3) || B.rank() != Rank || R.rank() != Rank ||
+        C.Shape != R.Shape || A.Shape[Rank - 1] != B.Shape[Rank - 2] ||
+        R.Shape[Rank - 2] != A.Shape[Rank - 2] ||
+        R.Shape[Rank - 1] != B.Shape[Rank - 1] ||
+        (Rank == 3 && (B.Shape[0] != A.Shape[0] || R.Shape[0] != A.Shape[0])))
       fail(O, "shapes do not multiply: " + A.str() + " x " + B.str() + " -> " +
                   R.str());
   }

@@ -33,41 +33,48 @@ __device__ __forceinline__ float truncate_to_tf32(float x) {
 }
 
 namespace detail {
-template <class T> struct dot_accumulator {
-  using type = float;
-};
-template <> struct dot_accumulator<int8_t> {
-  using type = int;
-};
-template <> struct dot_accumulator<uint8_t> {
-  using type = int;
-};
+template <class T> struct dot_accumulator { using type = float; };
+template <> struct dot_accumulator<int8_t> { using type = int; };
+template <> struct dot_accumulator<uint8_t> { using type = int; };
+template <> struct dot_accumulator<double> { using type = double; };
 } // namespace detail
 
-/// Bytes of shared memory dot_fma stages a (M x K) and b (K x N) of T in.
+/// Bytes of shared memory dot_fma stages a (Batch x M x K) and b (Batch x
+/// K x N) of T in.
 template <class T>
-__host__ __device__ constexpr int dot_fma_scratch(int m, int k, int n) {
-  return (m * k * int(sizeof(T)) + 15) / 16 * 16 + k * n * int(sizeof(T));
+__host__ __device__ constexpr int dot_fma_scratch(int m, int k, int n,
+                                                  int batch = 1) {
+  return (batch * m * k * int(sizeof(T)) + 15) / 16 * 16 +
+         batch * k * n * int(sizeof(T));
 }
 
 /// out = acc + a b, with a (M x K) in layout LA, b (K x N) in LB, acc and
-/// out (M x N) in LC. Products are exact; sums run in k order in int32 for
-/// 8-bit operands and in float otherwise (with fma). The operands are
-/// staged in scratch (16-byte aligned, dot_fma_scratch bytes): the
-/// kernel's one buffer for the helpers that pass a tile through shared
-/// memory, each waiting for every thread before it returns (for Sync, the
-/// count sync_threads takes: a warp-specialized kernel's consumers).
+/// out (M x N) in LC; or, for 3-D layouts, each of the Batch products along
+/// the first dimension. Products are exact; sums run in k order in int32
+/// for 8-bit operands, in double for double and in float otherwise (with
+/// fma). The operands are staged in scratch (16-byte aligned,
+/// dot_fma_scratch bytes): the kernel's one buffer for the helpers that
+/// pass a tile through shared memory, each waiting for every thread before
+/// it returns (for Sync, the count sync_threads takes: a warp-specialized
+/// kernel's consumers).
 template <precision P, class LA, class LB, class LC, int Sync = 0, class T,
           class TC, int NA, int NB, int NC>
 __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
                         TC (&out)[NC], unsigned char *scratch) {
-  constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
-  static_assert(LB::shape(0) == K && LC::shape(0) == M && LC::shape(1) == N,
-                "dot shapes");
+  constexpr int R = LA::rank;
+  static_assert((R == 2 || R == 3) && LB::rank == R && LC::rank == R,
+                "dot ranks");
+  constexpr int Batch = R == 3 ? LA::shape(0) : 1, M = LA::shape(R - 2),
+                K = LA::shape(R - 1), N = LB::shape(R - 1);
+  static_assert(
+      LB::shape(R - 2) == K && LC::shape(R - 2) == M && LC::shape(R - 1) == N &&
+          (R == 2 || (LB::shape(0) == Batch && LC::shape(0) == Batch)),
+      "dot shapes");
   using Acc = typename detail::dot_accumulator<T>::type;
   T *const sa = reinterpret_cast<T *>(scratch);
-  T *const sb = reinterpret_cast<T *>(scratch + dot_fma_scratch<T>(M, K, N) -
-                                      K * N * int(sizeof(T)));
+  T *const sb =
+      reinterpret_cast<T *>(scratch + dot_fma_scratch<T>(M, K, N, Batch) -
+                            Batch * K * N * int(sizeof(T)));
 #pragma unroll
   for (int e = 0; e < NA; ++e)
     if (LA::owns(e))
@@ -79,21 +86,23 @@ __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
   sync_threads<Sync>();
   auto operand = [](T v) {
     Acc x = convert<Acc>(v);
-    if constexpr (P == precision::tf32 && sizeof(T) == 4 &&
-                  !std::is_same_v<Acc, int>)
+    if constexpr (P == precision::tf32 && std::is_same_v<T, float>)
       x = truncate_to_tf32(x);
     return x;
   };
 #pragma unroll
   for (int e = 0; e < NC; ++e) {
-    const int i = LC::coord(e, 0), j = LC::coord(e, 1);
+    const int i = LC::coord(e, R - 2), j = LC::coord(e, R - 1);
+    const int batch = R == 3 ? LC::coord(e, 0) : 0;
+    const T *const row = sa + (batch * M + i) * K;
+    const T *const column = sb + batch * K * N + j;
     Acc s = convert<Acc>(acc[e]);
 #pragma unroll 4
     for (int k = 0; k < K; ++k) {
       if constexpr (std::is_same_v<Acc, int>)
-        s += operand(sa[i * K + k]) * operand(sb[k * N + j]);
+        s += operand(row[k]) * operand(column[k * N]);
       else
-        s = fmaf(operand(sa[i * K + k]), operand(sb[k * N + j]), s);
+        s = fma(operand(row[k]), operand(column[k * N]), s);
     }
     out[e] = convert<TC>(s);
   }
@@ -108,8 +117,7 @@ __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
 template <class LC, class T, class OA, class OB>
 __device__ constexpr bool uses_wgmma() {
 #if __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  return wgmma_layout<LC>() &&
-         (sizeof(T) == 2 || (OA::k_major && OB::k_major));
+  return wgmma_layout<LC>() && (sizeof(T) == 2 || (OA::k_major && OB::k_major));
 #else
   return false;
 #endif
@@ -293,8 +301,8 @@ __device__ void dot_mma_smem_b(const T (&a)[NA], const OB &ob,
       meet_after_product<Next, Sync>();
   } else {
     using TA = smem_tile<T, M, K>;
-    const auto oa = stage_operand<LA, false, true>(
-        TA{reinterpret_cast<T *>(a_scratch)}, a);
+    const auto oa =
+        stage_operand<LA, false, true>(TA{reinterpret_cast<T *>(a_scratch)}, a);
     meet_before_product<Next, Sync>();
     mma_tiles<LC, T>(oa, ob, out);
     meet_after_product<Next, Sync>();
@@ -348,7 +356,7 @@ __device__ void dot_mma(const T (&a)[NA], const smem_operand<Tile, KMajor> &b,
                         const TC (&acc)[NC], TC (&out)[NC],
                         unsigned char *scratch) {
   detail::dot_mma_smem_b<LA, LC, Use, Sync, Next, false>(a, b, acc, out,
-                                                        scratch);
+                                                         scratch);
 }
 
 /// out = acc + trans(p) b on tensor cores, for 16-bit p (K x M, layout LP)
@@ -372,10 +380,9 @@ __device__ void dot_mma_trans_a(const T (&p)[NP], const T (&b)[NB],
 /// the start of scratch.
 template <class LP, class LB, class LC, int Sync = 0, then Next = then::any_op,
           class T, int NP, class Tile, bool KMajor, class TC, int NC>
-__device__ void dot_mma_trans_a(const T (&p)[NP],
-                                const smem_operand<Tile, KMajor> &b,
-                                const TC (&acc)[NC], TC (&out)[NC],
-                                unsigned char *scratch) {
+__device__ void
+dot_mma_trans_a(const T (&p)[NP], const smem_operand<Tile, KMajor> &b,
+                const TC (&acc)[NC], TC (&out)[NC], unsigned char *scratch) {
   detail::dot_mma_trans_a_smem_b<LP, LC, Sync, Next>(p, b, acc, out, scratch);
 }
 #endif

@@ -57,6 +57,8 @@
 // RUN: %not %tilecc %s -o %t -DCASE=54 2>&1 | %check-errors %s --check-prefix=C54
 // RUN: %not %tilecc %s -o %t -DCASE=55 2>&1 | %check-errors %s --check-prefix=C55
 // RUN: %not %tilecc %s -o %t -DCASE=56 2>&1 | %check-errors %s --check-prefix=C56
+// RUN: %not %tilecc %s -o %t -DCASE=57 2>&1 | %check-errors %s --check-prefix=C57
+// RUN: %not %tilecc %s -o %t -DCASE=58 2>&1 | %check-errors %s --check-prefix=C58
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -155,7 +157,7 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
   tile::store(f + o, tile::dot(h, tile::zeros<float, 16, 16>()));
 #endif
 #if CASE == 22
-  // C22: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot takes int8, uint8, float8_e4m3, float8_e5m2, half, bfloat16 or float operands
+  // C22: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot takes int8, uint8, float8_e4m3, float8_e5m2, half, bfloat16, float or double operands
   tile::store(p + o, tile::dot(tile::zeros<int, 16, 16>(), tile::zeros<int, 16, 16>()));
 #endif
 #if CASE == 23
@@ -296,6 +298,14 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
   // C56: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: only 64-bit integers cast to pointers
   auto *q = tile::cast<float *>(tile::program_id(0));
   tile::store(q + o, 1.0f);
+#endif
+#if CASE == 57
+  // C57: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot: a and b must hold as many matrices
+  auto r = tile::dot(tile::zeros<tile::half, 2, 16, 16>(), tile::zeros<tile::half, 4, 16, 16>());
+#endif
+#if CASE == 58
+  // C58: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot: acc must be Batch x M x N
+  auto r = tile::dot(tile::zeros<tile::half, 2, 16, 16>(), tile::zeros<tile::half, 2, 16, 32>(), tile::zeros<float, 2, 16, 16>());
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
