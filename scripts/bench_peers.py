@@ -8,7 +8,8 @@ For each sample workload (vector_add, add_relu_mul, dropout, libdevice_asin, gre
 softmax) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
-binaries use. Layer norm's forward and backward (layer_norm_fwd, layer_norm_bwd;
+binaries use (grouped_gemm: tutorial 08's kernel, its TMA form and
+torch.matmul per product, with --only matmul). Layer norm's forward and backward (layer_norm_fwd, layer_norm_bwd;
 fp16, 32768 rows of 1024, 4096 or 8192) run Triton's tutorial 05 kernels with its
 heuristics, and PyTorch's layer_norm and native_layer_norm_backward. Matmul
 runs Triton's tutorial 03 and 09 kernels and torch.matmul (fp8: tutorial 03 and
@@ -874,6 +875,167 @@ def attention_peer_lines(name, shape, flops, runs, poison, check):
         print(json.dumps(line), flush=True)
 
 
+def grouped_gemm_peers():
+    """Grouped GEMM (tutorial 08's benchmark: a group of four N x N x N fp16
+    products, N = 512, 1024, 2048, 4096, C in fp16, fp32 accumulation): tutorial
+    08's algorithm (matrices by address, sizes and leading dimensions as triples,
+    NUM_SM persistent programs walking the tiles of all problems), autotuned over
+    its configurations; its Hopper form, whose programs make TMA tensor
+    descriptors on the device (tl.make_tensor_descriptor); and torch.matmul over
+    the group (cuBLAS, one call per product, the tutorial's reference). Checked
+    on 4096 sampled elements against float64 sums; one JSON line each with
+    "tflops" (2 N^3 per product)."""
+    import torch
+    import triton
+    import triton.language as tl
+    from triton.testing import do_bench
+
+    sms = torch.cuda.get_device_properties(0).multi_processor_count
+    configs = [
+        triton.Config({"BM": bm, "BN": bn, "BK": bk, "NUM_SM": programs})
+        for bm, bn, bk, programs in ((128, 128, 32, 84), (128, 128, 32, 128), (64, 64, 32, 84),
+                                     (64, 64, 32, 128), (128, 128, 64, sms), (64, 128, 64, sms))
+    ]
+
+    @triton.autotune(configs=configs, key=["group_size"])
+    @triton.jit
+    def grouped_kernel(a_addrs, b_addrs, c_addrs, sizes, leading, group_size,
+                       NUM_SM: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                       BK: tl.constexpr):
+        tile = tl.program_id(0)
+        start = 0
+        for g in range(group_size):
+            m = tl.load(sizes + 3 * g)
+            n = tl.load(sizes + 3 * g + 1)
+            k = tl.load(sizes + 3 * g + 2)
+            tiles_n = tl.cdiv(n, BN)
+            tiles = tl.cdiv(m, BM) * tiles_n
+            while tile >= start and tile < start + tiles:
+                lda = tl.load(leading + 3 * g)
+                ldb = tl.load(leading + 3 * g + 1)
+                ldc = tl.load(leading + 3 * g + 2)
+                a = tl.load(a_addrs + g).to(tl.pointer_type(tl.float16))
+                b = tl.load(b_addrs + g).to(tl.pointer_type(tl.float16))
+                c = tl.load(c_addrs + g).to(tl.pointer_type(tl.float16))
+                t = tile - start
+                rm = t // tiles_n * BM + tl.arange(0, BM)
+                rn = t % tiles_n * BN + tl.arange(0, BN)
+                rk = tl.arange(0, BK)
+                a_ptrs = a + rm[:, None] * lda + rk[None, :]
+                b_ptrs = b + rk[:, None] * ldb + rn[None, :]
+                acc = tl.zeros((BM, BN), dtype=tl.float32)
+                for _ in range(0, tl.cdiv(k, BK)):
+                    tl.multiple_of(a_ptrs, [16, 16])
+                    tl.multiple_of(b_ptrs, [16, 16])
+                    acc += tl.dot(tl.load(a_ptrs), tl.load(b_ptrs))
+                    a_ptrs += BK
+                    b_ptrs += BK * ldb
+                tl.store(c + rm[:, None] * ldc + rn[None, :], acc.to(tl.float16))
+                tile += NUM_SM
+            start += tiles
+
+    tma_configs = [
+        triton.Config({"BM": bm, "BN": bn, "BK": bk, "NUM_SM": sms}, num_stages=s, num_warps=w)
+        for bm, bn, bk, s, w in ((128, 128, 64, 3, 4), (128, 128, 64, 4, 4), (128, 256, 64, 3, 8),
+                                 (64, 128, 64, 4, 4))
+    ]
+
+    @triton.autotune(configs=tma_configs, key=["group_size"])
+    @triton.jit
+    def grouped_tma_kernel(a_addrs, b_addrs, c_addrs, sizes, leading, group_size,
+                           NUM_SM: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                           BK: tl.constexpr):
+        tile = tl.program_id(0)
+        start = 0
+        for g in range(group_size):
+            m = tl.load(sizes + 3 * g)
+            n = tl.load(sizes + 3 * g + 1)
+            k = tl.load(sizes + 3 * g + 2)
+            tiles_n = tl.cdiv(n, BN)
+            tiles = tl.cdiv(m, BM) * tiles_n
+            if tile >= start and tile < start + tiles:
+                lda = tl.load(leading + 3 * g)
+                ldb = tl.load(leading + 3 * g + 1)
+                ldc = tl.load(leading + 3 * g + 2)
+                a = tl.load(a_addrs + g).to(tl.pointer_type(tl.float16))
+                b = tl.load(b_addrs + g).to(tl.pointer_type(tl.float16))
+                c = tl.load(c_addrs + g).to(tl.pointer_type(tl.float16))
+                a_desc = tl.make_tensor_descriptor(a, shape=[m, k], strides=[lda, 1],
+                                                   block_shape=[BM, BK])
+                b_desc = tl.make_tensor_descriptor(b, shape=[k, n], strides=[ldb, 1],
+                                                   block_shape=[BK, BN])
+                c_desc = tl.make_tensor_descriptor(c, shape=[m, n], strides=[ldc, 1],
+                                                   block_shape=[BM, BN])
+                while tile >= start and tile < start + tiles:
+                    t = tile - start
+                    om = t // tiles_n * BM
+                    on = t % tiles_n * BN
+                    acc = tl.zeros((BM, BN), dtype=tl.float32)
+                    for kk in range(0, tl.cdiv(k, BK)):
+                        acc += tl.dot(a_desc.load([om, kk * BK]), b_desc.load([kk * BK, on]))
+                    c_desc.store([om, on], acc.to(tl.float16))
+                    tile += NUM_SM
+            start += tiles
+
+    # Device-side descriptors live in a global scratch buffer Triton asks for.
+    triton.set_allocator(lambda size, align, stream: torch.empty(size, dtype=torch.int8,
+                                                                 device="cuda"))
+    for size in (512, 1024, 2048, 4096):
+        a = [torch.empty(size, size, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+             for _ in range(4)]
+        b = [torch.empty(size, size, device="cuda", dtype=torch.float16).uniform_(-1, 1)
+             for _ in range(4)]
+        c = [torch.empty(size, size, device="cuda", dtype=torch.float16) for _ in range(4)]
+        addrs = [torch.tensor([t.data_ptr() for t in ts], device="cuda") for ts in (a, b, c)]
+        sizes = torch.tensor([size] * 12, dtype=torch.int32, device="cuda")
+        leading = sizes  # square and unpadded: every leading dimension is N
+        g = torch.randint(0, 4, (4096,), device="cuda")
+        rows = torch.randint(0, size, (4096,), device="cuda")
+        cols = torch.randint(0, size, (4096,), device="cuda")
+        a64 = torch.stack(a).double()
+        b64 = torch.stack(b).double()
+        want = (a64[g, rows, :] * b64[g, :, cols]).sum(1)
+        del a64, b64
+        tol = (1e-2 * (size / 9.0 + 1.0) ** 0.5, 1e-2)
+
+        def triton_run(kernel):
+            def run():
+                kernel[lambda meta: (meta["NUM_SM"],)](*addrs, sizes, leading, 4)
+                return c
+            return run
+
+        def torch_run():
+            for x, y, out in zip(a, b, c):
+                torch.matmul(x, y, out=out)
+            return c
+
+        for impl, variant, run, config in (
+                ("triton", "tutorial 08", triton_run(grouped_kernel),
+                 lambda: autotuned_config(grouped_kernel)),
+                ("triton", "tutorial 08, device TMA descriptors", triton_run(grouped_tma_kernel),
+                 lambda: autotuned_config(grouped_tma_kernel, stages=True)),
+                ("torch", "torch.matmul per product", torch_run, lambda: "cuBLAS")):
+            shape = [4, size, size, size]
+            try:
+                for out in c:
+                    out.fill_(float("nan"))
+                run()
+                torch.cuda.synchronize()
+                got = torch.stack(c)[g, rows, cols].double()
+                err = (got - want).abs()
+                ok = bool(((err <= tol[0] + tol[1] * want.abs()) & ~torch.isnan(got)).all())
+                ms = do_bench(run, warmup=25, rep=100, return_mode="median")
+                line = {"workload": "grouped_gemm", "impl": impl, "variant": variant,
+                        "shape": shape, "dtype": "fp16", "config": config(),
+                        "ms": round(ms, 5), "tflops": round(8.0 * size**3 / ms / 1e9, 1),
+                        "ok": ok}
+            except Exception as e:
+                line = {"workload": "grouped_gemm", "impl": impl, "variant": variant,
+                        "shape": shape, "ok": False, "error": str(e)[:300]}
+            print(json.dumps(line), flush=True)
+        del a, b, c, addrs
+
+
 def attention_peers():
     """Fused attention forward (fp16, batch 4, 32 heads, seq 1024/4096/8192,
     head_dim 64/128, causal and not): a Triton tutorial-06-style kernel
@@ -1260,6 +1422,7 @@ def main():
         peers(args.workloads.split(",") if args.workloads else None)
     if args.only in (None, "matmul"):
         matmul_peers()
+        grouped_gemm_peers()
     if args.only in (None, "attention"):
         attention_peers()
     if args.only in (None, "attention_backward"):
