@@ -5,7 +5,7 @@
     python3 scripts/bench_peers.py --table FILE    # table from JSON lines in FILE
 
 For each sample workload (vector_add, add_relu_mul, dropout, libdevice_asin, greyscale,
-softmax) this runs a Triton
+softmax, histogram, moe_routing) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use (grouped_gemm: tutorial 08's kernel, its TMA form and
@@ -147,6 +147,40 @@ def peers(workloads=None):
             counts += tl.histogram(v, BINS, mask=mask)
         bins = tl.arange(0, BINS)
         tl.atomic_add(bins_ptr + bins, counts, mask=bins < n_bins, sem="relaxed")
+
+    # The moe_routing sample's algorithm in Triton: each row's logits and
+    # experts packed into 32-bit keys (the logit's bits made to order as
+    # unsigned, E - 1 - expert below), tl.topk of the keys, the softmax of the
+    # K logits, and tl.histogram of the experts added to the counts once per
+    # program.
+    @triton.autotune(configs=[
+        triton.Config({"BLOCK_T": block}, num_warps=warps)
+        for block, warps in ((8, 4), (16, 4), (32, 4), (32, 8), (64, 8))],
+        key=["n_tokens", "E", "K"], reset_to_zero=["counts_ptr"])
+    @triton.jit
+    def moe_routing_kernel(logits_ptr, weights_ptr, experts_ptr, counts_ptr, n_tokens,
+                           E: tl.constexpr, K: tl.constexpr, BLOCK_T: tl.constexpr):
+        rows = tl.program_id(0) * BLOCK_T + tl.arange(0, BLOCK_T)
+        cols = tl.arange(0, E)
+        live = rows[:, None] < n_tokens
+        x = tl.load(logits_ptr + rows[:, None] * E + cols[None, :], mask=live, other=0.0)
+        bits = x.to(tl.uint16, bitcast=True).to(tl.uint32)
+        ordered = tl.where(bits >= 0x8000, bits ^ 0xFFFF, bits | 0x8000)
+        keys = (ordered << 16) | (E - 1 - cols).to(tl.uint32)[None, :]
+        top = tl.topk(keys, K, dim=1)
+        high = top >> 16
+        value_bits = tl.where(high >= 0x8000, high ^ 0x8000, high ^ 0xFFFF)
+        values = value_bits.to(tl.uint16).to(tl.bfloat16, bitcast=True).to(tl.float32)
+        chosen = E - 1 - (top & 0xFFFF).to(tl.int32)
+        e = tl.exp(values - tl.max(values, axis=1)[:, None])
+        w = e / tl.sum(e, axis=1)[:, None]
+        out = rows[:, None] * K + tl.arange(0, K)[None, :]
+        out_live = rows[:, None] < n_tokens
+        tl.store(weights_ptr + out, w, mask=out_live)
+        tl.store(experts_ptr + out, chosen, mask=out_live)
+        flat_live = tl.reshape(tl.broadcast_to(out_live, (BLOCK_T, K)), (BLOCK_T * K,))
+        counts = tl.histogram(tl.reshape(chosen, (BLOCK_T * K,)), E, mask=flat_live)
+        tl.atomic_add(counts_ptr + cols, counts, sem="relaxed")
 
     @triton.autotune(configs=greyscale_configs, key=["h", "w"])
     @triton.jit
@@ -419,6 +453,43 @@ def peers(workloads=None):
     report("histogram", "torch", [nh, n_bins], lambda: "torch.bincount(x % n_bins, minlength)",
            lambda: torch.bincount(x % n_bins, minlength=n_bins), ref, 4 * nh, 0.0)
     del x, ref, bins
+
+    # moe_routing: 16384 and 65536 tokens of 128 bf16 logits, top 4 and 8, as
+    # the sample's benchmark. The weights (the softmax of each row's K largest
+    # logits) are checked against float64, within 1e-6; which of tied experts
+    # is chosen is not (torch.topk leaves it open). Each timed run clears the
+    # counts, as the sample's does. Bytes: the logits read, the weights and
+    # experts written.
+    n_experts = 128
+    for n_tokens in (16384, 65536):
+        logits = (torch.rand(n_tokens, n_experts, device=dev) * 8 - 4).to(torch.bfloat16)
+        for k in (4, 8):
+            top = torch.topk(logits.double(), k, dim=1).values
+            ref = torch.softmax(top, dim=1)
+            weights = torch.empty(n_tokens, k, device=dev)
+            experts = torch.empty(n_tokens, k, device=dev, dtype=torch.int32)
+            counts = torch.empty(n_experts, device=dev, dtype=torch.int32)
+            nbytes = n_tokens * (2 * n_experts + 8 * k)
+
+            def triton_routing():
+                counts.zero_()
+                moe_routing_kernel[lambda meta: (triton.cdiv(n_tokens, meta["BLOCK_T"]),)](
+                    logits, weights, experts, counts, n_tokens, E=n_experts, K=k)
+                return weights
+
+            def torch_routing():
+                values, chosen = torch.topk(logits, k, dim=1)
+                return (torch.softmax(values.float(), dim=1),
+                        torch.bincount(chosen.flatten(), minlength=n_experts))
+
+            report("moe_routing", "triton", [n_tokens, n_experts, k],
+                   lambda: autotuned_config(moe_routing_kernel), triton_routing, ref, nbytes,
+                   1e-6, out=weights, abs_tol=1e-6)
+            report("moe_routing", "torch", [n_tokens, n_experts, k],
+                   lambda: "torch.topk, torch.softmax, torch.bincount", torch_routing, ref,
+                   nbytes, 1e-6, abs_tol=1e-6)
+            del top, ref, weights, experts, counts
+        del logits
 
     # greyscale: fp32 weights, products and sums; nothing cancels, as pixels
     # are non-negative. Bytes: three planes read, one written.
