@@ -2599,6 +2599,20 @@ public:
   static_assert(rank >= 1 && rank <= 5, "descriptors have 1 to 5 dimensions");
   using coordinates = std::array<int, rank>;
 
+  tensor_descriptor() = default;
+  /// The host's descriptor of the tensor, for a kernel parameter: its last
+  /// stride must be 1 and its elements lie within 2^31 of its base (the
+  /// launch wrapper refuses others).
+  tensor_descriptor(const host_tensor_descriptor<T, rank> &h,
+                    std::source_location at = std::source_location::current())
+      : base_(h.base) {
+    std::copy(h.shape, h.shape + rank, shape_);
+    std::copy(h.strides, h.strides + rank, strides_);
+    device_assert<true>(strides_[rank - 1] == 1,
+                        "a tensor descriptor's last stride is 1", at);
+    detail::check_tensor(shape_, strides_, at);
+  }
+
   TILE_OP("descriptor_load")
   tensor<std::remove_const_t<T>, Block...>
   load(const coordinates &offsets,
@@ -2613,6 +2627,15 @@ public:
              std::source_location at = std::source_location::current()) const {
     auto [ptrs, inside] = box(offsets, at);
     tile::store(ptrs, value, inside);
+  }
+
+  /// The tensor's extent and stride along dimension d (desc.shape[d],
+  /// desc.strides[d]); in a kernel, d is a constant.
+  TILE_OP("descriptor_shape") int shape(int d) const {
+    return shape_[checked_dimension(d)];
+  }
+  TILE_OP("descriptor_stride") int stride(int d) const {
+    return strides_[checked_dimension(d)];
   }
 
 #define TILE_DETAIL_DESCRIPTOR_ATOMIC(NAME)                                    \
@@ -2641,6 +2664,12 @@ private:
   auto box(const coordinates &offsets, std::source_location at) const {
     return detail::box<Block...>(base_, shape_, strides_, offsets,
                                  (1u << rank) - 1, at);
+  }
+
+  static int checked_dimension(int d) {
+    device_assert<true>(d >= 0 && d < rank, "the descriptor has no such "
+                                            "dimension");
+    return d;
   }
 
   T *base_;

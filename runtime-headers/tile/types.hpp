@@ -124,8 +124,7 @@ struct half {
   half(float v) : bits(format::from_double(v)) {}
   half(double v) : bits(format::from_double(v)) {}
   template <class I>
-    requires std::is_integral_v<I>
-  half(I v) : bits(format::from_integer(v)) {}
+  requires std::is_integral_v<I> half(I v) : bits(format::from_integer(v)) {}
 
   static half from_bits(std::uint16_t b) {
     half h;
@@ -144,8 +143,8 @@ struct bfloat16 {
   bfloat16(float v) : bits(format::from_double(v)) {}
   bfloat16(double v) : bits(format::from_double(v)) {}
   template <class I>
-    requires std::is_integral_v<I>
-  bfloat16(I v) : bits(format::from_integer(v)) {}
+  requires std::is_integral_v<I> bfloat16(I v)
+      : bits(format::from_integer(v)) {}
 
   static bfloat16 from_bits(std::uint16_t b) {
     bfloat16 h;
@@ -234,7 +233,7 @@ using e5m2_format = float8_format<5, 2, 0x7b, true>;
     Name() = default;                                                          \
     explicit Name(double v) : bits(format::from_double(v)) {}                  \
     template <class I>                                                         \
-      requires std::is_integral_v<I>                                           \
+    requires std::is_integral_v<I>                                             \
     explicit Name(I v) : bits(format::from_double(static_cast<double>(v))) {}  \
                                                                                \
     static Name from_bits(std::uint8_t b) {                                    \
@@ -271,9 +270,9 @@ inline constexpr bool is_float8_v =
     std::is_same_v<T, float8_e4m3> || std::is_same_v<T, float8_e5m2>;
 
 template <class A, class B>
-concept float16_arithmetic = (is_float16_v<A> || is_float16_v<B>) &&
-                             (is_float16_v<A> || std::is_arithmetic_v<A>) &&
-                             (is_float16_v<B> || std::is_arithmetic_v<B>);
+concept float16_arithmetic = (is_float16_v<A> || is_float16_v<B>)&&(
+    is_float16_v<A> || std::is_arithmetic_v<A>)&&(is_float16_v<B> ||
+                                                  std::is_arithmetic_v<B>);
 
 /// Host arithmetic follows C++'s extended floating-point types: the same
 /// 16-bit type stays itself, an integer operand adopts the 16-bit type, and
@@ -308,63 +307,92 @@ template <class T> auto widen(T v) {
 // which would need a user-defined conversion and make mixed expressions such
 // as `h * 2` ambiguous.
 template <class A, class B>
-  requires detail::float16_arithmetic<A, B>
-detail::float16_result_t<A, B> operator+(A a, B b) {
+requires detail::float16_arithmetic<A, B> detail::float16_result_t<A, B>
+operator+(A a, B b) {
   using R = detail::float16_result_t<A, B>;
   return R(detail::widen(a) + detail::widen(b));
 }
 
 template <class A, class B>
-  requires detail::float16_arithmetic<A, B>
-detail::float16_result_t<A, B> operator-(A a, B b) {
+requires detail::float16_arithmetic<A, B> detail::float16_result_t<A, B>
+operator-(A a, B b) {
   using R = detail::float16_result_t<A, B>;
   return R(detail::widen(a) - detail::widen(b));
 }
 
 template <class A, class B>
-  requires detail::float16_arithmetic<A, B>
-detail::float16_result_t<A, B> operator*(A a, B b) {
+requires detail::float16_arithmetic<A, B> detail::float16_result_t<A, B>
+operator*(A a, B b) {
   using R = detail::float16_result_t<A, B>;
   return R(detail::widen(a) * detail::widen(b));
 }
 
 template <class A, class B>
-  requires detail::float16_arithmetic<A, B>
-detail::float16_result_t<A, B> operator/(A a, B b) {
+requires detail::float16_arithmetic<A, B> detail::float16_result_t<A, B>
+operator/(A a, B b) {
   using R = detail::float16_result_t<A, B>;
   return R(detail::widen(a) / detail::widen(b));
 }
 
 template <class A, class B>
-  requires detail::float16_arithmetic<A, B> && detail::is_float16_v<A>
-A &operator+=(A &a, B b) {
+requires detail::float16_arithmetic<A, B> && detail::is_float16_v<A> A &
+operator+=(A &a, B b) {
   return a = A(a + b);
 }
 
 template <class A, class B>
-  requires detail::float16_arithmetic<A, B> && detail::is_float16_v<A>
-A &operator-=(A &a, B b) {
+requires detail::float16_arithmetic<A, B> && detail::is_float16_v<A> A &
+operator-=(A &a, B b) {
   return a = A(a - b);
 }
 
 template <class A, class B>
-  requires detail::float16_arithmetic<A, B> && detail::is_float16_v<A>
-A &operator*=(A &a, B b) {
+requires detail::float16_arithmetic<A, B> && detail::is_float16_v<A> A &
+operator*=(A &a, B b) {
   return a = A(a * b);
 }
 
 template <class A, class B>
-  requires detail::float16_arithmetic<A, B> && detail::is_float16_v<A>
-A &operator/=(A &a, B b) {
+requires detail::float16_arithmetic<A, B> && detail::is_float16_v<A> A &
+operator/=(A &a, B b) {
   return a = A(a / b);
 }
 
 /// Negation flips the sign bit, exactly as the hardware does, NaN included.
 template <class A>
-  requires detail::is_float16_v<A>
-A operator-(A a) {
+requires detail::is_float16_v<A> A operator-(A a) {
   return A::from_bits(static_cast<std::uint16_t>(a.bits ^ 0x8000));
 }
+
+/// A tensor in memory as the host passes it to a kernel's
+/// tile::tensor_descriptor parameter (Triton's host-made TensorDescriptor):
+/// base, shape and strides in elements, the last stride 1. The kernel's
+/// parameter type names the box each access moves (it may differ between
+/// configurations); the launch wrapper takes this, for any box.
+template <class T, int Rank> struct host_tensor_descriptor {
+  static_assert(Rank >= 1 && Rank <= 5, "descriptors have 1 to 5 dimensions");
+  T *base;
+  int shape[Rank];
+  int strides[Rank];
+};
+
+namespace detail {
+
+/// Whether a descriptor's last stride is 1, no extent is negative and its
+/// elements lie within 2^31 of its base (the kernel's offsets are 32-bit).
+template <class T, int Rank>
+bool descriptor_fits(const host_tensor_descriptor<T, Rank> &d) {
+  std::int64_t last = 0, first = 0;
+  for (int i = 0; i < Rank; ++i) {
+    if (d.shape[i] < 0)
+      return false;
+    const std::int64_t reach = std::int64_t(d.shape[i] - 1) * d.strides[i];
+    (reach > 0 ? last : first) += d.shape[i] > 0 ? reach : 0;
+  }
+  return d.strides[Rank - 1] == 1 && last <= INT32_MAX && first >= INT32_MIN;
+}
+
+} // namespace detail
 
 } // namespace tile
 

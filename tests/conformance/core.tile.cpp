@@ -237,6 +237,33 @@ tile::grid block_matmul_grid(const tile::half *, const tile::half *, float *,
   return {tile::cdiv(m, BM), tile::cdiv(n, BM)};
 }
 
+// Case 6 also: descriptors made on the host (Triton's TensorDescriptor),
+// the kernel's parameters: the same matmul with A, B and C read and
+// written through them (TMA on sm_90a where the launch's sizes are
+// 16-aligned).
+template <int BM>
+TILE_KERNEL void
+host_descriptor_matmul(tile::tensor_descriptor<const tile::half, BM, 32> a,
+                       tile::tensor_descriptor<const tile::half, 32, BM> b,
+                       tile::tensor_descriptor<float, BM, BM> c, int k) {
+  constexpr int BK = 32;
+  const int om = tile::program_id(0) * BM, on = tile::program_id(1) * BM;
+  auto acc = tile::zeros<float, BM, BM>();
+  for (int k0 = 0; k0 < k; k0 += BK)
+    acc = tile::dot(a.load({om, k0}), b.load({k0, on}), acc);
+  c.store({om, on}, acc);
+}
+TILE_CONFIGS(host_descriptor_matmul,
+             tile::config{.meta = {64}, .num_warps = 4, .num_stages = 3});
+template <int BM>
+TILE_GRID(host_descriptor_matmul)
+tile::grid host_descriptor_matmul_grid(
+    tile::tensor_descriptor<const tile::half, BM, 32>,
+    tile::tensor_descriptor<const tile::half, 32, BM>,
+    tile::tensor_descriptor<float, BM, BM> c, int) {
+  return {tile::cdiv(c.shape(0), BM), tile::cdiv(c.shape(1), BM)};
+}
+
 // Case 18, atomics: five programs of 64 lanes add, max and min into one
 // address each (every lane the same address), and add into four addresses
 // that lanes share; 2000 programs count under a spin lock taken with

@@ -14,6 +14,7 @@
 #include <random>
 
 using conformance::Buffer;
+using conformance::Descriptor;
 
 namespace {
 
@@ -663,13 +664,21 @@ void blockMatmul() {
           Sum += double(float(A[I * K + L])) * float(B[L * N + J]);
         Want[I * N + J] = static_cast<float>(Sum);
       }
+    const std::string Shape = std::to_string(M) + "x" + std::to_string(N) +
+                              "x" + std::to_string(K) + ")";
     Buffer<tile::half> BA(A), BB(B);
     Buffer<float> Out(M * N, -1.0f);
     CONFORMANCE_RUN(block_matmul, 64, BA, BB, Out, M, N, K);
-    conformance::expectClose("block_ptr_copy_pad (matmul " + std::to_string(M) +
-                                 "x" + std::to_string(N) + "x" +
-                                 std::to_string(K) + ")",
-                             "float16", Out.values(), Want, 1e-3);
+    conformance::expectClose("block_ptr_copy_pad (matmul " + Shape, "float16",
+                             Out.values(), Want, 1e-3);
+    Buffer<float> HostOut(M * N, -1.0f);
+    Descriptor<const tile::half, 2> DA{BA, {M, K}, {K, 1}},
+        DB{BB, {K, N}, {N, 1}};
+    Descriptor<float, 2> DC{HostOut, {M, N}, {N, 1}};
+    CONFORMANCE_RUN(host_descriptor_matmul, 64, DA, DB, DC, K);
+    conformance::expectClose("block_ptr_copy_pad (host descriptors' matmul " +
+                                 Shape,
+                             "float16", HostOut.values(), Want, 1e-3);
   }
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -89,8 +90,26 @@ private:
   std::vector<Stored> Host;
 };
 
+/// A tensor descriptor argument made on the host over a buffer's values
+/// (T const for a read-only one); the buffer moves with the run.
+template <class T, int Rank> struct Descriptor {
+  Buffer<std::remove_const_t<T>> &Data;
+  std::array<int, Rank> Shape, Strides;
+
+  tile::host_tensor_descriptor<T, Rank> target() {
+    tile::host_tensor_descriptor<T, Rank> D{Data.target(), {}, {}};
+    std::copy(Shape.begin(), Shape.end(), D.shape);
+    std::copy(Strides.begin(), Strides.end(), D.strides);
+    return D;
+  }
+  void upload() { Data.upload(); }
+  void download() { Data.download(); }
+};
+
 template <class X> struct is_buffer : std::false_type {};
 template <class T> struct is_buffer<Buffer<T>> : std::true_type {};
+template <class T, int Rank>
+struct is_buffer<Descriptor<T, Rank>> : std::true_type {};
 
 template <class X> decltype(auto) argument(X &Arg) {
   if constexpr (is_buffer<std::remove_cvref_t<X>>::value)

@@ -354,6 +354,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
   Data["params"] = hostParams(F0, false);
   Data["has_select"] = !K.Instances.front().SelectBody.empty();
   Data["args0"] = argNames(F0, false);
+  json Checks = json::array();
+  for (const std::string &C : F0.HostChecks)
+    Checks.push_back({{"condition", C}});
+  Data["host_checks"] = Checks;
 
   std::vector<GeneratedFile> Files;
   auto Render = [&](const char *Template, const std::string &Name) {

@@ -46,12 +46,12 @@ std::string condition(const Function &F, const Specialization &S) {
     const Param &P = F.Params[I];
     std::string Test;
     if (S.Specs[I] == ParamSpec::EqualsOne)
-      Test = P.Name + " == 1";
+      Test = P.Host + " == 1";
     else if (S.Specs[I] == ParamSpec::Aligned16 &&
              P.Arg->type().Elem.isPointer())
-      Test = "reinterpret_cast<std::uintptr_t>(" + P.Name + ") % 16 == 0";
+      Test = "reinterpret_cast<std::uintptr_t>(" + P.Host + ") % 16 == 0";
     else if (S.Specs[I] == ParamSpec::Aligned16)
-      Test = P.Name + " % 16 == 0";
+      Test = P.Host + " % 16 == 0";
     else
       continue;
     C += (C.empty() ? "" : " &&\n      ") + Test;
@@ -71,7 +71,7 @@ std::string launchArgs(const Function &F) {
   for (unsigned I = 0; I < F.Params.size(); ++I) {
     const Param &P = F.Params[I];
     const ElemType &E = P.Arg->type().Elem;
-    std::string A = P.Name;
+    std::string A = P.Host;
     if (E.isPointer() &&
         (llvm::is_contained(NarrowFloat, E.Pointee) ||
          E.Pointee == ScalarKind::I64 || E.Pointee == ScalarKind::U64))
@@ -87,7 +87,7 @@ std::string launchArgs(const Function &F) {
 /// a constant by its value.
 std::string hostScalar(const Function &F, const Value *V) {
   if (auto I = paramIndex(F, V))
-    return F.Params[*I].Name;
+    return F.Params[*I].Host;
   return std::to_string(V->definingOp()->intValue());
 }
 
@@ -158,9 +158,8 @@ std::string metaText(const frontend::Kernel &K, const frontend::Config &C) {
 
 std::string hostParams(const Function &F, bool Leading) {
   std::string S;
-  for (unsigned I = 0; I < F.Params.size(); ++I) {
-    const Param &P = F.Params[I];
-    std::string T = P.CxxType;
+  for (auto [I, P] : llvm::enumerate(F.HostParams)) {
+    const std::string &T = P.CxxType;
     S += (I || Leading ? ", " : "") + T + (T.back() == '*' ? "" : " ") + P.Name;
   }
   return S;
@@ -168,8 +167,8 @@ std::string hostParams(const Function &F, bool Leading) {
 
 std::string argNames(const Function &F, bool Leading) {
   std::string S;
-  for (unsigned I = 0; I < F.Params.size(); ++I)
-    S += (I || Leading ? ", " : "") + F.Params[I].Name;
+  for (auto [I, P] : llvm::enumerate(F.HostParams))
+    S += (I || Leading ? ", " : "") + P.Name;
   return S;
 }
 

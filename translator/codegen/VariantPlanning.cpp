@@ -119,7 +119,7 @@ std::string tmaGuard(const Function &F, const Specialization &S,
     Add(A.Axes[A.outerDim()].Stride);
   }
   for (unsigned I : Positive)
-    G += (G.empty() ? "" : " && ") + F.Params[I].Name + " > 0";
+    G += (G.empty() ? "" : " && ") + F.Params[I].Host + " > 0";
   return G;
 }
 

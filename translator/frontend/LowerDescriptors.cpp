@@ -263,6 +263,17 @@ Value *KernelLowering::lowerDescriptorAccess(llvm::StringRef Name,
     return nullptr;
   const llvm::SmallVector<int64_t, 4> Block = aggregateBlock(TS);
   const unsigned Rank = Block.size();
+  if (Name == "descriptor_shape" || Name == "descriptor_stride") {
+    auto D = constantArg(CE->getArg(0), "the dimension");
+    if (!D)
+      return nullptr;
+    if (*D < 0 || *D >= Rank) {
+      error(CE->getArg(0)->getExprLoc(),
+            "the descriptor has no dimension " + std::to_string(*D));
+      return nullptr;
+    }
+    return (*Fields)[1 + (Name == "descriptor_stride" ? Rank : 0) + *D];
+  }
   Values Offsets;
   unsigned Checked = (1u << Rank) - 1;
   if (IsMethod) {

@@ -29,6 +29,11 @@ bool KernelLowering::lowerKernel(const FunctionDecl &K) {
                               "wrapper passes them by name");
       return false;
     }
+    if (tileAggregate(P->getType())) {
+      if (!lowerDescriptorParam(P))
+        return false;
+      continue;
+    }
     auto T = lowerType(P->getType(), P->getLocation());
     if (!T)
       return false;
@@ -39,11 +44,10 @@ bool KernelLowering::lowerKernel(const FunctionDecl &K) {
     }
     Value *Arg = F.body().addArgument(F.newValue(*T));
     Arg->setName(P->getName());
-    PrintingPolicy Policy(Ctx.getLangOpts());
-    Policy.SuppressTagKeyword = true;
-    Policy.FullyQualifiedName = true;
-    F.Params.push_back(
-        {P->getName().str(), P->getType().getAsString(Policy), Arg});
+    const std::string Name = P->getName().str(),
+                      Cxx = hostSpelling(P->getType());
+    F.Params.push_back({Name, Cxx, Arg, Name});
+    F.HostParams.push_back({Cxx, Name});
     Env[P] = Arg;
   }
   F.Specs.assign(F.Params.size(), ParamSpec::None);
@@ -55,6 +59,63 @@ bool KernelLowering::lowerKernel(const FunctionDecl &K) {
   }
   lowerBody(K, /*IsKernel=*/true);
   return !Failed;
+}
+
+/// How the launch wrapper spells QT: fully qualified, without `struct`.
+std::string KernelLowering::hostSpelling(QualType QT) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  Policy.FullyQualifiedName = true;
+  return QT.getAsString(Policy);
+}
+
+/// A tensor descriptor parameter (Triton's host-made TensorDescriptor): the
+/// wrapper takes a tile::host_tensor_descriptor of its element type and rank
+/// and passes the kernel its base, shape and strides but the last, which
+/// is 1 (the wrapper checks it, with the tensor's 32-bit reach).
+bool KernelLowering::lowerDescriptorParam(const ParmVarDecl *P) {
+  const ClassTemplateSpecializationDecl *TS = tileAggregate(P->getType());
+  if (!isInTileNamespace(TS, "tensor_descriptor")) {
+    error(P->getLocation(), "a block_ptr cannot be a kernel parameter: make "
+                            "it in the kernel with tile::make_block_ptr");
+    return false;
+  }
+  if (P->getType()->isReferenceType()) {
+    error(P->getLocation(), "a tensor descriptor parameter is taken by value");
+    return false;
+  }
+  const std::string Name = P->getName().str();
+  const unsigned Rank = aggregateBlock(TS).size();
+  llvm::SmallVector<QualType, 8> Leaves;
+  appendLeafTypes(P->getType(), Leaves);
+  Values V;
+  for (auto [I, Leaf] : llvm::enumerate(Leaves)) {
+    auto T = lowerType(Leaf, P->getLocation());
+    if (!T)
+      return false;
+    if (I == 2 * Rank) { // the last stride
+      V.push_back(B.intConst(1));
+      continue;
+    }
+    const std::string Field = I == 0 ? "base"
+                                     : (I <= Rank ? "shape[" : "strides[") +
+                                           std::to_string((I - 1) % Rank) + "]";
+    const std::string LeafName = Name + "_" +
+                                 (I == 0 ? "base"
+                                         : (I <= Rank ? "shape" : "stride") +
+                                               std::to_string((I - 1) % Rank));
+    Value *Arg = F.body().addArgument(F.newValue(*T));
+    Arg->setName(LeafName);
+    F.Params.push_back({LeafName, hostSpelling(Leaf), Arg, Name + "." + Field});
+    V.push_back(Arg);
+  }
+  const std::string Elem = hostSpelling(TS->getTemplateArgs()[0].getAsType());
+  F.HostParams.push_back({"tile::host_tensor_descriptor<" + Elem + ", " +
+                              std::to_string(Rank) + ">",
+                          Name});
+  F.HostChecks.push_back("tile::detail::descriptor_fits(" + Name + ")");
+  bindAggregate(P, V);
+  return true;
 }
 
 void KernelLowering::error(SourceLocation L, llvm::StringRef Msg) {

@@ -333,13 +333,25 @@ private:
   std::string Message;
 };
 
-/// Parameters of a kernel, as the launch wrapper and specialization see them.
+/// Parameters of the generated kernel, as specialization sees them: one per
+/// parameter of the user's kernel, or one per field of a tensor
+/// descriptor parameter.
 struct Param {
   std::string Name;
   /// The C++ spelling of the parameter's type in the user's source, as printed
   /// by Clang for the launch wrapper (e.g. "const float *").
   std::string CxxType;
   Value *Arg = nullptr;
+  /// How the launch wrapper reads the value from its own parameters: the
+  /// name, or a field of one (`a.shape[0]`).
+  std::string Host;
+};
+
+/// A parameter of the launch wrapper (the user's kernel parameter as the
+/// host passes it).
+struct HostParam {
+  std::string CxxType;
+  std::string Name;
 };
 
 /// Properties the launch wrapper checks at run time before picking a variant
@@ -366,6 +378,11 @@ public:
   std::string Name;
   std::vector<Param> Params;
   std::vector<ParamSpec> Specs; // one per Param
+  /// The launch wrapper's parameters, in the user's order.
+  std::vector<HostParam> HostParams;
+  /// Conditions the wrapper checks before launching (a tensor descriptor's
+  /// unit last stride and 32-bit reach), as C++ expressions of HostParams.
+  std::vector<std::string> HostChecks;
   Block &body() { return *Body; }
   const Block &body() const { return *Body; }
 

@@ -175,7 +175,9 @@ private:
       Value *Arg = define(Ref.trim(), F->body().addArgument(F->newValue(*T)));
       if (!Arg)
         return false;
-      F->Params.push_back({Arg->name().str(), T->str(), Arg});
+      F->Params.push_back(
+          {Arg->name().str(), T->str(), Arg, Arg->name().str()});
+      F->HostParams.push_back({T->str(), Arg->name().str()});
     }
     F->Specs.assign(F->Params.size(), ParamSpec::None);
     return true;
