@@ -25,6 +25,8 @@ config.substitutions.append(
 config.substitutions.append(("%FileCheck", config.filecheck))
 config.substitutions.append(("%rt", config.runtime_headers))
 config.substitutions.append(("%samples", config.samples_dir))
+config.substitutions.append(
+    ("%scripts", os.path.join(os.path.dirname(config.samples_dir), "scripts")))
 # Generated code must compile warning-free for every target.
 config.substitutions.append(
     ("%nvcc-sm90a",
