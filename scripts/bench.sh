@@ -7,8 +7,9 @@
 # on the same workloads), and prints one table:
 #   workload | size | tilecc GB/s (best config) | triton GB/s | torch GB/s |
 #   tilecc/triton | tilecc/torch
-# All JSON result lines are kept in DIR/bench.jsonl. Exit 0 when every
-# binary ran and every result was right.
+# All JSON result lines are kept in DIR/bench.jsonl, the benchmark page's
+# tables in DIR/summary.md and its charts in DIR/charts (bench_report.py).
+# Exit 0 when every binary ran and every result was right.
 set -euo pipefail
 
 (($# == 1)) || {
@@ -41,6 +42,18 @@ echo "== Triton and PyTorch"
 python3 "$here/bench_peers.py" | tee -a "$results" || status=1
 
 echo
-echo "GPU: $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)"
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
+echo "GPU: $card"
 python3 "$here/bench_peers.py" --table "$results" || status=1
+# The benchmark page's tables and charts (BENCHMARKS.md's summary section):
+# DIR/summary.md and DIR/charts/*.svg, named after the commit the binaries
+# were built from (gpu-check.sh --prepare's manifest).
+commit=unknown
+if [[ -f $dir/manifest.txt ]]; then
+  commit=$(sed -n 's/^built from //p' "$dir/manifest.txt" | head -n1)
+elif [[ -f $dir/../manifest.txt ]]; then
+  commit=$(sed -n 's/^built from //p' "$dir/../manifest.txt" | head -n1)
+fi
+python3 "$here/bench_report.py" "$results" --card "$card" --date "$(date -u +%F)" \
+  --commit "$commit" --charts "$dir/charts" >"$dir/summary.md" || status=1
 exit $status

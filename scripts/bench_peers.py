@@ -1422,10 +1422,11 @@ def rate(r):
     return r.get("tflops", r.get("gbps"))
 
 
-def table(path):
-    """Prints one row per workload: tilecc's best configuration beside Triton and
-    torch (GB/s, or TFLOP/s for matmul). Returns 1 if any result was wrong or
-    missing, else 0."""
+def best_rows(path):
+    """The JSON lines in path joined into one entry per workload and shape:
+    {impl: its line} with tilecc's best configuration and each peer's fastest
+    variant. Returns (entries keyed by (workload, shape), status): status 1 if
+    any result was wrong, else 0."""
     rows = {}
     status = 0
     with open(path) as f:
@@ -1453,6 +1454,14 @@ def table(path):
                     rate(r) is None or rate(r) <= rate(entry[impl])):
                 continue
             entry[impl] = r
+    return rows, status
+
+
+def table(path):
+    """Prints one row per workload: tilecc's best configuration beside Triton and
+    torch (GB/s, or TFLOP/s for matmul). Returns 1 if any result was wrong or
+    missing, else 0."""
+    rows, status = best_rows(path)
 
     def gbps(e, impl):
         return rate(e[impl]) if impl in e else None
