@@ -14,7 +14,9 @@
 # compiles name.tile.cu, which holds every kernel.
 #
 # Creates a static library <target> holding the generated kernels and launch
-# wrappers. For each source file `name.tile.cpp`, `#include "name.tile.h"`
+# wrappers, and <target>_sources, the sources compiled as plain C++ (their
+# emulation; built only when asked for), which gives each .tile.cpp a
+# command in compile_commands.json for clangd and `tilecc -p`. For each source file `name.tile.cpp`, `#include "name.tile.h"`
 # declares its launch wrappers (namespace tilecc). tilecc runs at build time
 # with a depfile, so editing the kernel or a header it includes regenerates.
 #
@@ -202,4 +204,27 @@ function(_tilecc_add_tile_kernel target)
     target_link_libraries(${target} INTERFACE ${TILECC_AMDHIP64})
   endif()
   target_include_directories(${target} PUBLIC ${include_dirs} ${TILECC_INCLUDE_DIR})
+
+  # Each .tile.cpp as the plain C++ it also is (its emulation), in a library
+  # built only when asked for (<target>_sources): the build's
+  # compile_commands.json then has a command for it, which clangd reads for
+  # completion and errors while a kernel is edited, and `tilecc -p` for its
+  # include paths and macros. TILECC_ARGS' -I and -D apply to it too.
+  set(source_paths)
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(src_abs ${src} ABSOLUTE)
+    list(APPEND source_paths ${src_abs})
+  endforeach()
+  add_library(${target}_sources OBJECT EXCLUDE_FROM_ALL ${source_paths})
+  set_source_files_properties(${source_paths} TARGET_DIRECTORY ${target}_sources
+    PROPERTIES LANGUAGE CXX)
+  target_compile_features(${target}_sources PRIVATE cxx_std_20)
+  target_include_directories(${target}_sources PRIVATE ${TILECC_INCLUDE_DIR})
+  foreach(arg IN LISTS ARG_TILECC_ARGS)
+    if(arg MATCHES "^-I(.+)$")
+      target_include_directories(${target}_sources PRIVATE ${CMAKE_MATCH_1})
+    elseif(arg MATCHES "^-D(.+)$")
+      target_compile_definitions(${target}_sources PRIVATE ${CMAKE_MATCH_1})
+    endif()
+  endforeach()
 endfunction()

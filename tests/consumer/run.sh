@@ -7,7 +7,8 @@
 #   CUDA  built and run (the app exits 77 where there is no GPU; that counts
 #         as a pass), then the depfile is checked: a no-op rebuild does
 #         nothing, touching the kernel or a runtime header it includes
-#         re-runs tilecc;
+#         re-runs tilecc; the kernel's command in compile_commands.json
+#         compiles and `tilecc -p` reads it;
 #   HIP   the kernel library compiled for gfx90a (nothing to run it on).
 # Exit: 0 pass, 1 fail, 77 when neither nvcc nor hipcc is present.
 set -euo pipefail
@@ -84,6 +85,20 @@ check_ccache() {
   unset CCACHE_DIR
 }
 
+# The kernel source has a command in compile_commands.json (its emulation,
+# for clangd), which compiles, and from which `tilecc -p` takes the flags.
+check_compile_commands() {
+  local b=$1
+  grep -q '"file": "[^"]*saxpy.tile.cpp"' "$b/compile_commands.json" ||
+    fail "compile_commands.json has no command for saxpy.tile.cpp"
+  grep -q -- "-I$prefix/include" "$b/compile_commands.json" ||
+    fail "saxpy.tile.cpp's command lacks tile's include directory"
+  quiet "$work/sources.log" cmake --build "$b" --target saxpy_kernels_sources
+  quiet "$work/tilecc-p.log" "$prefix/bin/tilecc" "$src/saxpy.tile.cpp" \
+    -o "$work/from-database" -p "$b"
+  echo "consumer: compile_commands.json OK (saxpy.tile.cpp compiles as C++; tilecc -p reads it)"
+}
+
 quiet "$work/install.log" cmake --install "$build_dir" --prefix "$prefix"
 echo "consumer: installed $build_dir into a temporary prefix"
 
@@ -91,7 +106,9 @@ ran=0
 if [[ -x "$nvcc" ]]; then
   b=$work/cuda
   quiet "$work/cuda-configure.log" cmake -S "$src" -B "$b" -G Ninja \
-    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$nvcc"
+    -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_CUDA_COMPILER="$nvcc" \
+    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON
+  check_compile_commands "$b"
   quiet "$work/cuda-build.log" cmake --build "$b"
   rc=0
   "$b/consumer" || rc=$?

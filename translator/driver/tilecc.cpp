@@ -2,7 +2,8 @@
 //
 //   tilecc kernel.tile.cpp -o outdir --target sm_90a [--kernel name]...
 //          [--emit=files|ir|layouts] [--depfile file] [--shards N]
-//          [--assume=none|aligned16|unit_stride] [-- clang args]
+//          [--assume=none|aligned16|unit_stride] [-p build-dir]
+//          [-- clang args]
 //
 // Translates the TILE_KERNELs of a .tile.cpp file into CUDA or HIP sources,
 // launch wrappers and metadata. Nothing is written unless every kernel
@@ -16,6 +17,7 @@
 #include "frontend/Frontend.h"
 #include "frontend/TilePch.h"
 #include "ir/Parser.h"
+#include "clang/Tooling/CompilationDatabase.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -106,6 +108,12 @@ static cl::opt<unsigned>
     NumWarps("num-warps", cl::init(4),
              cl::desc("with a .tir input: the warps layouts are made for"),
              cl::cat(Category));
+static cl::opt<std::string> BuildPath(
+    "p",
+    cl::desc("a build directory whose compile_commands.json gives the "
+             "source's -I, -isystem, -iquote, -include, -D and -U flags (as "
+             "clang tools read it; a file it lacks takes a neighbour's)"),
+    cl::value_desc("dir"), cl::cat(Category));
 static cl::list<std::string> IncludeDirs("I", cl::Prefix,
                                          cl::desc("include directory"),
                                          cl::cat(Category));
@@ -235,13 +243,72 @@ static bool writeFile(const std::string &Path, const std::string &Contents) {
   return true;
 }
 
+/// The flags of Input's command in BuildPath's compile_commands.json that
+/// change what the source means: include paths (made absolute against the
+/// command's directory), forced includes and macros. The language standard
+/// and the rest stay tilecc's. False, with Error, where there is no
+/// database.
+static bool databaseArgs(std::vector<std::string> &Out, std::string &Error) {
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB =
+      clang::tooling::CompilationDatabase::loadFromDirectory(BuildPath, Error);
+  if (!DB) {
+    Error = "no compile_commands.json in " + BuildPath + " (" + Error + ")";
+    return false;
+  }
+  DB = clang::tooling::inferMissingCompileCommands(std::move(DB));
+  SmallString<256> Source(Input);
+  sys::fs::make_absolute(Source);
+  std::vector<clang::tooling::CompileCommand> Commands =
+      DB->getCompileCommands(Source);
+  if (Commands.empty()) {
+    Error = BuildPath + "/compile_commands.json has no command for " + Input +
+            " or a file like it";
+    return false;
+  }
+  const clang::tooling::CompileCommand &C = Commands.front();
+  auto Absolute = [&](StringRef Path) {
+    SmallString<256> P(Path);
+    if (sys::path::is_relative(P))
+      sys::fs::make_absolute(C.Directory, P);
+    return std::string(P);
+  };
+  const StringRef PathFlags[] = {"-I", "-isystem", "-iquote", "-include",
+                                 "-idirafter"};
+  for (size_t I = 1; I < C.CommandLine.size(); ++I) {
+    StringRef A = C.CommandLine[I];
+    if (A.starts_with("-D") || A.starts_with("-U")) {
+      Out.push_back(A.str());
+      if (A.size() == 2 && I + 1 < C.CommandLine.size())
+        Out.push_back(C.CommandLine[++I]);
+      continue;
+    }
+    for (StringRef Flag : PathFlags) {
+      if (!A.starts_with(Flag))
+        continue;
+      if (A == Flag && I + 1 < C.CommandLine.size()) {
+        Out.push_back(Flag.str());
+        Out.push_back(Absolute(C.CommandLine[++I]));
+      } else if (Flag == "-I") {
+        Out.push_back("-I" + Absolute(A.drop_front(2)));
+      } else {
+        continue; // another flag sharing the prefix (-include-pch, ...)
+      }
+      break;
+    }
+  }
+  return true;
+}
+
 /// What the command line asks of the frontend (PCHs apart).
 static frontend::FrontendOptions
-frontendOptions(const char *Argv0, ArrayRef<std::string> ClangArgs) {
+frontendOptions(const char *Argv0, ArrayRef<std::string> DatabaseArgs,
+                ArrayRef<std::string> ClangArgs) {
   frontend::FrontendOptions FO;
   FO.SourcePath = Input;
   FO.RuntimeHeadersDir = runtimeHeadersDir(Argv0);
   FO.ResourceDir = TILECC_CLANG_RESOURCE_DIR;
+  // The command line's own flags come after the database's, and win.
+  FO.ExtraArgs.assign(DatabaseArgs.begin(), DatabaseArgs.end());
   for (const std::string &I : IncludeDirs)
     FO.ExtraArgs.push_back("-I" + I);
   for (const std::string &D : Defines)
@@ -427,7 +494,16 @@ int main(int Argc, const char **Argv) {
       Argc, Argv,
       "tilecc: tile kernels in C++ to CUDA/HIP\n\n"
       "  tilecc kernel.tile.cpp -o outdir --target sm_90a [-- clang args]\n");
-  frontend::FrontendOptions FO = frontendOptions(Argv[0], ClangArgs);
+  std::vector<std::string> DatabaseArgs;
+  if (!BuildPath.empty()) {
+    std::string Error;
+    if (!databaseArgs(DatabaseArgs, Error)) {
+      errs() << "tilecc: error: " << Error << "\n";
+      return 1;
+    }
+  }
+  frontend::FrontendOptions FO =
+      frontendOptions(Argv[0], DatabaseArgs, ClangArgs);
   if (!WritePch.empty()) {
     // Translations load it only with the arguments it was built with.
     if (!FO.ExtraArgs.empty()) {
