@@ -5,7 +5,7 @@
     python3 scripts/bench_peers.py --table FILE    # table from JSON lines in FILE
 
 For each sample workload (vector_add, add_relu_mul, dropout, libdevice_asin, greyscale,
-softmax, histogram, moe_routing) this runs a Triton
+softmax, histogram, moe_routing, rms_norm) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use (grouped_gemm: tutorial 08's kernel, its TMA form and
@@ -147,6 +147,44 @@ def peers(workloads=None):
             counts += tl.histogram(v, BINS, mask=mask)
         bins = tl.arange(0, BINS)
         tl.atomic_add(bins_ptr + bins, counts, mask=bins < n_bins, sem="relaxed")
+
+    # RMSNorm as Liger-Kernel writes it in Triton (forward: a row per program;
+    # backward: one program per SM walking a contiguous chunk of rows, dw
+    # summed in fp32 per program, the partial rows then summed by torch), with
+    # the sample's arithmetic: all in fp32, each output rounded once.
+    @triton.jit
+    def rms_norm_fwd_kernel(x_ptr, y_ptr, w_ptr, rstd_ptr, stride, n_cols, eps,
+                            BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        x = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0).to(tl.float32)
+        rstd = 1.0 / tl.sqrt(tl.sum(x * x, axis=0) / n_cols + eps)
+        tl.store(rstd_ptr + row, rstd)
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        tl.store(y_ptr + row * stride + cols, (x * rstd * w).to(y_ptr.dtype.element_ty),
+                 mask=mask)
+
+    @triton.jit
+    def rms_norm_bwd_kernel(dy_ptr, x_ptr, w_ptr, rstd_ptr, dx_ptr, dw_part_ptr, stride,
+                            n_rows, n_cols, rows_per_program, BLOCK: tl.constexpr):
+        pid = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        w = tl.load(w_ptr + cols, mask=mask, other=0.0).to(tl.float32)
+        dw = tl.zeros((BLOCK,), dtype=tl.float32)
+        first = pid * rows_per_program
+        for row in range(first, tl.minimum(first + rows_per_program, n_rows)):
+            offs = row.to(tl.int64) * stride + cols
+            rstd = tl.load(rstd_ptr + row)
+            xhat = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32) * rstd
+            dy = tl.load(dy_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+            wdy = w * dy
+            c = tl.sum(xhat * wdy, axis=0) / n_cols
+            tl.store(dx_ptr + offs, ((wdy - xhat * c) * rstd).to(dx_ptr.dtype.element_ty),
+                     mask=mask)
+            dw += dy * xhat
+        tl.store(dw_part_ptr + pid * n_cols + cols, dw, mask=mask)
 
     # The moe_routing sample's algorithm in Triton: each row's logits and
     # experts packed into 32-bit keys (the logit's bits made to order as
@@ -360,8 +398,8 @@ def peers(workloads=None):
         err = max_rel_err(result, ref, abs_tol)
         others_ok = check is None or check(returned)
         ms = do_bench(run, warmup=25, rep=100, return_mode="median")
-        dtype = {torch.float32: "fp32", torch.float16: "fp16", torch.int32: "int32",
-                 torch.int64: "int64"}[result.dtype]
+        dtype = {torch.float32: "fp32", torch.float16: "fp16", torch.bfloat16: "bf16",
+                 torch.int32: "int32", torch.int64: "int64"}[result.dtype]
         line = {"workload": workload, "impl": impl, "shape": list(shape), "dtype": dtype,
                 "config": config(), "ms": round(ms, 5), "gbps": round(nbytes / ms / 1e6, 1),
                 "ok": err == err and err <= rel_tol and others_ok, "max_rel_err": err}
@@ -453,6 +491,84 @@ def peers(workloads=None):
     report("histogram", "torch", [nh, n_bins], lambda: "torch.bincount(x % n_bins, minlength)",
            lambda: torch.bincount(x % n_bins, minlength=n_bins), ref, 4 * nh, 0.0)
     del x, ref, bins
+
+    # rms_norm (issue 51): Llama's RMSNorm on bf16 and fp16 rows of 4096 x
+    # 4096, 4096 x 8192 and 16384 x 2048, as the sample's benchmark, forward
+    # and backward: the Liger-style Triton kernels above, PyTorch eager (the
+    # plain expression, autograd's backward) and torch.compile of it. y and
+    # dx are checked against float64 within 2 ulps of the output type (fp32
+    # math rounded once), rstd within 1e-5, dw within 2 ulps and 1e-6 per
+    # row. Bytes: x read, y written; x and dy read, dx written.
+    rms_eps = 1e-6
+
+    def rms_norm_torch(x, w):
+        xf = x.float()
+        return (xf * torch.rsqrt(xf.square().mean(-1, keepdim=True) + rms_eps)
+                * w.float()).to(x.dtype)
+
+    rms_norm_compiled = torch.compile(rms_norm_torch)
+    sms = torch.cuda.get_device_properties(dev).multi_processor_count
+    for rows, cols in ((4096, 4096), (4096, 8192), (16384, 2048)):
+        for dtype, name, ulp in ((torch.bfloat16, "bf16", 2.0**-8),
+                                 (torch.float16, "f16", 2.0**-11)):
+            x = (torch.rand(rows, cols, device=dev) * 4 - 2).to(dtype)
+            w = (torch.rand(cols, device=dev) + 0.5).to(dtype)
+            dy = (torch.rand(rows, cols, device=dev) * 2 - 1).to(dtype)
+            x64, w64, dy64 = x.double(), w.double(), dy.double()
+            rstd64 = x64.square().mean(dim=1).add_(rms_eps).rsqrt_()
+            xhat64 = x64 * rstd64[:, None]
+            del x64
+            ref_y = xhat64 * w64
+            wdy64 = w64 * dy64
+            ref_dx = (wdy64 - xhat64 * (xhat64 * wdy64).mean(dim=1, keepdim=True)) \
+                * rstd64[:, None]
+            ref_dw = (dy64 * xhat64).sum(dim=0)
+            del xhat64, wdy64, dy64
+            dw_abs = 1e-6 * rows + 1e-6
+            block = triton.next_power_of_2(cols)
+            warps = 16 if block >= 8192 else 8 if block >= 2048 else 4
+            y = torch.empty_like(x)
+            rstd = torch.empty(rows, device=dev)
+            report(f"rms_norm_fwd_{name}", "triton", [rows, cols],
+                   lambda: f"BLOCK={block},num_warps={warps}",
+                   lambda: rms_norm_fwd_kernel[(rows,)](x, y, w, rstd, cols, cols, rms_eps,
+                                                        BLOCK=block, num_warps=warps),
+                   ref_y, 2 * rows * cols * x.element_size(), 2 * ulp, out=y, abs_tol=2 * ulp,
+                   check=lambda _: within(rstd, rstd64, 1e-5))
+            # torch.compile's lines are their own impl, so that both peers
+            # stay in the results (the table's torch column is eager).
+            for impl, label, fn in (("torch", "eager", rms_norm_torch),
+                                    ("torch_compile", "torch.compile", rms_norm_compiled)):
+                report(f"rms_norm_fwd_{name}", impl, [rows, cols], lambda label=label: label,
+                       lambda fn=fn: fn(x, w), ref_y, 2 * rows * cols * x.element_size(),
+                       2 * ulp, abs_tol=2 * ulp)
+            dx = torch.empty_like(x)
+            dw_part = torch.empty(sms, cols, device=dev)
+            per_program = triton.cdiv(rows, sms)
+
+            def triton_bwd():
+                rms_norm_bwd_kernel[(sms,)](dy, x, w, rstd, dx, dw_part, cols, rows, cols,
+                                            per_program, BLOCK=block, num_warps=warps)
+                return dx, dw_part.sum(0).to(dtype)
+
+            report(f"rms_norm_bwd_{name}", "triton", [rows, cols],
+                   lambda: f"BLOCK={block},num_warps={warps},programs={sms}", triton_bwd,
+                   ref_dx, 3 * rows * cols * x.element_size(), 2 * ulp, abs_tol=2 * ulp,
+                   check=lambda r: within(r[1], ref_dw, 2 * ulp, dw_abs))
+            for impl, label, fn in (("torch", "eager autograd", rms_norm_torch),
+                                    ("torch_compile", "torch.compile autograd",
+                                     rms_norm_compiled)):
+                xg = x.detach().requires_grad_()
+                wg = w.detach().requires_grad_()
+                out = fn(xg, wg)
+                report(f"rms_norm_bwd_{name}", impl, [rows, cols],
+                       lambda label=label: label,
+                       lambda out=out, xg=xg, wg=wg: torch.autograd.grad(
+                           out, (xg, wg), dy, retain_graph=True),
+                       ref_dx, 3 * rows * cols * x.element_size(), 2 * ulp, abs_tol=2 * ulp,
+                       check=lambda r: within(r[1], ref_dw, 2 * ulp, dw_abs))
+                del xg, wg, out
+            del x, w, dy, y, rstd, dx, dw_part, rstd64, ref_y, ref_dx, ref_dw, w64
 
     # moe_routing: 16384 and 65536 tokens of 128 bf16 logits, top 4 and 8, as
     # the sample's benchmark. The weights (the softmax of each row's K largest
