@@ -5,7 +5,7 @@
     python3 scripts/bench_peers.py --table FILE    # table from JSON lines in FILE
 
 For each sample workload (vector_add, add_relu_mul, dropout, libdevice_asin, greyscale,
-softmax, histogram, moe_routing, rms_norm) this runs a Triton
+softmax, histogram, moe_routing, rms_norm, swiglu, geglu) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use (grouped_gemm: tutorial 08's kernel, its TMA form and
@@ -185,6 +185,44 @@ def peers(workloads=None):
                      mask=mask)
             dw += dy * xhat
         tl.store(dw_part_ptr + pid * n_cols + cols, dw, mask=mask)
+
+    # SwiGLU and GeGLU (tanh GELU) forward and backward, elementwise in fp32
+    # and rounded once, as the swiglu sample computes them (Liger-Kernel's
+    # algorithm, flat over the tensor), autotuned over the elementwise
+    # configurations.
+    @triton.autotune(configs=elementwise_configs, key=["n"])
+    @triton.jit
+    def glu_fwd_kernel(a_ptr, b_ptr, c_ptr, n, GELU: tl.constexpr, BLOCK: tl.constexpr):
+        offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        a = tl.load(a_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        if GELU:
+            act = 0.5 * a * (1.0 + libdevice.tanh(0.7978845608028654 * (a + 0.044715 * a * a * a)))
+        else:
+            act = a / (1.0 + tl.exp(-a))
+        tl.store(c_ptr + offs, (act * b).to(c_ptr.dtype.element_ty), mask=mask)
+
+    @triton.autotune(configs=elementwise_configs, key=["n"])
+    @triton.jit
+    def glu_bwd_kernel(dc_ptr, a_ptr, b_ptr, da_ptr, db_ptr, n, GELU: tl.constexpr,
+                       BLOCK: tl.constexpr):
+        offs = tl.program_id(0).to(tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        mask = offs < n
+        dc = tl.load(dc_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        a = tl.load(a_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        b = tl.load(b_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        if GELU:
+            t = libdevice.tanh(0.7978845608028654 * (a + 0.044715 * a * a * a))
+            act = 0.5 * a * (1.0 + t)
+            slope = 0.5 * (1.0 + t) + 0.5 * a * (1.0 - t * t) * 0.7978845608028654 * (
+                1.0 + 3.0 * 0.044715 * a * a)
+        else:
+            sig = 1.0 / (1.0 + tl.exp(-a))
+            act = a * sig
+            slope = sig * (1.0 + a * (1.0 - sig))
+        tl.store(da_ptr + offs, (dc * b * slope).to(da_ptr.dtype.element_ty), mask=mask)
+        tl.store(db_ptr + offs, (dc * act).to(db_ptr.dtype.element_ty), mask=mask)
 
     # The moe_routing sample's algorithm in Triton: each row's logits and
     # experts packed into 32-bit keys (the logit's bits made to order as
@@ -569,6 +607,78 @@ def peers(workloads=None):
                        check=lambda r: within(r[1], ref_dw, 2 * ulp, dw_abs))
                 del xg, wg, out
             del x, w, dy, y, rstd, dx, dw_part, rstd64, ref_y, ref_dx, ref_dw, w64
+
+    # swiglu and geglu (issue 51): 4096 tokens x 14336, bf16 and fp16, as the
+    # sample's benchmark: the Triton kernels above, PyTorch eager (the plain
+    # expression F.silu(a) * b, or F.gelu(a, approximate="tanh") * b, in the
+    # input type, and autograd's backward) and torch.compile of it. Checked
+    # against float64: 2 ulps of the output type for the kernels that round
+    # once, 4 for eager (it rounds the activation, then the product). Bytes:
+    # a, b read, c written; dc, a, b read, da, db written.
+    glu_n = 4096 * 14336
+    glu_grid = lambda meta: (triton.cdiv(glu_n, meta["BLOCK"]),)
+    for gelu, glu_name in ((False, "swiglu"), (True, "geglu")):
+        def glu_torch(a, b, gelu=gelu):
+            act = torch.nn.functional.gelu(a, approximate="tanh") if gelu \
+                else torch.nn.functional.silu(a)
+            return act * b
+
+        glu_compiled = torch.compile(glu_torch)
+        for dtype, name, ulp in ((torch.bfloat16, "bf16", 2.0**-8),
+                                 (torch.float16, "f16", 2.0**-11)):
+            a = (torch.rand(glu_n, device=dev) * 8 - 4).to(dtype)
+            b = (torch.rand(glu_n, device=dev) * 8 - 4).to(dtype)
+            dc = (torch.rand(glu_n, device=dev) * 8 - 4).to(dtype)
+            a64, b64, dc64 = a.double(), b.double(), dc.double()
+            if gelu:
+                k = (2 / 3.141592653589793) ** 0.5
+                t64 = torch.tanh(k * (a64 + 0.044715 * a64 ** 3))
+                act64 = 0.5 * a64 * (1 + t64)
+                slope64 = 0.5 * (1 + t64) + 0.5 * a64 * (1 - t64 ** 2) * k * (
+                    1 + 3 * 0.044715 * a64 ** 2)
+                del t64
+            else:
+                sig64 = torch.sigmoid(a64)
+                act64 = a64 * sig64
+                slope64 = sig64 * (1 + a64 * (1 - sig64))
+                del sig64
+            ref_c = act64 * b64
+            ref_da = dc64 * b64 * slope64
+            ref_db = dc64 * act64
+            del a64, act64, slope64
+            out = torch.empty_like(a)
+            wl = f"{glu_name}_{name}"
+            report(f"{wl}_fwd", "triton", [4096, 14336], lambda: autotuned_config(glu_fwd_kernel),
+                   lambda: glu_fwd_kernel[glu_grid](a, b, out, glu_n, GELU=gelu), ref_c,
+                   3 * glu_n * a.element_size(), 2 * ulp, out=out, abs_tol=1e-5)
+            for impl, label, fn, tol in (("torch", "eager", glu_torch, 4 * ulp),
+                                         ("torch_compile", "torch.compile", glu_compiled,
+                                          4 * ulp)):
+                report(f"{wl}_fwd", impl, [4096, 14336], lambda label=label: label,
+                       lambda fn=fn: fn(a, b), ref_c, 3 * glu_n * a.element_size(), tol,
+                       abs_tol=1e-5)
+            da = torch.empty_like(a)
+            db = torch.empty_like(a)
+
+            def glu_triton_bwd():
+                glu_bwd_kernel[glu_grid](dc, a, b, da, db, glu_n, GELU=gelu)
+                return da, db
+
+            report(f"{wl}_bwd", "triton", [4096, 14336], lambda: autotuned_config(glu_bwd_kernel),
+                   glu_triton_bwd, ref_da, 5 * glu_n * a.element_size(), 2 * ulp, abs_tol=1e-5,
+                   check=lambda r: within(r[1], ref_db, 2 * ulp, 1e-5))
+            for impl, label, fn in (("torch", "eager autograd", glu_torch),
+                                    ("torch_compile", "torch.compile autograd", glu_compiled)):
+                ag = a.detach().requires_grad_()
+                bg = b.detach().requires_grad_()
+                y = fn(ag, bg)
+                report(f"{wl}_bwd", impl, [4096, 14336], lambda label=label: label,
+                       lambda y=y, ag=ag, bg=bg: torch.autograd.grad(y, (ag, bg), dc,
+                                                                     retain_graph=True),
+                       ref_da, 5 * glu_n * a.element_size(), 4 * ulp, abs_tol=1e-5,
+                       check=lambda r: within(r[1], ref_db, 4 * ulp, 1e-5))
+                del ag, bg, y
+            del a, b, dc, b64, dc64, out, da, db, ref_c, ref_da, ref_db
 
     # moe_routing: 16384 and 65536 tokens of 128 bf16 logits, top 4 and 8, as
     # the sample's benchmark. The weights (the softmax of each row's K largest
