@@ -71,6 +71,41 @@ llvm::DenseSet<const Value *> strideLike(const Function &F) {
   return Inner;
 }
 
+/// Whether values computed from Arg reach an access's pointers or a mask
+/// (the only places where an integer's divisibility changes the code: the
+/// vector width and the accesses' alignment). A value a loop or an `if`
+/// carries, or that a region yields, counts as computed from Arg once any
+/// operand of that op is, so the answer errs toward reaching.
+bool reachesAccess(const Value *Arg, const UserMap &Users) {
+  llvm::SmallVector<const Value *, 16> Work{Arg};
+  llvm::DenseSet<const Value *> Seen{Arg};
+  auto Add = [&](const Value *V) {
+    if (Seen.insert(V).second)
+      Work.push_back(V);
+  };
+  auto AddOp = [&](const Op &O) {
+    for (const auto &R : O.results())
+      Add(R.get());
+    for (const auto &Region : O.regions())
+      for (const auto &A : Region->arguments())
+        Add(A.get());
+  };
+  while (!Work.empty()) {
+    const Value *V = Work.pop_back_val();
+    for (const Op *U : Users.lookup(V)) {
+      if (categoryOf(U->kind()) == OpCategory::Memory &&
+          (U->operand(0) == V || V->type().Elem.Kind == ScalarKind::I1))
+        return true;
+      AddOp(*U);
+      // A region's terminator hands its operands to the op that holds it.
+      if (U == U->parentBlock()->terminator())
+        if (const Op *Parent = U->parentBlock()->parentOp())
+          AddOp(*Parent);
+    }
+  }
+  return false;
+}
+
 } // namespace
 
 std::vector<Specialization>
@@ -82,9 +117,12 @@ specializations(llvm::ArrayRef<const Function *> Instances) {
   // their vector accesses. An integer is specialized only when every
   // configuration reads it: divisibility depends on the problem, and a
   // configuration should not lose its fast variants over a size it never
-  // reads.
+  // reads; and only where it reaches an access's pointers or masks (a
+  // target's ignore_index, a count compared with, tell the accesses
+  // nothing, and a value such as -100 would cost every access its vectors).
   const unsigned NumParams = Instances.front()->Params.size();
-  llvm::SmallVector<unsigned> Readers(NumParams), StrideReaders(NumParams);
+  llvm::SmallVector<unsigned> Readers(NumParams), StrideReaders(NumParams),
+      AddressReaders(NumParams);
   for (const Function *F : Instances) {
     assert(F->Params.size() == NumParams && "configurations of one kernel");
     llvm::DenseSet<const Value *> Strides = strideLike(*F);
@@ -95,6 +133,7 @@ specializations(llvm::ArrayRef<const Function *> Instances) {
         continue;
       ++Readers[I];
       StrideReaders[I] += Strides.count(Arg);
+      AddressReaders[I] += reachesAccess(Arg, Users);
     }
   }
   std::vector<ParamSpec> Unit, Aligned;
@@ -104,7 +143,8 @@ specializations(llvm::ArrayRef<const Function *> Instances) {
     // A parameter no body reads (one a selection or grid rule reads)
     // tells the variants nothing.
     bool Pointer = Readers[I] > 0 && P.Arg->type().Elem.isPointer();
-    bool Integer = Readers[I] == Instances.size() && isIntegerParam(P);
+    bool Integer = Readers[I] == Instances.size() && isIntegerParam(P) &&
+                   AddressReaders[I] > 0;
     ParamSpec A = Pointer || Integer ? ParamSpec::Aligned16 : ParamSpec::None;
     Aligned.push_back(A);
     AnyAligned |= A != ParamSpec::None;
