@@ -5,7 +5,7 @@
     python3 scripts/bench_peers.py --table FILE    # table from JSON lines in FILE
 
 For each sample workload (vector_add, add_relu_mul, dropout, libdevice_asin, greyscale,
-softmax, histogram, moe_routing, rms_norm, swiglu, geglu) this runs a Triton
+softmax, histogram, moe_routing, rms_norm, swiglu, geglu, cross_entropy, rope) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use (grouped_gemm: tutorial 08's kernel, its TMA form and
@@ -223,6 +223,91 @@ def peers(workloads=None):
             slope = sig * (1.0 + a * (1.0 - sig))
         tl.store(da_ptr + offs, (dc * b * slope).to(da_ptr.dtype.element_ty), mask=mask)
         tl.store(db_ptr + offs, (dc * act).to(db_ptr.dtype.element_ty), mask=mask)
+
+    # Cross-entropy fused with its gradient as Liger-Kernel writes it in
+    # Triton: a program a row, an online log-sum-exp pass over the
+    # vocabulary, then the gradient of the mean loss written in place of the
+    # logits; label smoothing and ignore_index as the cross_entropy sample
+    # computes them.
+    @triton.jit
+    def cross_entropy_kernel(x_ptr, target_ptr, loss_ptr, n_non_ignore_ptr, stride, n_vocab,
+                             ignore_index, smoothing, BLOCK: tl.constexpr):
+        row = tl.program_id(0).to(tl.int64)
+        x_ptr += row * stride
+        y = tl.load(target_ptr + row)
+        cols = tl.arange(0, BLOCK)
+        if y == ignore_index:
+            for v0 in range(0, n_vocab, BLOCK):
+                tl.store(x_ptr + v0 + cols, tl.zeros((BLOCK,), dtype=x_ptr.dtype.element_ty),
+                         mask=v0 + cols < n_vocab)
+            tl.store(loss_ptr + row, 0.0)
+            return
+        n = tl.load(n_non_ignore_ptr).to(tl.float32)
+        m = float("-inf")
+        d = 0.0
+        total = 0.0
+        for v0 in range(0, n_vocab, BLOCK):
+            live = v0 + cols < n_vocab
+            v = tl.load(x_ptr + v0 + cols, mask=live, other=float("-inf")).to(tl.float32)
+            m_new = tl.maximum(m, tl.max(v, axis=0))
+            d = d * tl.exp(m - m_new) + tl.sum(tl.exp(v - m_new), axis=0)
+            total += tl.sum(tl.where(live, v, 0.0), axis=0)
+            m = m_new
+        lse = m + tl.log(d)
+        x_y = tl.load(x_ptr + y).to(tl.float32)
+        loss = (1.0 - smoothing) * (lse - x_y) + smoothing * (lse - total / n_vocab)
+        tl.store(loss_ptr + row, loss / n)
+        floor = smoothing / n_vocab
+        for v0 in range(0, n_vocab, BLOCK):
+            live = v0 + cols < n_vocab
+            v = tl.load(x_ptr + v0 + cols, mask=live, other=0.0).to(tl.float32)
+            grad = tl.exp(v - lse) - floor - tl.where(v0 + cols == y, 1.0 - smoothing, 0.0)
+            tl.store(x_ptr + v0 + cols, (grad / n).to(x_ptr.dtype.element_ty), mask=live)
+
+    # RoPE as Liger-Kernel writes it in Triton (a program per position of a
+    # sequence rotating all its query and key heads in place, the cache row
+    # read once), rotate-half form, fp32 math rounded once; q and k are
+    # [batch, heads, seq, head_dim] with strides.
+    @triton.jit
+    def rope_kernel(q_ptr, k_ptr, cos_ptr, sin_ptr, seq, n_q_heads, n_k_heads,
+                    q_batch_stride, q_head_stride, q_seq_stride, k_batch_stride, k_head_stride,
+                    k_seq_stride, BACKWARD: tl.constexpr, BLOCK_Q: tl.constexpr,
+                    BLOCK_K: tl.constexpr, HALF: tl.constexpr):
+        pid = tl.program_id(0)
+        b = (pid // seq).to(tl.int64)
+        s = (pid % seq).to(tl.int64)
+        d = tl.arange(0, HALF)
+        row = s * (2 * HALF)
+        c1 = tl.load(cos_ptr + row + d).to(tl.float32)[None, :]
+        c2 = tl.load(cos_ptr + row + HALF + d).to(tl.float32)[None, :]
+        s1 = tl.load(sin_ptr + row + d).to(tl.float32)[None, :]
+        s2 = tl.load(sin_ptr + row + HALF + d).to(tl.float32)[None, :]
+        hq = tl.arange(0, BLOCK_Q)
+        offs = b * q_batch_stride + s * q_seq_stride + hq[:, None] * q_head_stride + d[None, :]
+        mask = hq[:, None] < n_q_heads
+        x1 = tl.load(q_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        x2 = tl.load(q_ptr + offs + HALF, mask=mask, other=0.0).to(tl.float32)
+        if BACKWARD:
+            tl.store(q_ptr + offs, (x1 * c1 + x2 * s2).to(q_ptr.dtype.element_ty), mask=mask)
+            tl.store(q_ptr + offs + HALF, (x2 * c2 - x1 * s1).to(q_ptr.dtype.element_ty),
+                     mask=mask)
+        else:
+            tl.store(q_ptr + offs, (x1 * c1 - x2 * s1).to(q_ptr.dtype.element_ty), mask=mask)
+            tl.store(q_ptr + offs + HALF, (x2 * c2 + x1 * s2).to(q_ptr.dtype.element_ty),
+                     mask=mask)
+        hk = tl.arange(0, BLOCK_K)
+        offs = b * k_batch_stride + s * k_seq_stride + hk[:, None] * k_head_stride + d[None, :]
+        mask = hk[:, None] < n_k_heads
+        x1 = tl.load(k_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        x2 = tl.load(k_ptr + offs + HALF, mask=mask, other=0.0).to(tl.float32)
+        if BACKWARD:
+            tl.store(k_ptr + offs, (x1 * c1 + x2 * s2).to(k_ptr.dtype.element_ty), mask=mask)
+            tl.store(k_ptr + offs + HALF, (x2 * c2 - x1 * s1).to(k_ptr.dtype.element_ty),
+                     mask=mask)
+        else:
+            tl.store(k_ptr + offs, (x1 * c1 - x2 * s1).to(k_ptr.dtype.element_ty), mask=mask)
+            tl.store(k_ptr + offs + HALF, (x2 * c2 + x1 * s2).to(k_ptr.dtype.element_ty),
+                     mask=mask)
 
     # The moe_routing sample's algorithm in Triton: each row's logits and
     # experts packed into 32-bit keys (the logit's bits made to order as
@@ -679,6 +764,130 @@ def peers(workloads=None):
                        check=lambda r: within(r[1], ref_db, 4 * ulp, 1e-5))
                 del ag, bg, y
             del a, b, dc, b64, dc64, out, da, db, ref_c, ref_da, ref_db
+
+    # cross_entropy (issue 51): 8192 tokens of 32000 and 128256 logits, bf16
+    # and fp16, label smoothing 0.1, mean reduction, loss and gradient, as
+    # the sample's benchmark: the Liger-style Triton kernel above (the count
+    # of targets not ignored by torch, on the device, as Liger does), and
+    # PyTorch eager and torch.compile of F.cross_entropy on the logits in
+    # fp32 with autograd's gradient (the logits' gradient in their type).
+    # The loss within 1e-5 and the gradient within 2 ulps of the type (1e-6 /
+    # tokens absolute) of float64. Bytes: the logits read twice, the
+    # gradient written. The Triton kernel's gradient replaces the logits:
+    # timed runs after the first read the previous gradient, as the sample's
+    # do.
+    ce_tokens, ce_ignore, ce_smoothing = 8192, -100, 0.1
+
+    def ce_torch(logits, target):
+        return torch.nn.functional.cross_entropy(logits.float(), target,
+                                                 ignore_index=ce_ignore,
+                                                 label_smoothing=ce_smoothing)
+
+    ce_compiled = torch.compile(ce_torch)
+    for vocab in (32000, 128256):
+        for dtype, name, ulp in ((torch.bfloat16, "bf16", 2.0**-8),
+                                 (torch.float16, "f16", 2.0**-11)):
+            logits = (torch.rand(ce_tokens, vocab, device=dev) * 16 - 4).to(dtype)
+            target = torch.randint(0, vocab, (ce_tokens,), device=dev)
+            x64 = logits.double()
+            lse64 = torch.logsumexp(x64, dim=1)
+            rows64 = torch.arange(ce_tokens, device=dev)
+            ref_loss = ((1 - ce_smoothing) * (lse64 - x64[rows64, target])
+                        + ce_smoothing * (lse64 - x64.mean(dim=1))).mean()
+            ref_grad = torch.exp(x64 - lse64[:, None]) - ce_smoothing / vocab
+            ref_grad[rows64, target] -= 1 - ce_smoothing
+            ref_grad /= ce_tokens
+            del x64, lse64
+            nbytes = 3 * ce_tokens * vocab * logits.element_size()
+            x = logits.clone()
+            loss_rows = torch.empty(ce_tokens, device=dev)
+            block = 4096 if vocab <= 32000 else 8192
+            warps = 8 if block == 4096 else 16
+
+            def triton_ce():
+                n_live = (target != ce_ignore).sum().to(torch.int32)
+                cross_entropy_kernel[(ce_tokens,)](x, target, loss_rows, n_live, vocab, vocab,
+                                                   ce_ignore, ce_smoothing, BLOCK=block,
+                                                   num_warps=warps)
+                return x, loss_rows.sum()
+
+            x.copy_(logits)
+            report(f"cross_entropy_{name}", "triton", [ce_tokens, vocab],
+                   lambda: f"BLOCK={block},num_warps={warps}", triton_ce, ref_grad, nbytes,
+                   2 * ulp, abs_tol=1e-6 / ce_tokens,
+                   check=lambda r: within(r[1].reshape(1), ref_loss.reshape(1), 1e-5))
+            for impl, label, fn in (("torch", "eager F.cross_entropy + autograd", ce_torch),
+                                    ("torch_compile", "torch.compile, + autograd",
+                                     ce_compiled)):
+                xg = logits.detach().requires_grad_()
+
+                def torch_ce(fn=fn, xg=xg):
+                    loss = fn(xg, target)
+                    (grad,) = torch.autograd.grad(loss, (xg,))
+                    return grad, loss
+
+                report(f"cross_entropy_{name}", impl, [ce_tokens, vocab],
+                       lambda label=label: label, torch_ce, ref_grad, nbytes, 2 * ulp,
+                       abs_tol=1e-6 / ce_tokens,
+                       check=lambda r: within(r[1].reshape(1), ref_loss.reshape(1), 1e-5))
+                del xg
+            del logits, target, x, loss_rows, ref_grad, ref_loss
+
+    # rope (issue 51): batch 4 x 4096 positions x head_dim 128, 32 query heads
+    # and 32 or 8 key heads, bf16 and fp16, forward and backward, in place, as
+    # the sample's benchmark: the Liger-style Triton kernel above, and PyTorch
+    # eager and torch.compile of the Hugging Face expression (q * cos +
+    # rotate_half(q) * sin, and the same for the backward's rotation by
+    # -theta), which write new tensors. Checked against float64 within 2 ulps
+    # of the type (1 ulp absolute) for the kernels, 4 for eager (several
+    # roundings). Bytes: q and k read and written.
+    def rotate_half(x):
+        half = x.shape[-1] // 2
+        return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+    def rope_torch(q, k, cos, sin):
+        return q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+
+    rope_compiled = torch.compile(rope_torch)
+    rb, rs, rhq, rd = 4, 4096, 32, 128
+    freqs = torch.pow(10000.0, -torch.arange(0, rd // 2, device=dev, dtype=torch.float64) * 2 / rd)
+    theta = torch.arange(rs, device=dev, dtype=torch.float64)[:, None] * freqs[None, :]
+    theta = torch.cat((theta, theta), dim=-1)
+    for rhk in (32, 8):
+        for dtype, name, ulp in ((torch.bfloat16, "bf16", 2.0**-8),
+                                 (torch.float16, "f16", 2.0**-11)):
+            cos_t, sin_t = theta.cos().to(dtype), theta.sin().to(dtype)
+            q0 = (torch.rand(rb, rhq, rs, rd, device=dev) * 4 - 2).to(dtype)
+            k0 = (torch.rand(rb, rhk, rs, rd, device=dev) * 4 - 2).to(dtype)
+            nbytes = 2 * (q0.numel() + k0.numel()) * q0.element_size()
+            for backward in (False, True):
+                sign = -1.0 if backward else 1.0
+                c64, s64 = cos_t.double(), sin_t.double() * sign
+                ref_q = q0.double() * c64 + rotate_half(q0.double()) * s64
+                ref_k = k0.double() * c64 + rotate_half(k0.double()) * s64
+                wl = f"rope_{'bwd' if backward else 'fwd'}_{name}"
+                shape = [rb, rhq, rhk, rs, rd]
+                q, k = q0.clone(), k0.clone()
+
+                def triton_rope(backward=backward, q=q, k=k):
+                    rope_kernel[(rb * rs,)](q, k, cos_t, sin_t, rs, rhq, rhk, q.stride(0),
+                                            q.stride(1), q.stride(2), k.stride(0), k.stride(1),
+                                            k.stride(2), BACKWARD=backward, BLOCK_Q=32,
+                                            BLOCK_K=triton.next_power_of_2(rhk), HALF=rd // 2)
+                    return q, k
+
+                report(wl, "triton", shape, lambda: "BLOCK_Q=32,num_warps=4", triton_rope, ref_q,
+                       nbytes, 2 * ulp, abs_tol=ulp,
+                       check=lambda r, ref_k=ref_k: within(r[1], ref_k, 2 * ulp, ulp))
+                sin_s = (sin_t * sign).to(dtype)
+                for impl, label, fn in (("torch", "eager (Hugging Face expression)", rope_torch),
+                                        ("torch_compile", "torch.compile", rope_compiled)):
+                    report(wl, impl, shape, lambda label=label: label,
+                           lambda fn=fn, sin_s=sin_s: fn(q0, k0, cos_t, sin_s), ref_q, nbytes,
+                           4 * ulp, abs_tol=2 * ulp,
+                           check=lambda r, ref_k=ref_k: within(r[1], ref_k, 4 * ulp, 2 * ulp))
+                del ref_q, ref_k, q, k, c64, s64
+            del q0, k0, cos_t, sin_t
 
     # moe_routing: 16384 and 65536 tokens of 128 bf16 logits, top 4 and 8, as
     # the sample's benchmark. The weights (the softmax of each row's K largest

@@ -1,0 +1,102 @@
+// Cross-entropy over a vocabulary fused with its gradient (Liger-Kernel's
+// kernel, the loss of LLM training): for each token's row of V logits
+// (bf16 or fp16) and its target, the mean over the tokens whose target is
+// not ignore_index of
+//   loss = (1 - eps) (lse - x_target) + eps (lse - mean(x)),
+//   lse  = log sum exp(x),
+// eps the label smoothing. The logits are read twice and never held whole:
+// the first pass keeps a running maximum and sum of exponentials (online
+// log-sum-exp) and the sum of the row; the second writes the gradient of
+// the mean loss in place of the logits,
+//   dx = (softmax(x) - eps / V - (1 - eps) [i = target]) / n,
+// n the count of tokens not ignored (an ignored row's gradient is 0). Each
+// row's loss share is written; their sum is the loss. Row offsets are
+// 64-bit (8192 tokens x 128256 logits pass 2^31 bytes).
+#include <cstdint>
+#include <tile/tile.hpp>
+
+/// The number of targets that are not ignore_index, added to *count (which
+/// the caller zeroes).
+template <int BLOCK>
+TILE_KERNEL void count_targets(const int64_t *target, int *count, int n_rows,
+                               int64_t ignore_index) {
+  auto rows = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  auto t = tile::load(target + rows, rows < n_rows, ignore_index);
+  tile::atomic_add(count, tile::sum(tile::cast<int>(t != ignore_index)));
+}
+TILE_CONFIGS(count_targets, tile::config{.meta = {1024}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(count_targets)
+tile::grid count_targets_grid(const int64_t *, int *, int n_rows, int64_t) {
+  return {tile::cdiv(n_rows, BLOCK)};
+}
+
+template <class T, int BLOCK>
+void cross_entropy_row(T *logits, const int64_t *target, float *loss,
+                       const int *count, int n_vocab, int64_t stride,
+                       int64_t ignore_index, float smoothing) {
+  const int row = tile::program_id(0);
+  T *x = logits + row * stride;
+  const int64_t y = tile::load(target + row);
+  auto cols = tile::arange<BLOCK>();
+  if (y == ignore_index) {
+    for (int v0 = 0; v0 < n_vocab; v0 += BLOCK)
+      tile::store(x + v0 + cols, tile::zeros<T, BLOCK>(), v0 + cols < n_vocab);
+    tile::store(loss + row, 0.0f);
+    return;
+  }
+  tile::device_assert(y >= 0 && y < n_vocab,
+                      "cross_entropy: a target outside the vocabulary");
+  // Pass 1: the running maximum m, sum of exp(x - m), and the row's sum.
+  float m = -INFINITY, d = 0.0f, total = 0.0f;
+  for (int v0 = 0; v0 < n_vocab; v0 += BLOCK) {
+    auto live = v0 + cols < n_vocab;
+    auto v = tile::cast<float>(tile::load(x + v0 + cols, live, -INFINITY));
+    const float m_new = tile::maximum(m, tile::max(v));
+    d = d * tile::exp(m - m_new) + tile::sum(tile::exp(v - m_new));
+    total += tile::sum(tile::where(live, v, 0.0f));
+    m = m_new;
+  }
+  const float lse = m + tile::log(d);
+  const float x_y = tile::cast<float>(tile::load(x + y));
+  const float n = tile::cast<float>(tile::load(count));
+  const float row_loss =
+      (1.0f - smoothing) * (lse - x_y) + smoothing * (lse - total / n_vocab);
+  tile::store(loss + row, row_loss / n);
+  // Pass 2: the gradient, in place.
+  const float floor = smoothing / n_vocab;
+  for (int v0 = 0; v0 < n_vocab; v0 += BLOCK) {
+    auto live = v0 + cols < n_vocab;
+    auto v = tile::cast<float>(tile::load(x + v0 + cols, live, 0.0f));
+    auto grad = tile::exp(v - lse) - floor -
+                tile::where(v0 + cols == y, 1.0f - smoothing, 0.0f);
+    tile::store(x + v0 + cols, tile::cast<T>(grad / n), live);
+  }
+}
+
+// The kernels for each type (T is not a meta-parameter): a program a row
+// (n_rows is the grid rule's).
+#define CROSS_ENTROPY_KERNEL(SUFFIX, T)                                        \
+  template <int BLOCK>                                                         \
+  TILE_KERNEL void cross_entropy_##SUFFIX(                                     \
+      T *logits, const int64_t *target, float *loss, const int *count,         \
+      [[maybe_unused]] int n_rows, int n_vocab, int64_t stride,                \
+      int64_t ignore_index, float smoothing) {                                 \
+    cross_entropy_row<T, BLOCK>(logits, target, loss, count, n_vocab, stride,  \
+                                ignore_index, smoothing);                      \
+  }                                                                            \
+  TILE_CONFIGS(cross_entropy_##SUFFIX,                                         \
+               tile::config{.meta = {4096}, .num_warps = 8},                   \
+               tile::config{.meta = {8192}, .num_warps = 16},                  \
+               tile::config{.meta = {2048}, .num_warps = 4});                  \
+  template <int BLOCK>                                                         \
+  TILE_GRID(cross_entropy_##SUFFIX)                                            \
+  tile::grid cross_entropy_##SUFFIX##_grid(T *, const int64_t *, float *,      \
+                                           const int *, int n_rows, int,       \
+                                           int64_t, int64_t, float) {          \
+    return {n_rows};                                                           \
+  }
+
+CROSS_ENTROPY_KERNEL(bf16, tile::bfloat16)
+CROSS_ENTROPY_KERNEL(f16, tile::half)
+#undef CROSS_ENTROPY_KERNEL

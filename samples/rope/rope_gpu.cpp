@@ -1,0 +1,152 @@
+// Runs every configuration of rope_fwd and rope_bwd that fits (and the
+// wrappers' defaults), bf16 and fp16, on the GPU through the launch
+// wrappers, on q and k with padded strides, grouped key heads and a model's
+// shape, and compares the tensors rotated in place with the double
+// reference; the padding and the guard zones must keep their poison. A
+// configuration with fewer heads than the call's must refuse the launch.
+// Exits 77 without a GPU.
+#include "rope.tile.cpp"
+#include "rope.tile.h"
+
+#include "cuda_check.hpp"
+#include "reference.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+namespace {
+
+template <class T>
+std::vector<T> make_tensor(const reference::Layout &l, sample::Random &rng) {
+  std::vector<T> v(l.size());
+  std::memset(v.data(), 0xff, v.size() * sizeof(T));
+  for (int b = 0; b < l.batch; ++b)
+    for (int h = 0; h < l.heads; ++h)
+      for (int s = 0; s < l.seq; ++s)
+        for (int d = 0; d < l.head_dim; ++d)
+          v[l.at(b, h, s, d)] = T(rng.uniform(-2, 2));
+  return v;
+}
+
+/// got (device) against want where the layout has elements; the poison
+/// kept elsewhere.
+template <class T>
+bool compare(const std::string &what, const sample::DeviceArray<T> &dev,
+             const std::vector<float> &want, const reference::Layout &l,
+             reference::Tolerance tol) {
+  const std::vector<T> got = dev.download();
+  std::vector<bool> element(got.size());
+  std::vector<float> g, w;
+  for (int b = 0; b < l.batch; ++b)
+    for (int h = 0; h < l.heads; ++h)
+      for (int s = 0; s < l.seq; ++s)
+        for (int d = 0; d < l.head_dim; ++d) {
+          const std::size_t i = l.at(b, h, s, d);
+          element[i] = true;
+          g.push_back(float(got[i]));
+          w.push_back(want[i]);
+        }
+  for (std::size_t i = 0; i < got.size(); ++i)
+    if (!element[i] &&
+        !sample::guard_intact(what, &got[i], 1, sizeof(T), std::ptrdiff_t(i)))
+      return false;
+  return dev.guards_intact(what) &&
+         sample::compare(what, g, w, {tol.abs, tol.rel});
+}
+
+template <class T, class Kernel>
+bool check(const char *name, bool backward, const tile::config *configs,
+           int n_configs, Kernel kernel, sample::Random &rng) {
+  constexpr bool bf16 = std::is_same_v<T, tile::bfloat16>;
+  bool ok = true;
+  int runs = 0;
+  struct Case {
+    int batch, seq, q_heads, k_heads, head_dim;
+    bool padded;
+  };
+  for (auto [batch, seq, q_heads, k_heads, head_dim, padded] :
+       {Case{2, 37, 32, 8, 128, true}, Case{3, 19, 7, 7, 64, true},
+        Case{4, 1024, 32, 32, 128, false}}) {
+    const int64_t pad = padded ? 8 : 0;
+    const int64_t q_seq = head_dim + pad, q_head = q_seq * seq + pad,
+                  q_batch = q_head * q_heads;
+    const int64_t k_head = head_dim + pad, k_seq = k_head * k_heads,
+                  k_batch = k_seq * seq + pad;
+    const reference::Layout ql{batch,   q_heads, seq,  head_dim,
+                               q_batch, q_head,  q_seq};
+    const reference::Layout kl{batch,   k_heads, seq,  head_dim,
+                               k_batch, k_head,  k_seq};
+    const auto q = make_tensor<T>(ql, rng), k = make_tensor<T>(kl, rng);
+    std::vector<T> cos(std::size_t(seq) * head_dim), sin(cos.size());
+    for (int s = 0; s < seq; ++s)
+      for (int d = 0; d < head_dim; ++d) {
+        const double theta = s * std::pow(10000.0, -1.0 * d / head_dim) + 0.3;
+        cos[s * head_dim + d] = T(float(std::cos(theta)));
+        sin[s * head_dim + d] = T(float(std::sin(theta)));
+      }
+    const auto cr = sample::convert_all<float>(cos),
+               sr = sample::convert_all<float>(sin);
+    const auto want_q =
+        reference::rotate(sample::convert_all<float>(q), ql, cr, sr, backward);
+    const auto want_k =
+        reference::rotate(sample::convert_all<float>(k), kl, cr, sr, backward);
+    sample::DeviceArray<T> dq(q.size(), 0), dk(k.size(), 0), dcos(cos, 0),
+        dsin(sin, 0);
+    for (int c = -1; c < n_configs; ++c) {
+      const std::string what =
+          std::string(name) + " " +
+          (c < 0
+               ? std::string("default config")
+               : sample::describe(configs[c], {"BLOCK_Q", "BLOCK_K", "HALF"})) +
+          " " + std::to_string(batch) + "x" + std::to_string(q_heads) + "/" +
+          std::to_string(k_heads) + "x" + std::to_string(seq) + "x" +
+          std::to_string(head_dim);
+      dq.poison();
+      dk.poison();
+      dq.upload(q);
+      dk.upload(k);
+      const cudaError_t e =
+          kernel(dq.get(), dk.get(), dcos.get(), dsin.get(), batch, seq,
+                 q_heads, k_heads, head_dim, q_batch, q_head, q_seq, k_batch,
+                 k_head, k_seq, nullptr, c);
+      const bool fits = c < 0 || (q_heads <= configs[c].meta[0] &&
+                                  k_heads <= configs[c].meta[1] &&
+                                  head_dim == 2 * configs[c].meta[2]);
+      if (!fits) {
+        if (e != cudaErrorInvalidValue) {
+          std::printf("FAIL: %s: a configuration that does not fit ran\n",
+                      what.c_str());
+          ok = false;
+        }
+        continue;
+      }
+      CUDA_CHECK(e);
+      CUDA_CHECK(cudaDeviceSynchronize());
+      const auto tol = reference::tolerance(bf16);
+      ok &= compare(what + " q", dq, want_q, ql, tol);
+      ok &= compare(what + " k", dk, want_k, kl, tol);
+      ++runs;
+    }
+  }
+  std::printf("%s: %s on the GPU, %d runs\n", ok ? "PASS" : "FAIL", name, runs);
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  sample::Random rng(102);
+#define ROPE_CHECK(KERNEL, BACKWARD, T)                                        \
+  check<T>(#KERNEL, BACKWARD, KERNEL##_tile_configs,                           \
+           tilecc::KERNEL##_num_configs, tilecc::KERNEL, rng)
+  bool ok = ROPE_CHECK(rope_fwd_bf16, false, tile::bfloat16);
+  ok &= ROPE_CHECK(rope_bwd_bf16, true, tile::bfloat16);
+  ok &= ROPE_CHECK(rope_fwd_f16, false, tile::half);
+  ok &= ROPE_CHECK(rope_bwd_f16, true, tile::half);
+#undef ROPE_CHECK
+  return ok ? 0 : 1;
+}
