@@ -269,6 +269,21 @@ def peers(workloads=None):
     # read once), rotate-half form, fp32 math rounded once; q and k are
     # [batch, heads, seq, head_dim] with strides.
     @triton.jit
+    def rope_rotate_heads(x_ptr, base, head_stride, n_heads, c1, c2, s1, s2,
+                          BACKWARD: tl.constexpr, BLOCK_H: tl.constexpr, HALF: tl.constexpr):
+        h = tl.arange(0, BLOCK_H)
+        offs = base + h[:, None] * head_stride + tl.arange(0, HALF)[None, :]
+        mask = h[:, None] < n_heads
+        x1 = tl.load(x_ptr + offs, mask=mask, other=0.0).to(tl.float32)
+        x2 = tl.load(x_ptr + offs + HALF, mask=mask, other=0.0).to(tl.float32)
+        if BACKWARD:
+            y1, y2 = x1 * c1 + x2 * s2, x2 * c2 - x1 * s1
+        else:
+            y1, y2 = x1 * c1 - x2 * s1, x2 * c2 + x1 * s2
+        tl.store(x_ptr + offs, y1.to(x_ptr.dtype.element_ty), mask=mask)
+        tl.store(x_ptr + offs + HALF, y2.to(x_ptr.dtype.element_ty), mask=mask)
+
+    @triton.jit
     def rope_kernel(q_ptr, k_ptr, cos_ptr, sin_ptr, seq, n_q_heads, n_k_heads,
                     q_batch_stride, q_head_stride, q_seq_stride, k_batch_stride, k_head_stride,
                     k_seq_stride, BACKWARD: tl.constexpr, BLOCK_Q: tl.constexpr,
@@ -282,32 +297,10 @@ def peers(workloads=None):
         c2 = tl.load(cos_ptr + row + HALF + d).to(tl.float32)[None, :]
         s1 = tl.load(sin_ptr + row + d).to(tl.float32)[None, :]
         s2 = tl.load(sin_ptr + row + HALF + d).to(tl.float32)[None, :]
-        hq = tl.arange(0, BLOCK_Q)
-        offs = b * q_batch_stride + s * q_seq_stride + hq[:, None] * q_head_stride + d[None, :]
-        mask = hq[:, None] < n_q_heads
-        x1 = tl.load(q_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-        x2 = tl.load(q_ptr + offs + HALF, mask=mask, other=0.0).to(tl.float32)
-        if BACKWARD:
-            tl.store(q_ptr + offs, (x1 * c1 + x2 * s2).to(q_ptr.dtype.element_ty), mask=mask)
-            tl.store(q_ptr + offs + HALF, (x2 * c2 - x1 * s1).to(q_ptr.dtype.element_ty),
-                     mask=mask)
-        else:
-            tl.store(q_ptr + offs, (x1 * c1 - x2 * s1).to(q_ptr.dtype.element_ty), mask=mask)
-            tl.store(q_ptr + offs + HALF, (x2 * c2 + x1 * s2).to(q_ptr.dtype.element_ty),
-                     mask=mask)
-        hk = tl.arange(0, BLOCK_K)
-        offs = b * k_batch_stride + s * k_seq_stride + hk[:, None] * k_head_stride + d[None, :]
-        mask = hk[:, None] < n_k_heads
-        x1 = tl.load(k_ptr + offs, mask=mask, other=0.0).to(tl.float32)
-        x2 = tl.load(k_ptr + offs + HALF, mask=mask, other=0.0).to(tl.float32)
-        if BACKWARD:
-            tl.store(k_ptr + offs, (x1 * c1 + x2 * s2).to(k_ptr.dtype.element_ty), mask=mask)
-            tl.store(k_ptr + offs + HALF, (x2 * c2 - x1 * s1).to(k_ptr.dtype.element_ty),
-                     mask=mask)
-        else:
-            tl.store(k_ptr + offs, (x1 * c1 - x2 * s1).to(k_ptr.dtype.element_ty), mask=mask)
-            tl.store(k_ptr + offs + HALF, (x2 * c2 + x1 * s2).to(k_ptr.dtype.element_ty),
-                     mask=mask)
+        rope_rotate_heads(q_ptr, b * q_batch_stride + s * q_seq_stride, q_head_stride, n_q_heads,
+                          c1, c2, s1, s2, BACKWARD, BLOCK_Q, HALF)
+        rope_rotate_heads(k_ptr, b * k_batch_stride + s * k_seq_stride, k_head_stride, n_k_heads,
+                          c1, c2, s1, s2, BACKWARD, BLOCK_K, HALF)
 
     # The moe_routing sample's algorithm in Triton: each row's logits and
     # experts packed into 32-bit keys (the logit's bits made to order as
@@ -1403,6 +1396,24 @@ def grouped_gemm_peers():
                                      (64, 64, 32, 128), (128, 128, 64, sms), (64, 128, 64, sms))
     ]
 
+    @triton.jit
+    def grouped_problem(sizes, g, BM: tl.constexpr, BN: tl.constexpr):
+        """Problem g's sizes, its tiles along N, and its tiles."""
+        m = tl.load(sizes + 3 * g)
+        n = tl.load(sizes + 3 * g + 1)
+        k = tl.load(sizes + 3 * g + 2)
+        tiles_n = tl.cdiv(n, BN)
+        return m, n, k, tiles_n, tl.cdiv(m, BM) * tiles_n
+
+    @triton.jit
+    def grouped_operands(a_addrs, b_addrs, c_addrs, leading, g):
+        """Problem g's leading dimensions and matrices."""
+        return (tl.load(leading + 3 * g), tl.load(leading + 3 * g + 1),
+                tl.load(leading + 3 * g + 2),
+                tl.load(a_addrs + g).to(tl.pointer_type(tl.float16)),
+                tl.load(b_addrs + g).to(tl.pointer_type(tl.float16)),
+                tl.load(c_addrs + g).to(tl.pointer_type(tl.float16)))
+
     @triton.autotune(configs=configs, key=["group_size"])
     @triton.jit
     def grouped_kernel(a_addrs, b_addrs, c_addrs, sizes, leading, group_size,
@@ -1411,18 +1422,9 @@ def grouped_gemm_peers():
         tile = tl.program_id(0)
         start = 0
         for g in range(group_size):
-            m = tl.load(sizes + 3 * g)
-            n = tl.load(sizes + 3 * g + 1)
-            k = tl.load(sizes + 3 * g + 2)
-            tiles_n = tl.cdiv(n, BN)
-            tiles = tl.cdiv(m, BM) * tiles_n
+            m, n, k, tiles_n, tiles = grouped_problem(sizes, g, BM, BN)
             while tile >= start and tile < start + tiles:
-                lda = tl.load(leading + 3 * g)
-                ldb = tl.load(leading + 3 * g + 1)
-                ldc = tl.load(leading + 3 * g + 2)
-                a = tl.load(a_addrs + g).to(tl.pointer_type(tl.float16))
-                b = tl.load(b_addrs + g).to(tl.pointer_type(tl.float16))
-                c = tl.load(c_addrs + g).to(tl.pointer_type(tl.float16))
+                lda, ldb, ldc, a, b, c = grouped_operands(a_addrs, b_addrs, c_addrs, leading, g)
                 t = tile - start
                 rm = t // tiles_n * BM + tl.arange(0, BM)
                 rn = t % tiles_n * BN + tl.arange(0, BN)
@@ -1454,18 +1456,9 @@ def grouped_gemm_peers():
         tile = tl.program_id(0)
         start = 0
         for g in range(group_size):
-            m = tl.load(sizes + 3 * g)
-            n = tl.load(sizes + 3 * g + 1)
-            k = tl.load(sizes + 3 * g + 2)
-            tiles_n = tl.cdiv(n, BN)
-            tiles = tl.cdiv(m, BM) * tiles_n
+            m, n, k, tiles_n, tiles = grouped_problem(sizes, g, BM, BN)
             if tile >= start and tile < start + tiles:
-                lda = tl.load(leading + 3 * g)
-                ldb = tl.load(leading + 3 * g + 1)
-                ldc = tl.load(leading + 3 * g + 2)
-                a = tl.load(a_addrs + g).to(tl.pointer_type(tl.float16))
-                b = tl.load(b_addrs + g).to(tl.pointer_type(tl.float16))
-                c = tl.load(c_addrs + g).to(tl.pointer_type(tl.float16))
+                lda, ldb, ldc, a, b, c = grouped_operands(a_addrs, b_addrs, c_addrs, leading, g)
                 a_desc = tl.make_tensor_descriptor(a, shape=[m, k], strides=[lda, 1],
                                                    block_shape=[BM, BK])
                 b_desc = tl.make_tensor_descriptor(b, shape=[k, n], strides=[ldb, 1],

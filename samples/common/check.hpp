@@ -183,6 +183,21 @@ template <int N, class F> void for_each_index(F &&f) {
   (std::make_integer_sequence<int, N>{});
 }
 
+/// For a kernel whose one meta-parameter is BLOCK: calls F(launch,
+/// description) for each of its configurations, launch(args...) running the
+/// kernel with that configuration in emulation (its grid rule's grid).
+#define SAMPLE_EACH_BLOCK_CONFIG(KERNEL, F)                                    \
+  ::sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {     \
+    constexpr int block = KERNEL##_tile_configs[decltype(i)::value].meta[0];   \
+    F(                                                                         \
+        [](auto... args) {                                                     \
+          tile::emulate::launch(KERNEL##_grid<block>(args...), KERNEL<block>,  \
+                                args...);                                      \
+        },                                                                     \
+        ::sample::describe(KERNEL##_tile_configs[decltype(i)::value],          \
+                           {"BLOCK"}));                                        \
+  })
+
 /// "BLOCK=1024,num_warps=4" from a configuration and the names of the
 /// kernel's template parameters; ",num_stages=3" follows for pipelined ones
 /// and ",min_programs_per_sm=2" for those whose registers are bounded,

@@ -18,19 +18,6 @@ namespace {
 
 constexpr int64_t ignore_index = -100;
 
-/// Each configuration of a kernel: f(launch, description).
-#define CE_CONFIGS(KERNEL, F)                                                  \
-  sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {       \
-    constexpr int block = KERNEL##_tile_configs[decltype(i)::value].meta[0];   \
-    F(                                                                         \
-        [](auto... args) {                                                     \
-          tile::emulate::launch(KERNEL##_grid<block>(args...), KERNEL<block>,  \
-                                args...);                                      \
-        },                                                                     \
-        sample::describe(KERNEL##_tile_configs[decltype(i)::value],            \
-                         {"BLOCK"}));                                          \
-  })
-
 template <class T, class Configs>
 bool check(const char *type, Configs for_configs) {
   constexpr bool bf16 = std::is_same_v<T, tile::bfloat16>;
@@ -95,8 +82,8 @@ bool check(const char *type, Configs for_configs) {
 
 int main() {
   bool ok = check<tile::bfloat16>(
-      "bf16", [](auto f) { CE_CONFIGS(cross_entropy_bf16, f); });
-  ok &= check<tile::half>("fp16",
-                          [](auto f) { CE_CONFIGS(cross_entropy_f16, f); });
+      "bf16", [](auto f) { SAMPLE_EACH_BLOCK_CONFIG(cross_entropy_bf16, f); });
+  ok &= check<tile::half>(
+      "fp16", [](auto f) { SAMPLE_EACH_BLOCK_CONFIG(cross_entropy_f16, f); });
   return ok ? 0 : 1;
 }

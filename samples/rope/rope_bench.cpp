@@ -11,6 +11,7 @@
 
 #include "bench.hpp"
 #include "reference.hpp"
+#include "tensors.hpp"
 
 #include <cmath>
 #include <string>
@@ -39,14 +40,7 @@ bool bench(const char *name, bool backward, int k_heads,
                              head_dim};
   auto q = sample::convert_all<T>(sample::random_vector(ql.size(), rng, -2, 2));
   auto k = sample::convert_all<T>(sample::random_vector(kl.size(), rng, -2, 2));
-  std::vector<T> cos(std::size_t(seq) * head_dim), sin(cos.size());
-  for (int s = 0; s < seq; ++s)
-    for (int d = 0; d < head_dim; ++d) {
-      const double theta =
-          s * std::pow(10000.0, -2.0 * (d % (head_dim / 2)) / head_dim);
-      cos[s * head_dim + d] = T(float(std::cos(theta)));
-      sin[s * head_dim + d] = T(float(std::sin(theta)));
-    }
+  const auto [cos, sin] = sample::rope_cache<T>(seq, head_dim, false);
   const auto cr = sample::convert_all<float>(cos),
              sr = sample::convert_all<float>(sin);
   const auto want_q =

@@ -10,6 +10,7 @@
 
 #include "cuda_check.hpp"
 #include "reference.hpp"
+#include "tensors.hpp"
 
 #include <cmath>
 #include <cstdio>
@@ -18,42 +19,14 @@
 
 namespace {
 
-template <class T>
-std::vector<T> make_tensor(const reference::Layout &l, sample::Random &rng) {
-  std::vector<T> v(l.size());
-  std::memset(v.data(), 0xff, v.size() * sizeof(T));
-  for (int b = 0; b < l.batch; ++b)
-    for (int h = 0; h < l.heads; ++h)
-      for (int s = 0; s < l.seq; ++s)
-        for (int d = 0; d < l.head_dim; ++d)
-          v[l.at(b, h, s, d)] = T(rng.uniform(-2, 2));
-  return v;
-}
-
 /// got (device) against want where the layout has elements; the poison
-/// kept elsewhere.
+/// kept elsewhere and in the guard zones.
 template <class T>
 bool compare(const std::string &what, const sample::DeviceArray<T> &dev,
              const std::vector<float> &want, const reference::Layout &l,
              reference::Tolerance tol) {
-  const std::vector<T> got = dev.download();
-  std::vector<bool> element(got.size());
-  std::vector<float> g, w;
-  for (int b = 0; b < l.batch; ++b)
-    for (int h = 0; h < l.heads; ++h)
-      for (int s = 0; s < l.seq; ++s)
-        for (int d = 0; d < l.head_dim; ++d) {
-          const std::size_t i = l.at(b, h, s, d);
-          element[i] = true;
-          g.push_back(float(got[i]));
-          w.push_back(want[i]);
-        }
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (!element[i] &&
-        !sample::guard_intact(what, &got[i], 1, sizeof(T), std::ptrdiff_t(i)))
-      return false;
   return dev.guards_intact(what) &&
-         sample::compare(what, g, w, {tol.abs, tol.rel});
+         sample::compare_rope(what, dev.download(), want, l, tol);
 }
 
 template <class T, class Kernel>
@@ -69,23 +42,11 @@ bool check(const char *name, bool backward, const tile::config *configs,
   for (auto [batch, seq, q_heads, k_heads, head_dim, padded] :
        {Case{2, 37, 32, 8, 128, true}, Case{3, 19, 7, 7, 64, true},
         Case{4, 1024, 32, 32, 128, false}}) {
-    const int64_t pad = padded ? 8 : 0;
-    const int64_t q_seq = head_dim + pad, q_head = q_seq * seq + pad,
-                  q_batch = q_head * q_heads;
-    const int64_t k_head = head_dim + pad, k_seq = k_head * k_heads,
-                  k_batch = k_seq * seq + pad;
-    const reference::Layout ql{batch,   q_heads, seq,  head_dim,
-                               q_batch, q_head,  q_seq};
-    const reference::Layout kl{batch,   k_heads, seq,  head_dim,
-                               k_batch, k_head,  k_seq};
-    const auto q = make_tensor<T>(ql, rng), k = make_tensor<T>(kl, rng);
-    std::vector<T> cos(std::size_t(seq) * head_dim), sin(cos.size());
-    for (int s = 0; s < seq; ++s)
-      for (int d = 0; d < head_dim; ++d) {
-        const double theta = s * std::pow(10000.0, -1.0 * d / head_dim) + 0.3;
-        cos[s * head_dim + d] = T(float(std::cos(theta)));
-        sin[s * head_dim + d] = T(float(std::sin(theta)));
-      }
+    const auto [ql, kl] = sample::rope_layouts(batch, seq, q_heads, k_heads,
+                                               head_dim, padded ? 8 : 0);
+    const auto q = sample::rope_tensor<T>(ql, rng),
+               k = sample::rope_tensor<T>(kl, rng);
+    const auto [cos, sin] = sample::rope_cache<T>(seq, head_dim, true);
     const auto cr = sample::convert_all<float>(cos),
                sr = sample::convert_all<float>(sin);
     const auto want_q =
@@ -107,10 +68,10 @@ bool check(const char *name, bool backward, const tile::config *configs,
       dk.poison();
       dq.upload(q);
       dk.upload(k);
-      const cudaError_t e =
-          kernel(dq.get(), dk.get(), dcos.get(), dsin.get(), batch, seq,
-                 q_heads, k_heads, head_dim, q_batch, q_head, q_seq, k_batch,
-                 k_head, k_seq, nullptr, c);
+      const cudaError_t e = kernel(
+          dq.get(), dk.get(), dcos.get(), dsin.get(), batch, seq, q_heads,
+          k_heads, head_dim, ql.batch_stride, ql.head_stride, ql.seq_stride,
+          kl.batch_stride, kl.head_stride, kl.seq_stride, nullptr, c);
       const bool fits = c < 0 || (q_heads <= configs[c].meta[0] &&
                                   k_heads <= configs[c].meta[1] &&
                                   head_dim == 2 * configs[c].meta[2]);

@@ -8,6 +8,7 @@
 #include "swiglu.tile.h"
 
 #include "bench.hpp"
+#include "inputs.hpp"
 #include "reference.hpp"
 
 #include <string>
@@ -20,12 +21,7 @@ bool bench(const std::string &name, bool gelu, const tile::config *configs,
   constexpr bool bf16 = std::is_same_v<T, tile::bfloat16>;
   constexpr int tokens = 4096, width = 14336;
   const std::size_t n = std::size_t(tokens) * width;
-  auto a = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-  auto b = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-  auto dc = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-  const auto want = reference::glu(sample::convert_all<float>(a),
-                                   sample::convert_all<float>(b),
-                                   sample::convert_all<float>(dc), gelu);
+  const auto [a, b, dc, want] = sample::glu_inputs<T>(n, rng, gelu);
   const auto tol = reference::tolerance(bf16);
   sample::DeviceArray<T> da_in(a, 0), db_in(b, 0), ddc(dc, 0), dout(n, 0),
       dgrad_a(n, 0), dgrad_b(n, 0);

@@ -5,6 +5,7 @@
 #include "swiglu.tile.cpp"
 
 #include "check.hpp"
+#include "inputs.hpp"
 #include "reference.hpp"
 
 #include <cstdio>
@@ -28,19 +29,6 @@ template <class T> struct Poisoned {
   }
 };
 
-/// Each configuration of a kernel: f(launch, description).
-#define GLU_CONFIGS(KERNEL, F)                                                 \
-  sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {       \
-    constexpr int block = KERNEL##_tile_configs[decltype(i)::value].meta[0];   \
-    F(                                                                         \
-        [](auto... args) {                                                     \
-          tile::emulate::launch(KERNEL##_grid<block>(args...), KERNEL<block>,  \
-                                args...);                                      \
-        },                                                                     \
-        sample::describe(KERNEL##_tile_configs[decltype(i)::value],            \
-                         {"BLOCK"}));                                          \
-  })
-
 template <class T, class Fwd, class Bwd>
 bool check(const std::string &name, bool gelu, Fwd for_fwd, Bwd for_bwd) {
   constexpr bool bf16 = std::is_same_v<T, tile::bfloat16>;
@@ -48,12 +36,7 @@ bool check(const std::string &name, bool gelu, Fwd for_fwd, Bwd for_bwd) {
   sample::Random rng(81);
   bool ok = true;
   for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(5003)}) {
-    auto a = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-    auto b = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-    auto dc = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-    const auto want = reference::glu(sample::convert_all<float>(a),
-                                     sample::convert_all<float>(b),
-                                     sample::convert_all<float>(dc), gelu);
+    const auto [a, b, dc, want] = sample::glu_inputs<T>(n, rng, gelu);
     const std::string size = " n=" + std::to_string(n);
     for_fwd([&](auto launch, const std::string &config) {
       Poisoned<T> c(n);
@@ -83,8 +66,8 @@ int main() {
 #define GLU_CHECK(NAME, GELU, SUFFIX, T)                                       \
   check<T>(                                                                    \
       #NAME "_" #SUFFIX, GELU,                                                 \
-      [](auto f) { GLU_CONFIGS(NAME##_fwd_##SUFFIX, f); },                     \
-      [](auto f) { GLU_CONFIGS(NAME##_bwd_##SUFFIX, f); })
+      [](auto f) { SAMPLE_EACH_BLOCK_CONFIG(NAME##_fwd_##SUFFIX, f); },        \
+      [](auto f) { SAMPLE_EACH_BLOCK_CONFIG(NAME##_bwd_##SUFFIX, f); })
   bool ok = GLU_CHECK(swiglu, false, bf16, tile::bfloat16);
   ok &= GLU_CHECK(swiglu, false, f16, tile::half);
   ok &= GLU_CHECK(geglu, true, bf16, tile::bfloat16);

@@ -8,6 +8,7 @@
 #include "swiglu.tile.h"
 
 #include "cuda_check.hpp"
+#include "inputs.hpp"
 #include "reference.hpp"
 
 #include <cstdio>
@@ -27,12 +28,7 @@ bool check(const std::string &name, bool gelu, const tile::config *configs,
   };
   for (auto [n, shift] : {Case{0, 0}, Case{1, 0}, Case{5003, 1},
                           Case{std::size_t(4096) * 14336 + 5, 0}}) {
-    auto a = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-    auto b = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-    auto dc = sample::convert_all<T>(sample::random_vector(n, rng, -4, 4));
-    const auto want = reference::glu(sample::convert_all<float>(a),
-                                     sample::convert_all<float>(b),
-                                     sample::convert_all<float>(dc), gelu);
+    const auto [a, b, dc, want] = sample::glu_inputs<T>(n, rng, gelu);
     sample::DeviceArray<T> da_in(a, shift), db_in(b, shift), ddc(dc, shift),
         dout(n, shift), dgrad_a(n, shift), dgrad_b(n, shift);
     for (int c = -1; c < n_configs; ++c) {
