@@ -6,7 +6,8 @@ the JSON lines of one scripts/bench.sh run.
         --date 2026-12-05 --commit abc1234 [--page BENCHMARKS.md] [--charts docs/benchmarks]
 
 Each workload and size gets a row: tilecc's best configuration, the fastest
-Triton variant, the fastest vendor library (torch: cuBLAS, cuDNN, flash), in
+Triton variant, the fastest vendor library (torch: cuBLAS, cuDNN, flash) and,
+in groups whose peers include it, torch.compile of the plain expression, in
 GB/s or TFLOP/s as the lines give them, and tilecc's ratio to each. A chart per
 group shows the three side by side as ratios to tilecc (tilecc = 1), so that
 every group reads on one scale. With --page, the tables replace what lies
@@ -33,6 +34,9 @@ GROUPS = [
     ("Attention backward", "attention_backward", "TFLOP/s"),
 ]
 IMPLS = [("tilecc", "#4e79a7"), ("triton", "#f28e2b"), ("torch", "#59a14f")]
+# torch.compile of the plain expression, where a group's peers include it
+# (the LLM kernels): a column and a bar of its own.
+COMPILED = ("torch_compile", "#b07aa1")
 
 
 def group_of(workload):
@@ -76,18 +80,22 @@ def tables(rows, card, date, commit):
         members = [(k, e) for k, e in rows.items() if group_of(k[0]) == key]
         if not members:
             continue
-        out += [f"### {title} ({unit})", "",
-                "| workload | size | tilecc (best configuration) | Triton | vendor "
-                "| tilecc / Triton | tilecc / vendor |",
-                "|---|---|---|---|---|---|---|"]
+        compiled = any(COMPILED[0] in e for _, e in members)
+        head = ["workload", "size", "tilecc (best configuration)", "Triton", "vendor"]
+        head += ["torch.compile"] if compiled else []
+        head += ["tilecc / Triton", "tilecc / vendor"]
+        head += ["tilecc / torch.compile"] if compiled else []
+        out += [f"### {title} ({unit})", "", "| " + " | ".join(head) + " |",
+                "|" + "---|" * len(head)]
         for (workload, _), e in members:
-            ours, tri, ven = (checked_rate(e, i) for i, _ in IMPLS)
+            impls = IMPLS + ([COMPILED] if compiled else [])
+            rates = [checked_rate(e, i) for i, _ in impls]
+            cells = [cell(e, i, v) for (i, _), v in zip(impls, rates)]
             size = "x".join(str(d) for d in e["shape"])
             best = f" ({e['tilecc']['config']})" if "tilecc" in e else ""
-            cells = [cell(e, i, v) for (i, _), v in zip(IMPLS, (ours, tri, ven))]
-            out.append("| " + " | ".join((
-                workload, size, cells[0] + best, cells[1], cells[2],
-                fmt(ratio(ours, tri), ".2f"), fmt(ratio(ours, ven), ".2f"))) + " |")
+            row = [workload, size, cells[0] + best] + cells[1:]
+            row += [fmt(ratio(rates[0], r), ".2f") for r in rates[1:]]
+            out.append("| " + " | ".join(row) + " |")
         out += ["", f"![{title}](docs/benchmarks/{key}.svg)", ""]
     return "\n".join(out)
 
@@ -96,13 +104,15 @@ def chart(title, members):
     """An SVG bar chart: per row, each implementation's rate over tilecc's."""
     bar, gap, label_w, top = 10, 8, 300, 40
     scale = 260  # pixels for a ratio of 1
-    height = top + len(members) * (3 * bar + gap) + 30
+    bars = 4 if any(COMPILED[0] in e for _, e in members) else 3
+    height = top + len(members) * (bars * bar + gap) + 30
     width = label_w + int(scale * 1.6) + 60
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              'font-family="sans-serif" font-size="11">',
              f'<rect width="{width}" height="{height}" fill="white"/>',
              f'<text x="10" y="18" font-size="14">{html.escape(title)}: rate / tilecc\'s</text>']
-    for i, (name, colour) in enumerate(IMPLS):
+    impls = IMPLS + ([COMPILED] if any(COMPILED[0] in e for _, e in members) else [])
+    for i, (name, colour) in enumerate(impls):
         parts.append(f'<rect x="{label_w + 110 * i}" y="26" width="10" height="10" fill="{colour}"/>'
                      f'<text x="{label_w + 110 * i + 14}" y="35">{name}</text>')
     x1 = label_w + scale
@@ -114,7 +124,7 @@ def chart(title, members):
         size = "x".join(str(d) for d in e["shape"])
         ours = checked_rate(e, "tilecc")
         parts.append(f'<text x="10" y="{y + 2 * bar}">{html.escape(workload)} {size}</text>')
-        for i, (impl, colour) in enumerate(IMPLS):
+        for i, (impl, colour) in enumerate(impls):
             r = ratio(checked_rate(e, impl), ours)
             if r is not None:
                 w = min(r, 1.6) * scale
@@ -122,7 +132,7 @@ def chart(title, members):
                              f'height="{bar - 1}" fill="{colour}"/>')
                 parts.append(f'<text x="{label_w + w + 3:.1f}" y="{y + i * bar + bar - 2}" '
                              f'font-size="9">{r:.2f}</text>')
-        y += 3 * bar + gap
+        y += bars * bar + gap
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
