@@ -65,6 +65,43 @@ double median_ms(Launch launch, int warmup = 10, int reps = 100) {
   return reps % 2 ? ms[reps / 2] : (ms[reps / 2 - 1] + ms[reps / 2]) / 2;
 }
 
+/// One configuration's result: its description, median milliseconds, and
+/// whether its output was right.
+struct Timing {
+  std::string config;
+  double ms;
+  bool right;
+};
+
+/// Prints one JSON line per timing for scripts/bench.sh, the fastest marked
+/// "best": true, with its rate: "gbps" (work in bytes) or "tflops" (work in
+/// flops) per run. Returns whether every output was right.
+inline bool print_timings(const std::string &workload,
+                          const std::vector<long long> &shape,
+                          const std::string &dtype, const char *rate,
+                          double work, const std::vector<Timing> &timings) {
+  std::string dims;
+  for (long long d : shape)
+    dims += (dims.empty() ? "" : ", ") + std::to_string(d);
+  const double scale = std::string(rate) == "tflops" ? 1e9 : 1e6;
+  std::size_t best = 0;
+  for (std::size_t i = 0; i < timings.size(); ++i)
+    if (timings[i].ms < timings[best].ms)
+      best = i;
+  bool ok = true;
+  for (std::size_t i = 0; i < timings.size(); ++i) {
+    const Timing &t = timings[i];
+    std::printf("{\"workload\": \"%s\", \"impl\": \"tilecc\", \"shape\": [%s], "
+                "\"dtype\": \"%s\", \"config\": \"%s\", \"ms\": %.5f, "
+                "\"%s\": %.1f, \"best\": %s, \"ok\": %s}\n",
+                workload.c_str(), dims.c_str(), dtype.c_str(), t.config.c_str(),
+                t.ms, rate, work / t.ms / scale, i == best ? "true" : "false",
+                t.right ? "true" : "false");
+    ok &= t.right;
+  }
+  return ok;
+}
+
 /// For each configuration: one launch into a poisoned output checked against
 /// the reference, then the timing. Prints one JSON line per configuration,
 /// the fastest marked "best": true. launch(config) returns the launch
@@ -75,27 +112,16 @@ bool bench_configs(const Workload &workload,
                    std::initializer_list<const char *> meta_names,
                    DeviceArray<T> &out, std::span<const float> want,
                    Launch launch) {
-  std::vector<bool> right;
-  std::vector<double> ms;
+  std::vector<Timing> timings;
   for (int c = 0; c < static_cast<int>(configs.size()); ++c) {
     std::string what = workload.name + " " + describe(configs[c], meta_names);
-    right.push_back(check_launch(
-        what, out, nullptr, [&] { return launch(c); }, want, workload.tol));
-    ms.push_back(median_ms([&] { return launch(c); }));
+    const bool right = check_launch(
+        what, out, nullptr, [&] { return launch(c); }, want, workload.tol);
+    timings.push_back({describe(configs[c], meta_names),
+                       median_ms([&] { return launch(c); }), right});
   }
-  std::string shape;
-  for (long long d : workload.shape)
-    shape += (shape.empty() ? "" : ", ") + std::to_string(d);
-  auto best = std::min_element(ms.begin(), ms.end()) - ms.begin();
-  for (int c = 0; c < static_cast<int>(configs.size()); ++c)
-    std::printf("{\"workload\": \"%s\", \"impl\": \"tilecc\", \"shape\": [%s], "
-                "\"dtype\": \"%s\", \"config\": \"%s\", \"ms\": %.5f, "
-                "\"gbps\": %.1f, \"best\": %s, \"ok\": %s}\n",
-                workload.name.c_str(), shape.c_str(), workload.dtype.c_str(),
-                describe(configs[c], meta_names).c_str(), ms[c],
-                workload.bytes / ms[c] / 1e6, c == best ? "true" : "false",
-                right[c] ? "true" : "false");
-  return std::find(right.begin(), right.end(), false) == right.end();
+  return print_timings(workload.name, workload.shape, workload.dtype, "gbps",
+                       workload.bytes, timings);
 }
 
 } // namespace sample

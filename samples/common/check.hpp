@@ -184,8 +184,9 @@ template <int N, class F> void for_each_index(F &&f) {
 }
 
 /// For a kernel whose one meta-parameter is BLOCK: calls F(launch,
-/// description) for each of its configurations, launch(args...) running the
-/// kernel with that configuration in emulation (its grid rule's grid).
+/// description, BLOCK) for each of its configurations, launch(args...)
+/// running the kernel with that configuration in emulation (its grid rule's
+/// grid).
 #define SAMPLE_EACH_BLOCK_CONFIG(KERNEL, F)                                    \
   ::sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {     \
     constexpr int block = KERNEL##_tile_configs[decltype(i)::value].meta[0];   \
@@ -195,7 +196,8 @@ template <int N, class F> void for_each_index(F &&f) {
                                 args...);                                      \
         },                                                                     \
         ::sample::describe(KERNEL##_tile_configs[decltype(i)::value],          \
-                           {"BLOCK"}));                                        \
+                           {"BLOCK"}),                                         \
+        block);                                                                \
   })
 
 /// "BLOCK=1024,num_warps=4" from a configuration and the names of the

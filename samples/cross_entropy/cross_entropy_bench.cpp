@@ -48,35 +48,25 @@ bool bench(const char *type, int n_vocab, const tile::config *configs,
                   n_vocab, int64_t(n_vocab), ignore_index, smoothing, nullptr,
                   c);
   };
-  bool ok = true;
-  std::vector<double> ms;
-  std::vector<bool> right;
+  std::vector<sample::Timing> timings;
   for (int c = 0; c < n_configs; ++c) {
     dx.upload(logits);
     CUDA_CHECK(run(c));
     CUDA_CHECK(cudaDeviceSynchronize());
-    const std::string what = std::string("cross_entropy_") + type + " " +
-                             sample::describe(configs[c], {"BLOCK"});
+    const std::string config = sample::describe(configs[c], {"BLOCK"});
+    const std::string what =
+        std::string("cross_entropy_") + type + " " + config;
     bool good = sample::compare(what + " grad", dx.download_floats(), want.grad,
                                 {gt.abs, gt.rel});
     const auto lt = reference::loss_tolerance(n_rows);
     good &= sample::compare(what + " loss", dloss.download(), want.loss,
                             {lt.abs, lt.rel});
-    right.push_back(good);
-    ms.push_back(sample::median_ms([&] { return run(c); }));
+    timings.push_back(
+        {config, sample::median_ms([&] { return run(c); }), good});
   }
-  const auto best = std::min_element(ms.begin(), ms.end()) - ms.begin();
-  for (int c = 0; c < n_configs; ++c) {
-    std::printf("{\"workload\": \"cross_entropy_%s\", \"impl\": \"tilecc\", "
-                "\"shape\": [%d, %d], \"dtype\": \"%s\", \"config\": \"%s\", "
-                "\"ms\": %.5f, \"gbps\": %.1f, \"best\": %s, \"ok\": %s}\n",
-                type, n_rows, n_vocab, bf16 ? "bf16" : "fp16",
-                sample::describe(configs[c], {"BLOCK"}).c_str(), ms[c],
-                3.0 * n * sizeof(T) / ms[c] / 1e6, c == best ? "true" : "false",
-                right[c] ? "true" : "false");
-    ok &= right[c];
-  }
-  return ok;
+  return sample::print_timings(std::string("cross_entropy_") + type,
+                               {n_rows, n_vocab}, bf16 ? "bf16" : "fp16",
+                               "gbps", 3.0 * n * sizeof(T), timings);
 }
 
 } // namespace

@@ -40,7 +40,7 @@ bool check(const char *type, Configs for_configs) {
       const auto want = reference::cross_entropy(
           exact, target, n_rows, n_vocab, stride, ignore_index, smoothing);
       const double n = n_rows - 1;
-      for_configs([&](auto launch, const std::string &config) {
+      for_configs([&](auto launch, const std::string &config, int) {
         auto x = logits;
         std::vector<float> loss(n_rows, sample::poison());
         int count = 0;

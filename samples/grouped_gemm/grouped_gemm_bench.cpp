@@ -37,8 +37,7 @@ int main() {
     sample::DeviceArray<int> d_sizes(group.sizes(), 0),
         d_leading(group.leading(), 0);
     const auto tol = reference::tolerance(size);
-    std::vector<double> ms;
-    std::vector<bool> right;
+    std::vector<sample::Timing> timings;
     for (int c = 0; c < tilecc::grouped_gemm_num_configs; ++c) {
       auto launch = [&] {
         return tilecc::grouped_gemm(d_addrs.get(), d_addrs.get() + 4,
@@ -60,25 +59,14 @@ int main() {
         got_s.push_back(got[group.c_at[q] + std::size_t(i) * size + j]);
         want_s.push_back(static_cast<float>(sum));
       }
-      const std::string what =
-          "grouped_gemm " +
+      const std::string config =
           sample::describe(grouped_gemm_tile_configs[c], names);
-      right.push_back(sample::compare(what, got_s, want_s, {tol.abs, tol.rel}));
-      ms.push_back(sample::median_ms(launch, 10, 50));
+      const bool right = sample::compare("grouped_gemm " + config, got_s,
+                                         want_s, {tol.abs, tol.rel});
+      timings.push_back({config, sample::median_ms(launch, 10, 50), right});
     }
-    const auto best = std::min_element(ms.begin(), ms.end()) - ms.begin();
-    for (std::size_t c = 0; c < ms.size(); ++c) {
-      std::printf(
-          "{\"workload\": \"grouped_gemm\", \"impl\": \"tilecc\", \"shape\": "
-          "[4, %d, %d, %d], \"dtype\": \"fp16\", \"config\": \"%s\", \"ms\": "
-          "%.5f, \"tflops\": %.1f, \"best\": %s, \"ok\": %s}\n",
-          size, size, size,
-          sample::describe(grouped_gemm_tile_configs[c], names).c_str(), ms[c],
-          group.flops() / ms[c] / 1e9,
-          std::ptrdiff_t(c) == best ? "true" : "false",
-          right[c] ? "true" : "false");
-      ok &= right[c];
-    }
+    ok &= sample::print_timings("grouped_gemm", {4, size, size, size}, "fp16",
+                                "tflops", group.flops(), timings);
   }
   return ok ? 0 : 1;
 }

@@ -111,7 +111,8 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs, Dw dw_kernel) {
   return ok;
 }
 
-/// Calls f(launch, description, BLOCK) for each configuration of a kernel.
+/// Calls f(launch, description, BLOCK) for each configuration of a forward
+/// kernel (ROWS, BLOCK).
 #define RMS_NORM_FWD_CONFIGS(KERNEL)                                           \
   [](auto f) {                                                                 \
     sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {     \
@@ -123,19 +124,6 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs, Dw dw_kernel) {
                                   KERNEL<m[0], m[1]>, args...);                \
           },                                                                   \
           sample::describe(c, {"ROWS", "BLOCK"}), c.meta[1]);                  \
-    });                                                                        \
-  }
-#define RMS_NORM_BWD_CONFIGS(KERNEL)                                           \
-  [](auto f) {                                                                 \
-    sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {     \
-      constexpr tile::config c = KERNEL##_tile_configs[decltype(i)::value];    \
-      f(                                                                       \
-          [](auto... args) {                                                   \
-            constexpr auto m = KERNEL##_tile_configs[decltype(i)::value].meta; \
-            tile::emulate::launch(KERNEL##_grid<m[0]>(args...), KERNEL<m[0]>,  \
-                                  args...);                                    \
-          },                                                                   \
-          sample::describe(c, {"BLOCK"}), c.meta[0]);                          \
     });                                                                        \
   }
 #define RMS_NORM_DW(KERNEL)                                                    \
@@ -150,9 +138,11 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs, Dw dw_kernel) {
 int main() {
   bool ok = check<tile::bfloat16>(
       "bf16", RMS_NORM_FWD_CONFIGS(rms_norm_fwd_bf16),
-      RMS_NORM_BWD_CONFIGS(rms_norm_bwd_bf16), RMS_NORM_DW(rms_norm_dw_bf16));
-  ok &= check<tile::half>("fp16", RMS_NORM_FWD_CONFIGS(rms_norm_fwd_f16),
-                          RMS_NORM_BWD_CONFIGS(rms_norm_bwd_f16),
-                          RMS_NORM_DW(rms_norm_dw_f16));
+      [](auto f) { SAMPLE_EACH_BLOCK_CONFIG(rms_norm_bwd_bf16, f); },
+      RMS_NORM_DW(rms_norm_dw_bf16));
+  ok &= check<tile::half>(
+      "fp16", RMS_NORM_FWD_CONFIGS(rms_norm_fwd_f16),
+      [](auto f) { SAMPLE_EACH_BLOCK_CONFIG(rms_norm_bwd_f16, f); },
+      RMS_NORM_DW(rms_norm_dw_f16));
   return ok ? 0 : 1;
 }

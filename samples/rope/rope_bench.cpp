@@ -55,10 +55,7 @@ bool bench(const char *name, bool backward, int k_heads,
                   ql.seq_stride, kl.batch_stride, kl.head_stride, kl.seq_stride,
                   nullptr, c);
   };
-  bool ok = true;
-  std::vector<double> ms;
-  std::vector<bool> right;
-  std::vector<int> timed;
+  std::vector<sample::Timing> timings;
   for (int c = 0; c < n_configs; ++c) {
     if (k_heads > configs[c].meta[1] || head_dim != 2 * configs[c].meta[2])
       continue;
@@ -66,32 +63,19 @@ bool bench(const char *name, bool backward, int k_heads,
     dk.upload(k);
     CUDA_CHECK(run(c));
     CUDA_CHECK(cudaDeviceSynchronize());
-    const std::string what =
-        std::string(name) + " " +
+    const std::string config =
         sample::describe(configs[c], {"BLOCK_Q", "BLOCK_K", "HALF"});
-    right.push_back(sample::compare(what + " q", dq.download_floats(), want_q,
-                                    {tol.abs, tol.rel}) &&
-                    sample::compare(what + " k", dk.download_floats(), want_k,
-                                    {tol.abs, tol.rel}));
-    ms.push_back(sample::median_ms([&] { return run(c); }));
-    timed.push_back(c);
+    const std::string what = std::string(name) + " " + config;
+    const bool right = sample::compare(what + " q", dq.download_floats(),
+                                       want_q, {tol.abs, tol.rel}) &&
+                       sample::compare(what + " k", dk.download_floats(),
+                                       want_k, {tol.abs, tol.rel});
+    timings.push_back(
+        {config, sample::median_ms([&] { return run(c); }), right});
   }
-  const double bytes = 2.0 * (ql.size() + kl.size()) * sizeof(T);
-  const auto best = std::min_element(ms.begin(), ms.end()) - ms.begin();
-  for (std::size_t i = 0; i < ms.size(); ++i) {
-    std::printf(
-        "{\"workload\": \"%s\", \"impl\": \"tilecc\", \"shape\": [%d, "
-        "%d, %d, %d, %d], \"dtype\": \"%s\", \"config\": \"%s\", "
-        "\"ms\": %.5f, \"gbps\": %.1f, \"best\": %s, \"ok\": %s}\n",
-        name, batch, q_heads, k_heads, seq, head_dim, bf16 ? "bf16" : "fp16",
-        sample::describe(configs[timed[i]], {"BLOCK_Q", "BLOCK_K", "HALF"})
-            .c_str(),
-        ms[i], bytes / ms[i] / 1e6,
-        std::ptrdiff_t(i) == best ? "true" : "false",
-        right[i] ? "true" : "false");
-    ok &= right[i];
-  }
-  return ok;
+  return sample::print_timings(
+      name, {batch, q_heads, k_heads, seq, head_dim}, bf16 ? "bf16" : "fp16",
+      "gbps", 2.0 * (ql.size() + kl.size()) * sizeof(T), timings);
 }
 
 } // namespace

@@ -38,14 +38,14 @@ bool check(const std::string &name, bool gelu, Fwd for_fwd, Bwd for_bwd) {
   for (std::size_t n : {std::size_t(1), std::size_t(1000), std::size_t(5003)}) {
     const auto [a, b, dc, want] = sample::glu_inputs<T>(n, rng, gelu);
     const std::string size = " n=" + std::to_string(n);
-    for_fwd([&](auto launch, const std::string &config) {
+    for_fwd([&](auto launch, const std::string &config, int) {
       Poisoned<T> c(n);
       launch(a.data(), b.data(), c.data(), int64_t(n));
       const std::string what = name + "_fwd " + config + size;
       ok &= c.tail_intact(what, n) &&
             sample::compare(what, c.first(n), want.c, {tol.abs, tol.rel});
     });
-    for_bwd([&](auto launch, const std::string &config) {
+    for_bwd([&](auto launch, const std::string &config, int) {
       Poisoned<T> da(n), db(n);
       launch(dc.data(), a.data(), b.data(), da.data(), db.data(), int64_t(n));
       const std::string what = name + "_bwd " + config + size;
