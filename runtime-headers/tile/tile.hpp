@@ -96,28 +96,42 @@ template <class A, class B>
 requires std::is_integral_v<A> && std::is_integral_v<B> TILE_OP("cdiv")
 constexpr std::common_type_t<A, B> cdiv(A a, B b) { return (a + b - 1) / b; }
 
-/// Streaming multiprocessors (compute units) of the current device, for the
-/// grid rules of persistent kernels. The launch wrapper includes the CUDA or
-/// HIP runtime first and gets the device's count; in emulation it is 1, as
-/// programs run one after another anyway.
-inline int num_sms() {
+namespace detail {
+/// How num_sms() asks the device, set where a file that includes the CUDA or
+/// HIP runtime first (every launch wrapper's) is part of the program, so
+/// that num_sms() is one function whatever a file included before tile.hpp.
+inline int (*num_sms_query)() = nullptr;
 #if defined(CUDART_VERSION)
+inline int device_sms() {
   int device = 0, count = 0;
   if (cudaGetDevice(&device) != cudaSuccess ||
       cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device) !=
           cudaSuccess)
     return 1;
-  return count > 0 ? count : 1;
+  return count;
+}
+inline const bool device_sms_known = (num_sms_query = device_sms, true);
 #elif defined(__HIP_PLATFORM_AMD__) && defined(HIP_VERSION)
+inline int device_sms() {
   int device = 0, count = 0;
   if (hipGetDevice(&device) != hipSuccess ||
       hipDeviceGetAttribute(&count, hipDeviceAttributeMultiprocessorCount,
                             device) != hipSuccess)
     return 1;
-  return count > 0 ? count : 1;
-#else
-  return 1;
+  return count;
+}
+inline const bool device_sms_known = (num_sms_query = device_sms, true);
 #endif
+} // namespace detail
+
+/// Streaming multiprocessors (compute units) of the current device, for the
+/// grid rules of persistent kernels and the buffers they size. The launch
+/// wrappers ask the CUDA or HIP runtime; in emulation (no wrapper in the
+/// program) it is 1, as programs run one after another anyway. Not before
+/// main: the wrappers' files set the query as the program starts.
+inline int num_sms() {
+  const int n = detail::num_sms_query ? detail::num_sms_query() : 1;
+  return n > 0 ? n : 1;
 }
 
 namespace detail {

@@ -56,6 +56,7 @@ bool check(const char *type, const tile::config *configs, int n_configs,
                    : sample::describe(configs[c], {"BLOCK"})) +
             " " + std::to_string(n_rows) + "x" + std::to_string(n_vocab) +
             " smoothing=" + std::to_string(smoothing);
+        dx.poison();
         dx.upload(logits);
         dloss.poison();
         CUDA_CHECK(cudaMemset(dcount.get(), 0, sizeof(int)));

@@ -26,6 +26,19 @@ unsigned Layout::elemsPerThread(llvm::ArrayRef<int64_t> Shape) const {
   return N;
 }
 
+int64_t BlockedLayout::distinctWarps(unsigned D, int64_t Size) const {
+  const int64_t Warps = Size / (int64_t(SizePerThread[D]) * ThreadsPerWarp[D]);
+  return std::clamp<int64_t>(Warps, 1, WarpsPerCTA[D]);
+}
+
+bool Layout::replicates(llvm::ArrayRef<int64_t> Shape) const {
+  llvm::SmallVector<int64_t, 4> P = parentShape(*this, Shape);
+  for (unsigned D = 0; D < Parent.rank(); ++D)
+    if (P[D] % (Parent.warpTile(D) * Parent.WarpsPerCTA[D]) != 0)
+      return true;
+  return false;
+}
+
 unsigned Layout::fastestDim() const {
   for (unsigned D : Parent.Order)
     if (!SliceDim || D != *SliceDim)

@@ -37,6 +37,9 @@ struct BlockedLayout {
   int64_t warpTile(unsigned D) const {
     return int64_t(SizePerThread[D]) * ThreadsPerWarp[D] * warpReps(D);
   }
+  /// Along D, of a tile Size long: how many warps hold distinct elements,
+  /// the others holding copies (tile::rt's detail::distinct_warps).
+  int64_t distinctWarps(unsigned D, int64_t Size) const;
   bool operator==(const BlockedLayout &O) const {
     return SizePerThread == O.SizePerThread &&
            ThreadsPerWarp == O.ThreadsPerWarp && WarpsPerCTA == O.WarpsPerCTA &&
@@ -71,6 +74,10 @@ struct Layout {
   bool isMmaAccumulator() const { return !Parent.WarpReps.empty(); }
   /// Elements each thread holds of a tile of this shape.
   unsigned elemsPerThread(llvm::ArrayRef<int64_t> Shape) const;
+  /// Whether threads hold copies of elements of a tile of this shape: the
+  /// program's threads span more than the tile along some dimension and wrap
+  /// (a slice's threads spread along its removed dimension all hold copies).
+  bool replicates(llvm::ArrayRef<int64_t> Shape) const;
   /// The dimension whose elements a thread holds contiguously, and how many.
   unsigned fastestDim() const;
   unsigned contiguousRun(llvm::ArrayRef<int64_t> Shape) const;

@@ -1,6 +1,7 @@
 //===- Pipelining.cpp -----------------------------------------------------===//
 #include "analysis/Pipelining.h"
 #include "analysis/LoopInvariantA.h"
+#include "analysis/PointerRoots.h"
 #include "analysis/ShapeLayouts.h"
 #include "llvm/ADT/MapVector.h"
 
@@ -24,8 +25,9 @@ bool recomputable(const Op &O, const LayoutMap &LM) {
 
 class Planner {
 public:
-  Planner(const Op &Loop, const LayoutMap &LM)
-      : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(users(Body)) {}
+  Planner(const Function &F, const Op &Loop, const LayoutMap &LM)
+      : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(users(Body)),
+        Roots(F) {}
 
   std::optional<PipelinedLoop> run(unsigned NumStages, unsigned Threads,
                                    PipelineTarget Target) {
@@ -77,7 +79,8 @@ public:
     if (Hint && Target.AsyncCopies)
       for (const auto &O : Body.ops()) {
         if (O->kind() != OpKind::Load || O->result()->type().isScalar() ||
-            O->isVolatileAccess() || Candidates.count(O.get()))
+            O->isVolatileAccess() || Candidates.count(O.get()) ||
+            writtenInLoop(*O))
           continue;
         llvm::DenseSet<const Op *> With = InSlice;
         auto AdvancesBefore = Advances;
@@ -138,9 +141,21 @@ public:
 private:
   /// A 2-D load whose masked-off elements read as zero (cp.async fills
   /// zeros); not a volatile one, which reads where written.
-  bool stageable(const Op &L) const {
+  bool stageable(const Op &L) {
     return L.result()->type().rank() == 2 && !L.isVolatileAccess() &&
-           (!L.other() || isZeroConstant(L.other()));
+           (!L.other() || isZeroConstant(L.other())) && !writtenInLoop(L);
+  }
+
+  /// Whether the loop writes memory load L may read: a prefetch, issued
+  /// iterations ahead, would read it before the write.
+  bool writtenInLoop(const Op &L) {
+    bool Written = false;
+    walk(Body, [&](const Op &O) {
+      Written = Written || (categoryOf(O.kind()) == OpCategory::Memory &&
+                            O.kind() != OpKind::Load &&
+                            Roots.mayOverlap(O.operand(0), L.operand(0)));
+    });
+    return Written;
   }
 
   /// Whether dot D's A operand is held in registers as mma fragments.
@@ -298,6 +313,7 @@ private:
   const Block &Body;
   const LayoutMap &LM;
   UserMap Users;
+  PointerRoots Roots;
   /// Carried pointer tiles the slices read, with their steps, and the ops
   /// computing the steps.
   llvm::MapVector<const Value *, const Value *> Advances;
@@ -312,7 +328,7 @@ planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages,
   llvm::DenseMap<const Op *, PipelinedLoop> Plans;
   walk(F.body(), [&](const Op &O) {
     if (O.kind() == OpKind::For)
-      if (auto P = Planner(O, LM).run(NumStages, Threads, Target))
+      if (auto P = Planner(F, O, LM).run(NumStages, Threads, Target))
         Plans[&O] = std::move(*P);
   });
   return Plans;

@@ -12,11 +12,12 @@
 // them by a loop-invariant step each iteration. num_stages is the
 // configuration's, or the loop's own from tile::range; in a loop that names it,
 // the other tile loads are staged too, each thread copying and reading back its
-// own elements (CUDA targets, which have cp.async). Loop-invariant A operands
-// that registers cannot hold beside the loop's accumulators, or that ptxas
-// may overwrite in wgmma's registers, are written to shared memory once,
-// before the loop, and so are the loop-invariant B operands of the other
-// tensor-core dots.
+// own elements (CUDA targets, which have cp.async). A load of memory the loop
+// writes is not staged: its prefetch would read before the write.
+// Loop-invariant A operands that registers cannot hold beside the loop's
+// accumulators, or that ptxas may overwrite in wgmma's registers, are written
+// to shared memory once, before the loop, and so are the loop-invariant B
+// operands of the other tensor-core dots.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILECC_ANALYSIS_PIPELINING_H

@@ -395,6 +395,8 @@ void KernelEmitter::emitOp(const Op &O) {
     return emitAssert(O);
   case OpKind::DebugBarrier:
     lineDirective(O);
+    if (!O.message().empty())
+      line("// " + O.message() + ".");
     return line(barrier());
   case OpKind::GdcWait:
     lineDirective(O);

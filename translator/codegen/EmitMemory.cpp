@@ -147,9 +147,14 @@ void KernelEmitter::emitStore(const Op &O) {
   Accesses.push_back("store " + nameOf(Val) + ": v" + std::to_string(W));
   line("#pragma unroll");
   line(loopHeader(elems(Val), W));
+  // Where threads hold copies, only the owner's stores: a copy's value
+  // may have been computed from memory the owner has overwritten since.
+  std::string Mask = maskExpr(O, "e");
+  const Value *Ptr = O.operand(0);
+  if (LM.get(Ptr).replicates(Ptr->type().Shape))
+    Mask = layoutOf(Ptr) + "::owns(e)" + (O.mask() ? " && " + Mask : "");
   line("rt::st_global_v" + std::to_string(W) + accessHints(O) + "(" +
-           elem(O.operand(0), "e") + ", &" + nameOf(Val) + "[e], " +
-           maskExpr(O, "e") + ");",
+           elem(Ptr, "e") + ", &" + nameOf(Val) + "[e], " + Mask + ");",
        1);
 }
 

@@ -212,16 +212,6 @@ unsigned packBytes(llvm::ArrayRef<ScalarKind> Kinds) {
   }
   return (Size + Align - 1) / Align * Align;
 }
-
-/// detail::distinct_warps: the warps of P along D that hold different
-/// elements of a tile Size long there.
-int64_t distinctWarps(const analysis::BlockedLayout &P, unsigned D,
-                      int64_t Size) {
-  const int64_t Warps =
-      Size / (int64_t(P.SizePerThread[D]) * P.ThreadsPerWarp[D]);
-  return std::clamp<int64_t>(Warps, 1, P.WarpsPerCTA[D]);
-}
-
 } // namespace
 
 void KernelEmitter::countPartials(const Op &O, const std::string &Instance) {
@@ -242,7 +232,7 @@ void KernelEmitter::countPartials(const Op &O, const std::string &Instance) {
   unsigned D = Dim;
   if (L.SliceDim)
     D = All ? (*L.SliceDim == 0 ? 1 : 0) : Dim + (Dim >= *L.SliceDim);
-  const int64_t W = distinctWarps(L.Parent, D, T.Shape[Dim]);
+  const int64_t W = L.Parent.distinctWarps(D, T.Shape[Dim]);
   if (W == 1 || !PartialBuffers.insert(Instance + packType(O)).second)
     return;
   const unsigned Bytes = W * (T.numel() / T.Shape[Dim]) * packBytes(Kinds);

@@ -20,6 +20,7 @@
 #include "ir/Verifier.h"
 #include "transforms/CarriedScalars.h"
 #include "transforms/DeadCode.h"
+#include "transforms/GlobalMemoryOrder.h"
 #include "transforms/PriorGridWait.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -71,6 +72,7 @@ planConfiguration(frontend::Kernel &K, unsigned C,
   // access widths follow its own axis info.
   LayoutMap LM = assignLayouts(F, AxisInfoAnalysis(F, Specs.front().Specs),
                                Inst.Cfg.NumWarps, Target);
+  transforms::orderGlobalAccesses(F, LM);
   const unsigned AtEntry = registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM);
   Pipelines Plans = planPipelines(F, LM, Inst.Cfg.NumStages, Threads,
                                   {.AsyncCopies = Target.hasAsyncCopies(),

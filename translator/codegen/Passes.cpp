@@ -6,6 +6,7 @@
 #include "ir/Verifier.h"
 #include "transforms/CarriedScalars.h"
 #include "transforms/DeadCode.h"
+#include "transforms/GlobalMemoryOrder.h"
 #include "transforms/PriorGridWait.h"
 
 using namespace tilecc::ir;
@@ -67,6 +68,17 @@ const NamedPass Passes[] = {
      [](PassState &S) {
        S.Layouts = assignLayouts(S.F, AxisInfoAnalysis(S.F, S.F.Specs),
                                  S.Opts.NumWarps, S.Opts.Target);
+       return true;
+     }},
+    {"global-memory-order",
+     "puts barriers where threads could reorder accesses to the same global "
+     "memory (after layouts)",
+     [](PassState &S) {
+       if (!S.Layouts) {
+         S.Error = "run the layouts pass first";
+         return false;
+       }
+       transforms::orderGlobalAccesses(S.F, *S.Layouts);
        return true;
      }},
 };

@@ -56,6 +56,11 @@ private:
       OS << " {axis = " << O.scanAxis() << (O.scanReverse() ? ", reverse" : "")
          << "}";
       break;
+    case OpKind::DebugBarrier:
+      // tilecc's own barriers say what they order.
+      if (O.message().empty())
+        break;
+      [[fallthrough]];
     case OpKind::Print:
     case OpKind::Assert:
     case OpKind::InlineAsm:
