@@ -14,11 +14,19 @@ element 5 of thread 37's array, the e of the generated code's loops). An
 element that several threads hold (a layout that wraps, or a slice) shows the
 thread whose copy stores it and how many copies there are.
 
+With --smem, it draws instead the variant's shared-memory operand tiles (each
+`using NAME = rt::smem_tile<T, R, C>` of its generated code: the pipeline
+stages tensor cores and TMA read) as DIR/<variant>.<NAME>.smem.svg: the first
+16 rows of the tile's first slab as they lie in shared memory, one cell per
+16-byte chunk, labelled with the columns it holds and coloured by them, so
+that the XOR swizzle (wgmma's and TMA's 128/64/32-byte modes) shows as the
+chunks of a column moving across the 32 banks from row to row.
+
 The mapping is not modelled here: the script compiles a host program that runs
-the layouts' own tile::rt types (runtime-headers/tile/rt/layout.cuh, spelled
-in the JSON as the generated code spells them) for every thread of the program,
-so a picture shows exactly what the kernel does. It needs a C++20 compiler
-(CXX, default c++).
+the layouts' own tile::rt types (runtime-headers/tile/rt/layout.cuh and
+smem.cuh, spelled as the generated code spells them) for every thread of the
+program, so a picture shows exactly what the kernel does. It needs a C++20
+compiler (CXX, default c++).
 """
 
 import argparse
@@ -67,6 +75,46 @@ int main() {
 
 ROW = 64
 
+# The shared-memory tiles' arithmetic, on the host: only the size of an element
+# matters to it, so each element type is an unsigned integer of its size.
+SMEM_HEAD = r"""
+#define __host__
+#define __device__
+#define __forceinline__ inline
+struct thread_index { int x; };
+static thread_index threadIdx;
+struct uint2 { unsigned x, y; };
+struct uint4 { unsigned x, y, z, w; };
+#define __shared__
+#define __align__(n)
+inline unsigned long long __cvta_generic_to_shared(const void *) { return 0; }
+#include <tile/rt/smem.cuh>
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+namespace rt = tile::rt;
+
+// Row r's chunk q (columns [q * V, q * V + V)) of slab 0: where it lies.
+template <class T> void dump(const char *name, int shown) {
+  using E = std::remove_pointer_t<decltype(T::base)>;
+  constexpr int V = 16 / int(sizeof(E));
+  std::printf("smem %s %d %d %d %d\n", name, T::rows, T::cols, T::slab_cols,
+              int(sizeof(E)));
+  for (int r = 0; r < shown && r < T::rows; ++r)
+    for (int q = 0; q < T::slab_cols / V; ++q) {
+      const int o = T::offset(r, q * V);
+      std::printf("%d %d %d %d\n", r, q, o / T::slab_cols, o % T::slab_cols / V);
+    }
+}
+
+int main() {
+"""
+SMEM_ROWS = 16
+ELEMENT_BYTES = {"rt::f8e4m3": 1, "rt::f8e5m2": 1, "int8_t": 1, "uint8_t": 1,
+                 "rt::f16": 2, "rt::bf16": 2, "float": 4, "int32_t": 4, "int": 4,
+                 "double": 8}
+UNSIGNED = {1: "std::uint8_t", 2: "std::uint16_t", 4: "std::uint32_t", 8: "std::uint64_t"}
+
 
 
 def parse_tile(line):
@@ -98,6 +146,106 @@ def owners(layouts, threads):
         t, e, own, *coords = (int(v) for v in text.split())
         current.setdefault(tuple(coords), []).append((t, e, own))
     return result
+
+
+def smem_tiles(cu_text, variant):
+    """{name: (element spelling, rows, cols)} of the variant's shared-memory
+    operand tiles, from its generated code."""
+    start = cu_text.find(f" {variant}(")
+    if start < 0:
+        sys.exit(f"no kernel {variant} in the generated code")
+    end = cu_text.find("__global__", start)
+    body = cu_text[start:end if end >= 0 else len(cu_text)]
+    found = {}
+    for m in re.finditer(r"using (\w+) = rt::smem_tile<([^,]+), ([0-9]+), ([0-9]+)>;", body):
+        found.setdefault(m.group(1), (m.group(2), int(m.group(3)), int(m.group(4))))
+    return found
+
+
+def smem_placements(tiles):
+    """For each tile name: (rows, cols, slab_cols, element bytes,
+    {(row, chunk): (memory row, memory chunk)})."""
+    cxx = os.environ.get("CXX", "c++")
+    body = ""
+    for name, (elem, rows, cols) in tiles.items():
+        if elem not in ELEMENT_BYTES:
+            sys.exit(f"{name}: unknown element type {elem}")
+        body += (f'  dump<rt::smem_tile<{UNSIGNED[ELEMENT_BYTES[elem]]}, {rows}, {cols}>>'
+                 f'("{name}", {SMEM_ROWS});\n')
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "smem.cpp")
+        exe = os.path.join(tmp, "smem")
+        with open(src, "w") as f:
+            f.write(SMEM_HEAD + body + "}\n")
+        subprocess.run([cxx, "-std=c++20", "-O1", "-I", RUNTIME, src, "-o", exe], check=True)
+        out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+    result, current = {}, None
+    for text in out.splitlines():
+        if text.startswith("smem "):
+            _, name, *numbers = text.split()
+            current = {}
+            result[name] = (*(int(v) for v in numbers), current)
+            continue
+        r, q, row, chunk = (int(v) for v in text.split())
+        current[row, chunk] = (r, q)
+    return result
+
+
+def smem_svg(title, rows, chunks, per_chunk, placement):
+    """Shared memory, one row of the tile's slab a line, one cell per 16-byte
+    chunk: the columns it holds, coloured by them."""
+    w, h = 58, 16
+    top, left = 38 + 16 * len(title), 34
+    width = max(left + chunks * w + 10, 20 + 8 * max(len(t) for t in title))
+    height = top + rows * h + 10
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+             f'font-family="monospace">',
+             f'<rect width="{width}" height="{height}" fill="white"/>']
+    for i, line in enumerate(title):
+        parts.append(f'<text x="10" y="{18 + 16 * i}" font-size="13">{html.escape(line)}</text>')
+    for p in range(chunks):
+        parts.append(f'<text x="{left + p * w}" y="{top - 20}" font-size="9">bytes {16 * p}-</text>')
+        parts.append(f'<text x="{left + p * w}" y="{top - 8}" font-size="9">'
+                     f'{16 * p + 15} </text>')
+    parts.append('<g font-size="10">')
+    for row in range(rows):
+        parts.append(f'<text x="4" y="{top + row * h + 12}" font-size="9">{row}</text>')
+        for p in range(chunks):
+            r, q = placement[row, p]
+            fill = f"hsl({(q * 360 // chunks + 20) % 360}, 55%, 72%)"
+            parts.append(f'<rect x="{left + p * w}" y="{top + row * h}" width="{w}" height="{h}" '
+                         f'fill="{fill}" stroke="white" stroke-width="0.5"/>')
+            parts.append(f'<text x="{left + p * w + 3}" y="{top + row * h + 11}">'
+                         f'c{q * per_chunk}-{q * per_chunk + per_chunk - 1}</text>')
+    parts.append("</g></svg>")
+    return "\n".join(parts) + "\n"
+
+
+def draw_smem(meta, variant, json_path, out):
+    """The --smem pictures of one variant."""
+    cu = os.path.join(os.path.dirname(json_path), meta["files"][0])
+    with open(cu) as f:
+        tiles = smem_tiles(f.read(), variant["name"])
+    if not tiles:
+        sys.exit(f"{variant['name']} keeps no operand tiles in shared memory")
+    os.makedirs(out, exist_ok=True)
+    for name, (rows, cols, slab_cols, size, placement) in smem_placements(tiles).items():
+        elem = tiles[name][0]
+        per_chunk = 16 // size
+        chunks = slab_cols // per_chunk
+        shown = min(rows, SMEM_ROWS)
+        title = [f"{variant['name']}: {name} = rt::smem_tile<{elem}, {rows}, {cols}>, "
+                 f"rows 0-{shown - 1} of slab 0 of {cols // slab_cols} "
+                 f"(columns 0-{slab_cols - 1}), as they lie in shared memory",
+                 f"{slab_cols * size}-byte rows of {chunks} 16-byte chunks; label and colour:"
+                 " the tile columns a chunk holds (XOR-swizzled by the row)"]
+        for r in range(shown):
+            # Each row's chunks stay in the row; the swizzle only moves them along it.
+            assert all(placement[r, p][0] == r for p in range(chunks)), name
+        path = os.path.join(out, f"{variant['name']}.{name}.smem.svg")
+        with open(path, "w") as f:
+            f.write(smem_svg(title, shown, chunks, per_chunk, placement))
+        print(path)
 
 
 def colour(thread, warp_size):
@@ -169,6 +317,8 @@ def main():
     ap.add_argument("--tiles", help="comma-separated tile names (default: all)")
     ap.add_argument("--window", metavar="RxC",
                     help="draw only the top-left R rows and C columns (labelled)")
+    ap.add_argument("--smem", action="store_true",
+                    help="draw the shared-memory operand tiles and their swizzle instead")
     args = ap.parse_args()
     with open(args.json) as f:
         meta = json.load(f)
@@ -178,6 +328,9 @@ def main():
     if variant is None:
         sys.exit(f"no variant {args.variant}; there are: "
                  + ", ".join(v["name"] for v in variants))
+    if args.smem:
+        draw_smem(meta, variant, args.json, args.out)
+        return 0
     wanted = set(args.tiles.split(",")) if args.tiles else None
     tiles = [t for t in (parse_tile(x) for x in variant["tiles"]) if t]
     if wanted:
