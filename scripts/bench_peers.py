@@ -77,6 +77,9 @@ def peers(workloads=None):
     """Runs the Triton and PyTorch cases (those of `workloads` only, if given)
     and prints their JSON lines."""
     import torch
+    # Timing runs a compiled backward again (retain_graph=True), which a
+    # backward compiled with donated buffers refuses.
+    torch._functorch.config.donated_buffer = False
     import triton
     import triton.language as tl
     from triton.language.extra import libdevice

@@ -50,34 +50,72 @@ __device__ int position_in(int e, int at = -1) {
 } // namespace detail
 
 /// sort and topk: each line of `in` (layout LS) along Dim in ascending
-/// order, or descending; out (layout LD) takes the first LD::shape(Dim) of
-/// each. Sync: as transpose's.
+/// order, or descending; out (layout LD) takes the first k = LD::shape(Dim)
+/// of each. A sort runs the whole bitonic network (log n (log n + 1) / 2
+/// steps); a topk (k < n) sorts runs of k, then merges runs in pairs keeping
+/// the better k, the other half of each pair idle from then on (Triton's
+/// topk): 18 steps instead of 28 for the top 4 of 128. Sync: as
+/// transpose's.
 template <class LS, class LD, int Dim, bool Descending, int Sync = 0, class T,
           int NS, int ND>
 __device__ void sort_through_smem(const T (&in)[NS], T (&out)[ND],
                                   unsigned char *scratch) {
   T *const buf = reinterpret_cast<T *>(scratch);
   detail::spill<LS>(in, buf);
-  constexpr int n = LS::shape(Dim), inner = detail::inner_extent<LS, Dim>();
-  for (int k = 2; k <= n; k *= 2)
-    for (int j = k / 2; j > 0; j /= 2) {
+  constexpr int n = LS::shape(Dim), k = LD::shape(Dim),
+                inner = detail::inner_extent<LS, Dim>();
+  // Puts the element that goes first in the result at lo (at hi when not
+  // lo_first); equal ones trade places when descending.
+  auto exchange = [](T *lo, T *hi, bool lo_first) {
+    if (detail::sorts_before(*hi, *lo) == (lo_first != Descending)) {
+      const T t = *lo;
+      *lo = *hi;
+      *hi = t;
+    }
+  };
+  // Runs of k (all of a line for a sort): bitonic merges of runs twice as
+  // long each time, in alternating directions but for the last, whose runs
+  // all come out in the result's order.
+  for (int s = 2; s <= k; s *= 2)
+    for (int j = s / 2; j > 0; j /= 2) {
       sync_threads<Sync>();
 #pragma unroll
       for (int e = 0; e < NS; ++e) {
         const int pos = LS::coord(e, Dim);
         if (!LS::owns(e) || (pos & j))
           continue;
-        T *const lo = buf + linear_index<LS>(e), *const hi = lo + j * inner;
-        // Ascending where bit k of the position is clear: each merge of k
-        // sorts pairs of opposite runs; the last one (k = n) all ascending.
-        const bool up = ((pos & k) == 0) != Descending;
-        if (detail::sorts_before(*hi, *lo) == up) {
-          const T t = *lo;
-          *lo = *hi;
-          *hi = t;
-        }
+        T *const lo = buf + linear_index<LS>(e);
+        exchange(lo, lo + j * inner, s == k || (pos & s) == 0);
       }
     }
+  // Runs A (at multiples of 2m) and B (m after): A[i] becomes the better of
+  // A[i] and B[k - 1 - i], the best k of both as a bitonic sequence, which
+  // half-cleaners put in order.
+  for (int m = k; m < n; m *= 2) {
+    sync_threads<Sync>();
+#pragma unroll
+    for (int e = 0; e < NS; ++e) {
+      const int i = LS::coord(e, Dim) % (2 * m);
+      if (!LS::owns(e) || i >= k)
+        continue;
+      T *const a = buf + linear_index<LS>(e);
+      const T b = a[(m + k - 1 - 2 * i) * inner];
+      if (Descending ? detail::sorts_before(*a, b)
+                     : detail::sorts_before(b, *a))
+        *a = b;
+    }
+    for (int j = k / 2; j > 0; j /= 2) {
+      sync_threads<Sync>();
+#pragma unroll
+      for (int e = 0; e < NS; ++e) {
+        const int pos = LS::coord(e, Dim);
+        if (!LS::owns(e) || pos % (2 * m) >= k || (pos & j))
+          continue;
+        T *const lo = buf + linear_index<LS>(e);
+        exchange(lo, lo + j * inner, true);
+      }
+    }
+  }
   sync_threads<Sync>();
 #pragma unroll
   for (int e = 0; e < ND; ++e)
