@@ -125,19 +125,25 @@ def parse_tile(line):
     return m.group(1), [int(s) for s in m.group(2).split(",")], m.group(3)
 
 
+def run_on_host(program):
+    """Compiles a C++ program with the runtime headers and returns what it
+    prints."""
+    cxx = os.environ.get("CXX", "c++")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = os.path.join(tmp, "program.cpp")
+        exe = os.path.join(tmp, "program")
+        with open(src, "w") as f:
+            f.write(program)
+        subprocess.run([cxx, "-std=c++20", "-O1", "-I", RUNTIME, src, "-o", exe], check=True)
+        return subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+
+
 def owners(layouts, threads):
     """For each layout name: {coordinates: [(thread, element, owns)]}, from the
     runtime's own arithmetic run on the host."""
-    cxx = os.environ.get("CXX", "c++")
     body = "".join(f'  dump<{spelling}>("{name}", {threads});\n'
                    for name, spelling in layouts.items())
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "layouts.cpp")
-        exe = os.path.join(tmp, "layouts")
-        with open(src, "w") as f:
-            f.write(PROGRAM_HEAD + body + "}\n")
-        subprocess.run([cxx, "-std=c++20", "-O1", "-I", RUNTIME, src, "-o", exe], check=True)
-        out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+    out = run_on_host(PROGRAM_HEAD + body + "}\n")
     result, current = {}, None
     for text in out.splitlines():
         if text.startswith("layout "):
@@ -165,20 +171,13 @@ def smem_tiles(cu_text, variant):
 def smem_placements(tiles):
     """For each tile name: (rows, cols, slab_cols, element bytes,
     {(row, chunk): (memory row, memory chunk)})."""
-    cxx = os.environ.get("CXX", "c++")
     body = ""
     for name, (elem, rows, cols) in tiles.items():
         if elem not in ELEMENT_BYTES:
             sys.exit(f"{name}: unknown element type {elem}")
         body += (f'  dump<rt::smem_tile<{UNSIGNED[ELEMENT_BYTES[elem]]}, {rows}, {cols}>>'
                  f'("{name}", {SMEM_ROWS});\n')
-    with tempfile.TemporaryDirectory() as tmp:
-        src = os.path.join(tmp, "smem.cpp")
-        exe = os.path.join(tmp, "smem")
-        with open(src, "w") as f:
-            f.write(SMEM_HEAD + body + "}\n")
-        subprocess.run([cxx, "-std=c++20", "-O1", "-I", RUNTIME, src, "-o", exe], check=True)
-        out = subprocess.run([exe], check=True, capture_output=True, text=True).stdout
+    out = run_on_host(SMEM_HEAD + body + "}\n")
     result, current = {}, None
     for text in out.splitlines():
         if text.startswith("smem "):
