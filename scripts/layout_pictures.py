@@ -190,18 +190,25 @@ def smem_placements(tiles):
     return result
 
 
-def smem_svg(title, rows, chunks, per_chunk, placement):
-    """Shared memory, one row of the tile's slab a line, one cell per 16-byte
-    chunk: the columns it holds, coloured by them."""
-    w, h = 58, 16
-    top, left = 38 + 16 * len(title), 34
-    width = max(left + chunks * w + 10, 20 + 8 * max(len(t) for t in title))
-    height = top + rows * h + 10
+def picture_head(title, right, bottom):
+    """The opening of an SVG picture whose grid ends at (right, bottom), on
+    white, with its title lines."""
+    width = max(right + 10, 20 + 8 * max(len(t) for t in title))
+    height = bottom + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
              f'font-family="monospace">',
              f'<rect width="{width}" height="{height}" fill="white"/>']
     for i, line in enumerate(title):
         parts.append(f'<text x="10" y="{18 + 16 * i}" font-size="13">{html.escape(line)}</text>')
+    return parts
+
+
+def smem_svg(title, rows, chunks, per_chunk, placement):
+    """Shared memory, one row of the tile's slab a line, one cell per 16-byte
+    chunk: the columns it holds, coloured by them."""
+    w, h = 58, 16
+    top, left = 38 + 16 * len(title), 34
+    parts = picture_head(title, left + chunks * w, top + rows * h)
     for p in range(chunks):
         parts.append(f'<text x="{left + p * w}" y="{top - 20}" font-size="9">bytes {16 * p}-</text>')
         parts.append(f'<text x="{left + p * w}" y="{top - 8}" font-size="9">'
@@ -278,13 +285,7 @@ def svg(title, shape, cells, warp_size, window=None, label_limit=2048):
     longest = max(len(t) for _, t in labels.values())
     w, h = (6 * longest + 6, 16) if labelled else (8, 8)
     top, left = 22 + 16 * len(title), 34
-    width = max(left + cols * w + 10, 20 + 8 * max(len(t) for t in title))
-    height = top + rows * h + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-             f'font-family="monospace">',
-             f'<rect width="{width}" height="{height}" fill="white"/>']
-    for i, line in enumerate(title):
-        parts.append(f'<text x="10" y="{18 + 16 * i}" font-size="13">{html.escape(line)}</text>')
+    parts = picture_head(title, left + cols * w, top + rows * h)
     step = max(1, 8 * 4 // w) if not labelled else 1
     for c in range(0, cols, step):
         parts.append(f'<text x="{left + c * w}" y="{top - 6}" font-size="9">{c}</text>')
