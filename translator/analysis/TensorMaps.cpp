@@ -331,13 +331,7 @@ std::optional<FlattenedPipeline> flattenPipeline(const Op &Loop,
   if (!Outer || Outer->kind() != OpKind::For)
     return std::nullopt;
   // Whether V is defined in the outer loop's body, at any depth.
-  auto Inside = [&](const Value *V) {
-    const Block *B =
-        V->definingOp() ? V->definingOp()->parentBlock() : V->ownerBlock();
-    while (B && B != Around)
-      B = B->parentOp() ? B->parentOp()->parentBlock() : nullptr;
-    return B == Around;
-  };
+  auto Inside = [&](const Value *V) { return definedInside(V, *Outer); };
   // Constants are the same wherever they are made.
   if (llvm::any_of(Loop.operands().take_front(3),
                    [&](const Value *V) { return Inside(V) && !constant(V); }))

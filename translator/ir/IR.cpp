@@ -162,6 +162,23 @@ const Op *enclosingFor(const Op &O) {
   return nullptr;
 }
 
+/// Whether B is one of O's regions or nested in one.
+static bool blockWithin(const Block *B, const Op &O) {
+  for (; B && B->parentOp(); B = B->parentOp()->parentBlock())
+    if (B->parentOp() == &O)
+      return true;
+  return false;
+}
+
+bool nestedIn(const Op &Inner, const Op &O) {
+  return blockWithin(Inner.parentBlock(), O);
+}
+
+bool definedInside(const Value *V, const Op &O) {
+  return blockWithin(
+      V->definingOp() ? V->definingOp()->parentBlock() : V->ownerBlock(), O);
+}
+
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn) {
   for (auto &O : B.ops()) {
     Fn(*O);

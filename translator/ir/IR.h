@@ -403,6 +403,13 @@ void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
 /// The innermost for loop around O, or null.
 const Op *enclosingFor(const Op &O);
 
+/// Whether Inner sits in one of O's regions, at any depth.
+bool nestedIn(const Op &Inner, const Op &O);
+
+/// Whether V is defined in one of O's regions, at any depth (an op's
+/// result there, or an argument of one of those blocks).
+bool definedInside(const Value *V, const Op &O);
+
 /// The result of the for loop whose body carries V (a block argument
 /// other than the induction variable) out of the loop, or null where V is
 /// no such argument.

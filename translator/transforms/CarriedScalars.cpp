@@ -10,16 +10,6 @@ namespace tilecc::transforms {
 
 namespace {
 
-/// Whether V is defined inside Loop's body, at any depth.
-bool definedInside(const Value *V, const Op &Loop) {
-  const Block *B =
-      V->definingOp() ? V->definingOp()->parentBlock() : V->ownerBlock();
-  for (; B; B = B->parentOp() ? B->parentOp()->parentBlock() : nullptr)
-    if (B->parentOp() == &Loop)
-      return true;
-  return false;
-}
-
 void replaceUses(Block &B, const Value *Old, Value *New) {
   walk(B, [&](Op &O) {
     for (unsigned I = 0; I < O.numOperands(); ++I)

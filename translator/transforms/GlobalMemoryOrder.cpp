@@ -19,16 +19,6 @@ bool isAtomic(const Op &O) {
   return O.kind() != OpKind::Load && O.kind() != OpKind::Store;
 }
 
-/// Whether V is defined in one of L's regions (at any depth).
-bool isInside(const Value *V, const Op &L) {
-  const Block *B =
-      V->definingOp() ? V->definingOp()->parentBlock() : V->ownerBlock();
-  for (; B && B->parentOp(); B = B->parentOp()->parentBlock())
-    if (B->parentOp() == &L)
-      return true;
-  return false;
-}
-
 /// A constant integer, or a tile of one.
 std::optional<int64_t> constantOf(const Value *V) {
   if (const Op *D = V->definingOp(); D && D->kind() == OpKind::Splat)
@@ -60,7 +50,7 @@ bool sameExpression(const Value *A, const Value *B, unsigned Depth = 0) {
 
 /// Whether V depends on a value defined inside loop L.
 bool variesIn(const Value *V, const Op &L) {
-  if (!isInside(V, L))
+  if (!definedInside(V, L))
     return false;
   const Op *D = V->definingOp();
   if (!D || !isPure(*D))
@@ -72,7 +62,7 @@ bool variesIn(const Value *V, const Op &L) {
 /// How far V moves when the induction variable of for loop L grows by one,
 /// where V is that variable times a constant plus what L does not change.
 std::optional<int64_t> ivCoefficient(const Value *V, const Op &L) {
-  if (!isInside(V, L))
+  if (!definedInside(V, L))
     return 0;
   if (V == L.region(0)->argument(0))
     return 1;
@@ -265,7 +255,7 @@ private:
     for (unsigned Round = 0; Round < 8; ++Round) {
       State Next = Entry;
       for (Pending P : iterate(L, Entry, false)) {
-        if (isNested(*P.Access, L) && !llvm::is_contained(P.Crossed, &L))
+        if (nestedIn(*P.Access, L) && !llvm::is_contained(P.Crossed, &L))
           P.Crossed.push_back(&L);
         if (!llvm::is_contained(Next, P))
           Next.push_back(std::move(P));
@@ -277,14 +267,6 @@ private:
     State Out = iterate(L, Entry, Insert);
     merge(Out, In);
     return Out;
-  }
-
-  static bool isNested(const Op &O, const Op &L) {
-    for (const Block *B = O.parentBlock(); B && B->parentOp();
-         B = B->parentOp()->parentBlock())
-      if (B->parentOp() == &L)
-        return true;
-    return false;
   }
 
   bool conflict(const Pending &P, const Op &B) {
