@@ -302,9 +302,13 @@ template <int Dim, class Parent> struct sliced {
 namespace detail {
 template <class Src, class Dst> struct broadcast_source {
   TILE_RT_HD static constexpr int value(int e) {
+    // Src lacks Dst's dimension slice_dim only when it is one rank lower
+    // (expand_dims); a slice of Dst's rank (two slices of one parent) has
+    // every dimension.
+    constexpr bool expands = Src::rank < Dst::rank;
     digits p = Dst::decompose(e), g;
     for (int d = 0, s = 0; d < Dst::rank; ++d) {
-      if (d == Src::slice_dim)
+      if (expands && d == Src::slice_dim)
         continue;
       g.s[s] = p.s[d];
       g.r[s] = Src::shape(s) == 1 ? 0 : p.r[d];
