@@ -39,7 +39,9 @@ void rms_norm_fwd_rows(const T *x, T *y, const T *w, float *rstd_out,
 /// dx of the program's rows (rows program_id, + num_programs, ...), and
 /// their dw summed into row program_id of partial_dw (n_partials x n_cols,
 /// fp32; num_programs <= n_partials), whose rows past the grid get zeros.
-template <class T, int BLOCK>
+/// The rows' x and dy are loaded STAGES - 1 rows ahead (through shared
+/// memory), so that a program keeps rows in flight while it computes one.
+template <class T, int BLOCK, int STAGES>
 void rms_norm_bwd_rows(const T *dy, const T *x, const T *w, const float *rstd,
                        T *dx, float *partial_dw, int stride, int n_rows,
                        int n_cols, int n_partials) {
@@ -47,8 +49,8 @@ void rms_norm_bwd_rows(const T *dy, const T *x, const T *w, const float *rstd,
   auto col_ok = cols < n_cols;
   auto wv = tile::cast<float>(tile::load(w + cols, col_ok, 0.0f));
   auto dw = tile::zeros<float, BLOCK>();
-  for (int row = tile::program_id(0); row < n_rows;
-       row += tile::num_programs(0)) {
+  for (int row : tile::range(tile::program_id(0), n_rows, tile::num_programs(0),
+                             STAGES)) {
     const int64_t base = int64_t(row) * stride;
     auto xhat = tile::cast<float>(tile::load(x + base + cols, col_ok, 0.0f)) *
                 tile::load(rstd + row);
@@ -95,12 +97,12 @@ void rms_norm_dw_columns(const float *partial_dw, T *dw, int n_partials,
     rms_norm_fwd_rows<T, ROWS, BLOCK>(x, y, w, rstd, stride, n_rows, n_cols,   \
                                       eps);                                    \
   }                                                                            \
-  template <int BLOCK>                                                         \
+  template <int BLOCK, int STAGES>                                             \
   TILE_KERNEL void rms_norm_bwd_##SUFFIX(                                      \
       const T *dy, const T *x, const T *w, const float *rstd, T *dx,           \
       float *partial_dw, int stride, int n_rows, int n_cols, int n_partials) { \
-    rms_norm_bwd_rows<T, BLOCK>(dy, x, w, rstd, dx, partial_dw, stride,        \
-                                n_rows, n_cols, n_partials);                   \
+    rms_norm_bwd_rows<T, BLOCK, STAGES>(dy, x, w, rstd, dx, partial_dw,        \
+                                        stride, n_rows, n_cols, n_partials);   \
   }                                                                            \
   template <int BLOCK_M, int BLOCK_N>                                          \
   TILE_KERNEL void rms_norm_dw_##SUFFIX(const float *partial_dw, T *dw,        \
@@ -114,9 +116,11 @@ void rms_norm_dw_columns(const float *partial_dw, T *dw, int n_partials,
                tile::config{.meta = {1, 4096}, .num_warps = 8},                \
                tile::config{.meta = {1, 8192}, .num_warps = 16});              \
   TILE_CONFIGS(rms_norm_bwd_##SUFFIX,                                          \
-               tile::config{.meta = {2048}, .num_warps = 8},                   \
-               tile::config{.meta = {4096}, .num_warps = 8},                   \
-               tile::config{.meta = {8192}, .num_warps = 16});                 \
+               tile::config{.meta = {2048, 2}, .num_warps = 8},                \
+               tile::config{.meta = {4096, 2}, .num_warps = 8},                \
+               tile::config{.meta = {8192, 2}, .num_warps = 16},               \
+               tile::config{.meta = {2048, 3}, .num_warps = 4},                \
+               tile::config{.meta = {4096, 3}, .num_warps = 8});               \
   TILE_CONFIGS(rms_norm_dw_##SUFFIX,                                           \
                tile::config{.meta = {32, 128}, .num_warps = 4});               \
   template <int ROWS, int BLOCK>                                               \
@@ -125,7 +129,7 @@ void rms_norm_dw_columns(const float *partial_dw, T *dw, int n_partials,
                                     int, int n_cols, float) {                  \
     return n_cols <= BLOCK;                                                    \
   }                                                                            \
-  template <int BLOCK>                                                         \
+  template <int BLOCK, int STAGES>                                             \
   TILE_SELECT(rms_norm_bwd_##SUFFIX)                                           \
   bool rms_norm_bwd_##SUFFIX##_fits(const T *, const T *, const T *,           \
                                     const float *, T *, float *, int, int,     \
@@ -140,7 +144,7 @@ void rms_norm_dw_columns(const float *partial_dw, T *dw, int n_partials,
   }                                                                            \
   /* As many programs as run at once, no more than there are rows or */        \
   /* rows of partial sums; one where there are no rows, to write zeros. */     \
-  template <int BLOCK>                                                         \
+  template <int BLOCK, int STAGES>                                             \
   TILE_GRID(rms_norm_bwd_##SUFFIX)                                             \
   tile::grid rms_norm_bwd_##SUFFIX##_grid(const T *, const T *, const T *,     \
                                           const float *, T *, float *, int,    \

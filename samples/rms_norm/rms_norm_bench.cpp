@@ -66,7 +66,7 @@ bool bench(const char *type, int rows, int cols, const tile::config *fwd_all,
                        3.0 * n * sizeof(T),
                        {tol.abs, tol.rel},
                        dtype},
-      bwd_configs, {"BLOCK"}, ddx, want_bwd.dx, [&](int c) {
+      bwd_configs, {"BLOCK", "STAGES"}, ddx, want_bwd.dx, [&](int c) {
         if (cudaError_t e = bwd(ddy.get(), dx_in.get(), dw_in.get(),
                                 frstd.get(), ddx.get(), partial.get(), cols,
                                 rows, cols, n_partials, nullptr, bwd_index[c]))

@@ -111,9 +111,9 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs, Dw dw_kernel) {
   return ok;
 }
 
-/// Calls f(launch, description, BLOCK) for each configuration of a forward
-/// kernel (ROWS, BLOCK).
-#define RMS_NORM_FWD_CONFIGS(KERNEL)                                           \
+/// Calls f(launch, description, BLOCK) for each configuration of a kernel
+/// with two meta-parameters, named NAME0 and NAME1; BLOCK is meta[BLOCK_AT].
+#define RMS_NORM_CONFIGS(KERNEL, NAME0, NAME1, BLOCK_AT)                       \
   [](auto f) {                                                                 \
     sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {     \
       constexpr tile::config c = KERNEL##_tile_configs[decltype(i)::value];    \
@@ -123,7 +123,7 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs, Dw dw_kernel) {
             tile::emulate::launch(KERNEL##_grid<m[0], m[1]>(args...),          \
                                   KERNEL<m[0], m[1]>, args...);                \
           },                                                                   \
-          sample::describe(c, {"ROWS", "BLOCK"}), c.meta[1]);                  \
+          sample::describe(c, {NAME0, NAME1}), c.meta[BLOCK_AT]);              \
     });                                                                        \
   }
 #define RMS_NORM_DW(KERNEL)                                                    \
@@ -137,12 +137,12 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs, Dw dw_kernel) {
 
 int main() {
   bool ok = check<tile::bfloat16>(
-      "bf16", RMS_NORM_FWD_CONFIGS(rms_norm_fwd_bf16),
-      [](auto f) { SAMPLE_EACH_BLOCK_CONFIG(rms_norm_bwd_bf16, f); },
+      "bf16", RMS_NORM_CONFIGS(rms_norm_fwd_bf16, "ROWS", "BLOCK", 1),
+      RMS_NORM_CONFIGS(rms_norm_bwd_bf16, "BLOCK", "STAGES", 0),
       RMS_NORM_DW(rms_norm_dw_bf16));
   ok &= check<tile::half>(
-      "fp16", RMS_NORM_FWD_CONFIGS(rms_norm_fwd_f16),
-      [](auto f) { SAMPLE_EACH_BLOCK_CONFIG(rms_norm_bwd_f16, f); },
+      "fp16", RMS_NORM_CONFIGS(rms_norm_fwd_f16, "ROWS", "BLOCK", 1),
+      RMS_NORM_CONFIGS(rms_norm_bwd_f16, "BLOCK", "STAGES", 0),
       RMS_NORM_DW(rms_norm_dw_f16));
   return ok ? 0 : 1;
 }

@@ -92,7 +92,7 @@ bool check(const char *type, const tile::config *fwd_configs, int n_fwd,
       const std::string what =
           std::string("rms_norm_bwd ") + type + " " +
           (c < 0 ? std::string("default config")
-                 : sample::describe(bwd_configs[c], {"BLOCK"})) +
+                 : sample::describe(bwd_configs[c], {"BLOCK", "STAGES"})) +
           " " + shape;
       auto launch = [&](int partials) {
         return bwd(ddy.get(), dx_in.get(), dw_in.get(), frstd.get(), ddx.get(),
