@@ -8,50 +8,11 @@
 // share stay in L2. ACT = 1 applies a leaky ReLU before the store (a fused
 // epilogue). The loads feeding dot are software-pipelined over num_stages
 // shared-memory buffers.
+#include "matmul_block.hpp"
+
 #include <algorithm>
 #include <cstdint>
 #include <tile/tile.hpp>
-#include <type_traits>
-
-// One BM x BN block of C: the K loop and the epilogue. B is K x N, or with
-// BT its transpose, N x K.
-template <class T, class TC, bool BT, int BM, int BN, int BK, int ACT>
-void matmul_block(const T *a, const T *b, TC *c, int m, int n, int k, int pid_m,
-                  int pid_n) {
-  using Acc = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
-  auto rm = pid_m * BM + tile::arange<BM>();
-  auto rn = pid_n * BN + tile::arange<BN>();
-  auto rk = tile::arange<BK>();
-  auto acc = tile::zeros<Acc, BM, BN>();
-  for (int k0 = 0; k0 < k; k0 += BK) {
-    auto kk = k0 + rk;
-    auto x = tile::load(
-        a + tile::expand_dims<1>(rm) * k + tile::expand_dims<0>(kk),
-        tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(kk < k));
-    auto y_ptrs = b + tile::expand_dims<1>(kk) * n + tile::expand_dims<0>(rn);
-    if constexpr (BT)
-      y_ptrs = b + tile::expand_dims<1>(kk) + tile::expand_dims<0>(rn) * k;
-    auto y = tile::load(y_ptrs, tile::expand_dims<1>(kk < k) &&
-                                    tile::expand_dims<0>(rn < n));
-    acc = tile::dot(x, y, acc);
-  }
-  if constexpr (ACT == 1)
-    acc = tile::where(acc >= 0.0f, acc, acc * 0.01f);
-  tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn),
-              tile::cast<TC>(acc),
-              tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n));
-}
-
-// One program per block of C, in grouped order.
-template <class T, class TC, bool BT, int BM, int BN, int BK, int GROUP_M,
-          int ACT>
-void matmul_program(const T *a, const T *b, TC *c, int m, int n, int k) {
-  const int pid = tile::program_id(0);
-  const int blocks_m = tile::cdiv(m, BM), blocks_n = tile::cdiv(n, BN);
-  const auto [pid_m, pid_n] = tile::swizzle2d(pid / blocks_n, pid % blocks_n,
-                                              blocks_m, blocks_n, GROUP_M);
-  matmul_block<T, TC, BT, BM, BN, BK, ACT>(a, b, c, m, n, k, pid_m, pid_n);
-}
 
 // Tutorial 09's persistent form: as many programs as the GPU runs at once
 // walk the blocks of C in grouped order, so the next block's first copies
@@ -65,22 +26,23 @@ void persistent_matmul_program(const T *a, const T *b, T *c, int m, int n,
        pid += tile::num_programs(0)) {
     const auto [pid_m, pid_n] = tile::swizzle2d(pid / blocks_n, pid % blocks_n,
                                                 blocks_m, blocks_n, GROUP_M);
-    matmul_block<T, T, false, BM, BN, BK, ACT>(a, b, c, m, n, k, pid_m, pid_n);
+    matmul_block<T, T, false, false, false, BM, BN, BK, ACT>(a, b, c, m, n, k,
+                                                             pid_m, pid_n);
   }
 }
 
 template <int BM, int BN, int BK, int GROUP_M, int ACT>
 TILE_KERNEL void matmul_f16(const tile::half *a, const tile::half *b,
                             tile::half *c, int m, int n, int k) {
-  matmul_program<tile::half, tile::half, false, BM, BN, BK, GROUP_M, ACT>(
-      a, b, c, m, n, k);
+  matmul_program<tile::half, tile::half, false, false, false, BM, BN, BK,
+                 GROUP_M, ACT>(a, b, c, m, n, k);
 }
 
 template <int BM, int BN, int BK, int GROUP_M, int ACT>
 TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
                              tile::bfloat16 *c, int m, int n, int k) {
-  matmul_program<tile::bfloat16, tile::bfloat16, false, BM, BN, BK, GROUP_M,
-                 ACT>(a, b, c, m, n, k);
+  matmul_program<tile::bfloat16, tile::bfloat16, false, false, false, BM, BN,
+                 BK, GROUP_M, ACT>(a, b, c, m, n, k);
 }
 
 // Tutorial 03's H100 configurations that fit tilecc's rules (a warpgroup
@@ -139,8 +101,8 @@ tile::grid matmul_bf16_grid(const tile::bfloat16 *, const tile::bfloat16 *,
 template <int BM, int BN, int BK, int GROUP_M, int ACT>
 TILE_KERNEL void matmul_tf32(const float *a, const float *b, float *c, int m,
                              int n, int k) {
-  matmul_program<float, float, false, BM, BN, BK, GROUP_M, ACT>(a, b, c, m, n,
-                                                                k);
+  matmul_program<float, float, false, false, false, BM, BN, BK, GROUP_M, ACT>(
+      a, b, c, m, n, k);
 }
 
 // 32 bytes of K per tensor-core instruction: BK is a multiple of 8 here.
@@ -163,8 +125,8 @@ template <int BM, int BN, int BK, int GROUP_M>
 TILE_KERNEL void matmul_fp8(const tile::float8_e4m3 *a,
                             const tile::float8_e4m3 *b_t, tile::half *c, int m,
                             int n, int k) {
-  matmul_program<tile::float8_e4m3, tile::half, true, BM, BN, BK, GROUP_M, 0>(
-      a, b_t, c, m, n, k);
+  matmul_program<tile::float8_e4m3, tile::half, false, true, false, BM, BN, BK,
+                 GROUP_M, 0>(a, b_t, c, m, n, k);
 }
 
 // BK is a multiple of 32 for 8-bit operands.
@@ -185,8 +147,8 @@ tile::grid matmul_fp8_grid(const tile::float8_e4m3 *, const tile::float8_e4m3 *,
 template <int BM, int BN, int BK, int GROUP_M>
 TILE_KERNEL void matmul_i8(const int8_t *a, const int8_t *b_t, int32_t *c,
                            int m, int n, int k) {
-  matmul_program<int8_t, int32_t, true, BM, BN, BK, GROUP_M, 0>(a, b_t, c, m, n,
-                                                                k);
+  matmul_program<int8_t, int32_t, false, true, false, BM, BN, BK, GROUP_M, 0>(
+      a, b_t, c, m, n, k);
 }
 
 // BK is a multiple of 32 for 8-bit operands.

@@ -1,0 +1,72 @@
+// A linear layer fused with the cross-entropy over its outputs, forward and
+// backward, in chunks of tokens (Liger-Kernel's fused_linear_cross_entropy,
+// the last layer of LLM training): x is tokens x hidden, W vocab x hidden,
+// both bf16 or fp16. For each chunk of tokens the logits x W^T exist only
+// for the chunk; the cross_entropy sample's kernel turns them into the
+// tokens' loss shares and, in place, their gradient dlogits; then
+//   dx = dlogits W         for the chunk's rows of x,
+//   dW = dW + dlogits^T x  in fp32, across the chunks.
+// So memory holds one chunk of logits, never all of them. The three products
+// are the matmul sample's block (matmul_block.hpp) with the operands as they
+// lie; fused_linear_cross_entropy.hpp runs the chunks.
+#include "../cross_entropy/cross_entropy.tile.cpp"
+#include "../matmul/matmul_block.hpp"
+
+// The products' configurations: tutorial 03's largest H100 block and a
+// square one with more stages, as the matmul sample measures them.
+#define FLCE_CONFIGS(kernel)                                                   \
+  TILE_CONFIGS(                                                                \
+      kernel,                                                                  \
+      tile::config{                                                            \
+          .meta = {128, 256, 64, 8}, .num_warps = 8, .num_stages = 3},         \
+      tile::config{                                                            \
+          .meta = {128, 128, 64, 8}, .num_warps = 4, .num_stages = 4})
+
+// The kernels for each type (T is not a meta-parameter): logits = x W^T
+// (W given as it lies, vocab x hidden), dx = dlogits W, dW += dlogits^T x
+// (dlogits given as it lies, tokens x vocab).
+#define FLCE_KERNELS(SUFFIX, T)                                                \
+  template <int BM, int BN, int BK, int GROUP_M>                               \
+  TILE_KERNEL void flce_logits_##SUFFIX(const T *x, const T *w, T *logits,     \
+                                        int m, int n, int k) {                 \
+    matmul_program<T, T, false, true, false, BM, BN, BK, GROUP_M, 0>(          \
+        x, w, logits, m, n, k);                                                \
+  }                                                                            \
+  template <int BM, int BN, int BK, int GROUP_M>                               \
+  TILE_KERNEL void flce_grad_input_##SUFFIX(const T *dlogits, const T *w,      \
+                                            T *dx, int m, int n, int k) {      \
+    matmul_program<T, T, false, false, false, BM, BN, BK, GROUP_M, 0>(         \
+        dlogits, w, dx, m, n, k);                                              \
+  }                                                                            \
+  template <int BM, int BN, int BK, int GROUP_M>                               \
+  TILE_KERNEL void flce_grad_weight_##SUFFIX(const T *dlogits, const T *x,     \
+                                             float *dw, int m, int n, int k) { \
+    matmul_program<T, float, true, false, true, BM, BN, BK, GROUP_M, 0>(       \
+        dlogits, x, dw, m, n, k);                                              \
+  }                                                                            \
+  FLCE_CONFIGS(flce_logits_##SUFFIX);                                          \
+  FLCE_CONFIGS(flce_grad_input_##SUFFIX);                                      \
+  FLCE_CONFIGS(flce_grad_weight_##SUFFIX);                                     \
+  template <int BM, int BN, int BK, int GROUP_M>                               \
+  TILE_GRID(flce_logits_##SUFFIX)                                              \
+  tile::grid flce_logits_##SUFFIX##_grid(const T *, const T *, T *, int m,     \
+                                         int n, int) {                         \
+    return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};                            \
+  }                                                                            \
+  template <int BM, int BN, int BK, int GROUP_M>                               \
+  TILE_GRID(flce_grad_input_##SUFFIX)                                          \
+  tile::grid flce_grad_input_##SUFFIX##_grid(const T *, const T *, T *, int m, \
+                                             int n, int) {                     \
+    return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};                            \
+  }                                                                            \
+  template <int BM, int BN, int BK, int GROUP_M>                               \
+  TILE_GRID(flce_grad_weight_##SUFFIX)                                         \
+  tile::grid flce_grad_weight_##SUFFIX##_grid(const T *, const T *, float *,   \
+                                              int m, int n, int) {             \
+    return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};                            \
+  }
+
+FLCE_KERNELS(bf16, tile::bfloat16)
+FLCE_KERNELS(f16, tile::half)
+#undef FLCE_KERNELS
+#undef FLCE_CONFIGS

@@ -1,0 +1,164 @@
+// Times fused_linear_cross_entropy, forward and backward, on issue 51's
+// shape (8192 tokens x 4096 hidden x 128256 vocab, bf16 and fp16) at chunks
+// of 1024, 2048 and 4096 tokens, beside the same kernels with the logits
+// whole (one chunk of every token: the products and the cross-entropy done
+// separately), and prints JSON lines for scripts/bench.sh with "tflops"
+// (the three products' 6 N H V flops) and "workspace_mb" (the chunk of
+// logits, the memory the fusion holds beyond inputs and outputs). Checked:
+// loss shares and dx of sampled tokens against the double reference of
+// their rows, and every output of the chunked runs against the whole one
+// (only the order of fp32 sums differs). Exits 77 without a GPU.
+#include "fused_linear_cross_entropy.tile.cpp"
+#include "fused_linear_cross_entropy.tile.h"
+
+#include "bench.hpp"
+#include "fused_linear_cross_entropy.hpp"
+#include "reference.hpp"
+
+#include <cstdio>
+#include <string>
+
+namespace {
+
+constexpr int64_t ignore_index = -100;
+
+#define FLCE_WRAPPERS(SUFFIX, T)                                               \
+  struct Wrappers_##SUFFIX {                                                   \
+    static constexpr cudaError_t invalid = cudaErrorInvalidValue;              \
+    cudaError_t zero(void *p, std::size_t bytes) const {                       \
+      return cudaMemsetAsync(p, 0, bytes);                                     \
+    }                                                                          \
+    cudaError_t count_targets(const int64_t *t, int *count, int n,             \
+                              int64_t ignore) const {                          \
+      return tilecc::count_targets(t, count, n, ignore);                       \
+    }                                                                          \
+    cudaError_t logits(const T *x, const T *w, T *out, int m, int n,           \
+                       int k) const {                                          \
+      return tilecc::flce_logits_##SUFFIX(x, w, out, m, n, k);                 \
+    }                                                                          \
+    cudaError_t cross_entropy(T *l, const int64_t *t, float *loss,             \
+                              const int *count, int rows, int vocab,           \
+                              int64_t stride, int64_t ignore,                  \
+                              float smoothing) const {                         \
+      return tilecc::cross_entropy_##SUFFIX(l, t, loss, count, rows, vocab,    \
+                                            stride, ignore, smoothing);        \
+    }                                                                          \
+    cudaError_t grad_input(const T *g, const T *w, T *dx, int m, int n,        \
+                           int k) const {                                      \
+      return tilecc::flce_grad_input_##SUFFIX(g, w, dx, m, n, k);              \
+    }                                                                          \
+    cudaError_t grad_weight(const T *g, const T *x, float *dw, int m, int n,   \
+                            int k) const {                                     \
+      return tilecc::flce_grad_weight_##SUFFIX(g, x, dw, m, n, k);             \
+    }                                                                          \
+  };
+FLCE_WRAPPERS(bf16, tile::bfloat16)
+FLCE_WRAPPERS(f16, tile::half)
+#undef FLCE_WRAPPERS
+
+template <class T, class Wrappers>
+bool bench(const char *name, const char *dtype, sample::Random &rng) {
+  constexpr bool bf16 = std::is_same_v<T, tile::bfloat16>;
+  constexpr int tokens = 8192, hidden = 4096, vocab = 128256;
+  auto x = sample::convert_all<T>(
+      sample::random_vector(std::size_t(tokens) * hidden, rng, -1, 1));
+  auto w = sample::convert_all<T>(
+      sample::random_vector(std::size_t(vocab) * hidden, rng, -0.05f, 0.05f));
+  std::vector<int64_t> target(tokens);
+  for (int64_t &t : target)
+    t = int64_t(rng.next() % vocab);
+  for (int r = 7; r < tokens; r += 97)
+    target[r] = ignore_index;
+  const int live =
+      int(std::count_if(target.begin(), target.end(),
+                        [](int64_t t) { return t != ignore_index; }));
+  sample::DeviceArray<T> dx_(x, 0), dw_(w, 0),
+      logits(std::size_t(tokens) * vocab, 0), ddx(x.size(), 0),
+      whole_dx(x.size(), 0);
+  sample::DeviceArray<int64_t> dtarget(target, 0);
+  sample::DeviceArray<float> dloss(tokens, 0), whole_loss(tokens, 0),
+      ddw(std::size_t(vocab) * hidden, 0), whole_dw(ddw.size(), 0);
+  sample::DeviceArray<int> dcount(1, 0);
+  auto run = [&](int chunk, sample::DeviceArray<float> &loss,
+                 sample::DeviceArray<T> &dx, sample::DeviceArray<float> &dw) {
+    return flce::forward_backward(
+        Wrappers{}, flce::Shape{tokens, hidden, vocab, chunk}, dx_.get(),
+        dw_.get(), dtarget.get(), ignore_index, 0.0f, logits.get(),
+        dcount.get(), loss.get(), dx.get(), dw.get());
+  };
+  // The whole run, checked on sampled tokens against their rows' reference
+  // (a token's loss share and dx need only its own logits).
+  CUDA_CHECK(run(tokens, whole_loss, whole_dx, whole_dw));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  bool ok = true;
+  const auto loss_all = whole_loss.download();
+  const auto dx_all = whole_dx.download_floats();
+  for (int t : {0, 1234, 4097, tokens - 1}) {
+    const std::vector<T> xt(x.begin() + std::size_t(t) * hidden,
+                            x.begin() + std::size_t(t + 1) * hidden);
+    const std::vector<int64_t> yt{target[t]};
+    const auto want = reference::linear_cross_entropy<T>(
+        xt, w, yt, 1, hidden, vocab, ignore_index, 0.0);
+    // The reference's mean is over its one token; the run's over live ones.
+    const auto lt = reference::linear_loss_tolerance(bf16, want.max_logit, 1);
+    const double gt = reference::linear_grad_tolerance(bf16, want.max_logit);
+    std::vector<float> got_dx(dx_all.begin() + std::size_t(t) * hidden,
+                              dx_all.begin() + std::size_t(t + 1) * hidden);
+    for (float &v : got_dx)
+      v *= float(live);
+    const std::string what = std::string(name) + " token " + std::to_string(t);
+    ok &= sample::compare(what + " loss",
+                          std::vector<float>{loss_all[t] * float(live)},
+                          want.loss, {lt.abs, lt.rel});
+    ok &= sample::compare(
+        what + " dx", reference::scaled_errors(got_dx, want.dx, want.dx_scale),
+        std::vector<float>(hidden), {gt, 0});
+  }
+  const double flops = 6.0 * tokens * hidden * double(vocab);
+  std::vector<sample::Timing> timings;
+  for (int chunk : {1024, 2048, 4096}) {
+    dloss.poison();
+    ddx.poison();
+    ddw.poison();
+    CUDA_CHECK(run(chunk, dloss, ddx, ddw));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::string what =
+        std::string(name) + " chunk=" + std::to_string(chunk);
+    bool right = sample::compare(what + " loss", dloss.download(), loss_all,
+                                 {1e-7, 1e-5});
+    right &= sample::compare(what + " dx", ddx.download_floats(), dx_all,
+                             {1e-6, bf16 ? 0x1p-7 : 0x1p-10});
+    right &= sample::compare(what + " dw", ddw.download(), whole_dw.download(),
+                             {1e-6, 1e-4});
+    const double mb = double(chunk) * vocab * sizeof(T) / 1e6;
+    timings.push_back(
+        {"chunk=" + std::to_string(chunk) +
+             ",workspace_mb=" + std::to_string(int(mb)),
+         sample::median_ms([&] { return run(chunk, dloss, ddx, ddw); }, 2, 10),
+         right});
+  }
+  ok &= sample::print_timings(name, {tokens, hidden, vocab}, dtype, "tflops",
+                              flops, timings);
+  const double whole_mb = double(tokens) * vocab * sizeof(T) / 1e6;
+  ok &= sample::print_timings(
+      std::string("linear_cross_entropy_unfused_") + (bf16 ? "bf16" : "f16"),
+      {tokens, hidden, vocab}, dtype, "tflops", flops,
+      {{"logits whole,workspace_mb=" + std::to_string(int(whole_mb)),
+        sample::median_ms(
+            [&] { return run(tokens, whole_loss, whole_dx, whole_dw); }, 2, 10),
+        true}});
+  return ok;
+}
+
+} // namespace
+
+int main() {
+  if (!sample::have_gpu())
+    return sample::exit_skip;
+  sample::Random rng(59);
+  bool ok = bench<tile::bfloat16, Wrappers_bf16>(
+      "fused_linear_cross_entropy_bf16", "bf16", rng);
+  ok &= bench<tile::half, Wrappers_f16>("fused_linear_cross_entropy_f16",
+                                        "fp16", rng);
+  return ok ? 0 : 1;
+}
