@@ -14,6 +14,7 @@
 #include "bench.hpp"
 #include "fused_linear_cross_entropy.hpp"
 #include "reference.hpp"
+#include "wrappers.hpp"
 
 #include <cstdio>
 #include <string>
@@ -21,40 +22,6 @@
 namespace {
 
 constexpr int64_t ignore_index = -100;
-
-#define FLCE_WRAPPERS(SUFFIX, T)                                               \
-  struct Wrappers_##SUFFIX {                                                   \
-    static constexpr cudaError_t invalid = cudaErrorInvalidValue;              \
-    cudaError_t zero(void *p, std::size_t bytes) const {                       \
-      return cudaMemsetAsync(p, 0, bytes);                                     \
-    }                                                                          \
-    cudaError_t count_targets(const int64_t *t, int *count, int n,             \
-                              int64_t ignore) const {                          \
-      return tilecc::count_targets(t, count, n, ignore);                       \
-    }                                                                          \
-    cudaError_t logits(const T *x, const T *w, T *out, int m, int n,           \
-                       int k) const {                                          \
-      return tilecc::flce_logits_##SUFFIX(x, w, out, m, n, k);                 \
-    }                                                                          \
-    cudaError_t cross_entropy(T *l, const int64_t *t, float *loss,             \
-                              const int *count, int rows, int vocab,           \
-                              int64_t stride, int64_t ignore,                  \
-                              float smoothing) const {                         \
-      return tilecc::cross_entropy_##SUFFIX(l, t, loss, count, rows, vocab,    \
-                                            stride, ignore, smoothing);        \
-    }                                                                          \
-    cudaError_t grad_input(const T *g, const T *w, T *dx, int m, int n,        \
-                           int k) const {                                      \
-      return tilecc::flce_grad_input_##SUFFIX(g, w, dx, m, n, k);              \
-    }                                                                          \
-    cudaError_t grad_weight(const T *g, const T *x, float *dw, int m, int n,   \
-                            int k) const {                                     \
-      return tilecc::flce_grad_weight_##SUFFIX(g, x, dw, m, n, k);             \
-    }                                                                          \
-  };
-FLCE_WRAPPERS(bf16, tile::bfloat16)
-FLCE_WRAPPERS(f16, tile::half)
-#undef FLCE_WRAPPERS
 
 template <class T, class Wrappers>
 bool bench(const char *name, const char *dtype, sample::Random &rng) {
@@ -156,9 +123,9 @@ int main() {
   if (!sample::have_gpu())
     return sample::exit_skip;
   sample::Random rng(59);
-  bool ok = bench<tile::bfloat16, Wrappers_bf16>(
+  bool ok = bench<tile::bfloat16, flce::Wrappers_bf16>(
       "fused_linear_cross_entropy_bf16", "bf16", rng);
-  ok &= bench<tile::half, Wrappers_f16>("fused_linear_cross_entropy_f16",
-                                        "fp16", rng);
+  ok &= bench<tile::half, flce::Wrappers_f16>("fused_linear_cross_entropy_f16",
+                                              "fp16", rng);
   return ok ? 0 : 1;
 }

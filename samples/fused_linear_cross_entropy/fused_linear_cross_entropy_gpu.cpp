@@ -11,6 +11,7 @@
 #include "cuda_check.hpp"
 #include "fused_linear_cross_entropy.hpp"
 #include "reference.hpp"
+#include "wrappers.hpp"
 
 #include <cstdio>
 #include <string>
@@ -18,47 +19,6 @@
 namespace {
 
 constexpr int64_t ignore_index = -100;
-
-/// The launch wrappers of one type, the products at configuration config
-/// (-1: the wrappers' default choice).
-#define FLCE_WRAPPERS(SUFFIX, T)                                               \
-  struct Wrappers_##SUFFIX {                                                   \
-    int config = -1;                                                           \
-    static constexpr cudaError_t invalid = cudaErrorInvalidValue;              \
-    cudaError_t zero(void *p, std::size_t bytes) const {                       \
-      return cudaMemsetAsync(p, 0, bytes);                                     \
-    }                                                                          \
-    cudaError_t count_targets(const int64_t *t, int *count, int n,             \
-                              int64_t ignore) const {                          \
-      return tilecc::count_targets(t, count, n, ignore, nullptr, -1);          \
-    }                                                                          \
-    cudaError_t logits(const T *x, const T *w, T *out, int m, int n,           \
-                       int k) const {                                          \
-      return tilecc::flce_logits_##SUFFIX(x, w, out, m, n, k, nullptr,         \
-                                          config);                             \
-    }                                                                          \
-    cudaError_t cross_entropy(T *l, const int64_t *t, float *loss,             \
-                              const int *count, int rows, int vocab,           \
-                              int64_t stride, int64_t ignore,                  \
-                              float smoothing) const {                         \
-      return tilecc::cross_entropy_##SUFFIX(l, t, loss, count, rows, vocab,    \
-                                            stride, ignore, smoothing,         \
-                                            nullptr, -1);                      \
-    }                                                                          \
-    cudaError_t grad_input(const T *g, const T *w, T *dx, int m, int n,        \
-                           int k) const {                                      \
-      return tilecc::flce_grad_input_##SUFFIX(g, w, dx, m, n, k, nullptr,      \
-                                              config);                         \
-    }                                                                          \
-    cudaError_t grad_weight(const T *g, const T *x, float *dw, int m, int n,   \
-                            int k) const {                                     \
-      return tilecc::flce_grad_weight_##SUFFIX(g, x, dw, m, n, k, nullptr,     \
-                                               config);                        \
-    }                                                                          \
-  };
-FLCE_WRAPPERS(bf16, tile::bfloat16)
-FLCE_WRAPPERS(f16, tile::half)
-#undef FLCE_WRAPPERS
 
 template <class T, class Wrappers>
 bool check(const char *type, const tile::config *configs, int n_configs,
@@ -150,11 +110,11 @@ int main() {
   if (!sample::have_gpu())
     return sample::exit_skip;
   sample::Random rng(58);
-  bool ok = check<tile::bfloat16, Wrappers_bf16>(
+  bool ok = check<tile::bfloat16, flce::Wrappers_bf16>(
       "bf16", flce_logits_bf16_tile_configs,
       tilecc::flce_logits_bf16_num_configs, rng);
-  ok &=
-      check<tile::half, Wrappers_f16>("fp16", flce_logits_f16_tile_configs,
-                                      tilecc::flce_logits_f16_num_configs, rng);
+  ok &= check<tile::half, flce::Wrappers_f16>(
+      "fp16", flce_logits_f16_tile_configs, tilecc::flce_logits_f16_num_configs,
+      rng);
   return ok ? 0 : 1;
 }
