@@ -1038,10 +1038,10 @@ tile::grid inline_asm_grid(const float *, const std::int32_t *,
   return {1};
 }
 
-// Case 20, tuples_and_calls: helpers that return tuples, take nested
-// tuples, take a lambda to call, or a pointer they may skip (Triton's
-// None) under a constant; lambdas capturing by copy and by reference; a
-// tuple a loop assigns.
+// Case 20, tuples_and_calls: helpers that return tuples (and pairs, from
+// a branch and from inside a loop), take nested tuples, take a lambda to
+// call, or a pointer they may skip (Triton's None) under a constant;
+// lambdas capturing by copy and by reference; a tuple a loop assigns.
 template <class T> std::tuple<T, T> min_max(T a, T b) {
   return {tile::minimum(a, b), tile::maximum(a, b)};
 }
@@ -1053,6 +1053,21 @@ std::tuple<T, std::tuple<T, T>> fold_nested(std::tuple<T, std::tuple<T, T>> t) {
 }
 
 template <class F, class T> auto apply_twice(F f, T x) { return f(f(x)); }
+
+template <class T> std::pair<T, int> signed_part(T v, int n) {
+  if (n > 0)
+    return {v, 1};
+  return std::make_pair(-v, -1);
+}
+
+/// v times the first s in 1..7 that takes its largest element past limit,
+/// and s; v and 0 if none does.
+template <class T> std::tuple<T, int> first_step_over(T v, float limit) {
+  for (int s = 1; s < 8; ++s)
+    if (tile::max(v) * float(s) > limit)
+      return {v * float(s), s};
+  return {v, 0};
+}
 
 template <bool HAS_OUT, class T> void store_if(float *out, T v) {
   if constexpr (HAS_OUT)
@@ -1088,6 +1103,12 @@ TILE_KERNEL void tuples_and_calls(const float *x, const float *y, float *out) {
   }
   tile::store(out + 8 * BLOCK + i,
               std::get<0>(state) + static_cast<float>(std::get<1>(state)));
+  const auto pos = signed_part(a, 1);
+  auto [neg, sign] = signed_part(b, 0);
+  tile::store(out + 9 * BLOCK + i, pos.first * static_cast<float>(pos.second) +
+                                       neg * static_cast<float>(sign));
+  auto [scaled, steps] = first_step_over(tile::abs(a) + 1.0f, 20.0f);
+  tile::store(out + 10 * BLOCK + i, scaled + static_cast<float>(steps));
 }
 TILE_CONFIGS(tuples_and_calls, tile::config{.meta = {64}, .num_warps = 2});
 template <int BLOCK>

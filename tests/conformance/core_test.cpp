@@ -1273,14 +1273,24 @@ void controlFlow() {
 }
 
 /// Case 20: the values the helpers compute, written out per lane; the
-/// copied capture keeps 3, the referenced one sees 5.
+/// copied capture keeps 3, the referenced one sees 5; the step that takes
+/// the largest |x| + 1 past 20.
 void tuplesAndCalls() {
   constexpr int Block = 64;
   std::uniform_int_distribution<int> Quarters(-40, 40);
-  std::vector<float> X(Block), Y(Block), Want(9 * Block);
+  std::vector<float> X(Block), Y(Block), Want(11 * Block);
   for (int I = 0; I < Block; ++I) {
     X[I] = float(Quarters(Rng)) / 4;
     Y[I] = float(Quarters(Rng)) / 4;
+  }
+  float Largest = 0;
+  for (float A : X)
+    Largest = std::max(Largest, std::fabs(A) + 1);
+  int Step = 0;
+  for (int S = 1; S < 8 && !Step; ++S)
+    if (Largest * float(S) > 20)
+      Step = S;
+  for (int I = 0; I < Block; ++I) {
     const float A = X[I], B = Y[I];
     const float Lo = std::min(A, B), Hi = std::max(A, B);
     Want[I] = Lo;
@@ -1292,8 +1302,11 @@ void tuplesAndCalls() {
     Want[6 * Block + I] = B - 5 - 5;
     Want[7 * Block + I] = Lo + Hi;
     Want[8 * Block + I] = 3 * A + 6;
+    Want[9 * Block + I] = A + B;
+    Want[10 * Block + I] =
+        (std::fabs(A) + 1) * float(Step ? Step : 1) + float(Step);
   }
-  Buffer<float> BX(X), BY(Y), Out(9 * Block);
+  Buffer<float> BX(X), BY(Y), Out(11 * Block);
   CONFORMANCE_RUN(tuples_and_calls, 64, BX, BY, Out);
   conformance::expectExact("tuples_and_calls", "float32", Out.values(), Want);
 }

@@ -36,7 +36,8 @@ bool isInTileNamespace(const Decl *D, llvm::StringRef Name) {
 const ClassTemplateSpecializationDecl *stdTuple(QualType QT) {
   const auto *TS = dyn_cast_or_null<ClassTemplateSpecializationDecl>(
       QT.getNonReferenceType()->getAsCXXRecordDecl());
-  if (!TS || !TS->isInStdNamespace() || TS->getName() != "tuple")
+  if (!TS || !TS->isInStdNamespace() ||
+      (TS->getName() != "tuple" && TS->getName() != "pair"))
     return nullptr;
   return TS;
 }
@@ -106,6 +107,9 @@ const LambdaExpr *lambdaOf(const Expr *E) {
 llvm::SmallVector<QualType, 4>
 tupleElements(const ClassTemplateSpecializationDecl *TS) {
   llvm::SmallVector<QualType, 4> Out;
+  if (TS->getName() == "pair")
+    return {TS->getTemplateArgs()[0].getAsType(),
+            TS->getTemplateArgs()[1].getAsType()};
   for (const TemplateArgument &A : TS->getTemplateArgs()[0].pack_elements())
     Out.push_back(A.getAsType());
   return Out;

@@ -26,7 +26,8 @@ llvm::StringRef tileOpName(const FunctionDecl *FD);
 
 bool isInTileNamespace(const Decl *D, llvm::StringRef Name);
 
-/// The std::tuple specialization QT names (through references), or null.
+/// The std::tuple or std::pair specialization QT names (through
+/// references), or null: the lowering treats both as tuples.
 const ClassTemplateSpecializationDecl *stdTuple(QualType QT);
 
 /// The tile::tensor_descriptor or tile::block_ptr specialization QT names
@@ -52,7 +53,7 @@ bool isClosure(QualType QT);
 /// The lambda expression E is, through copies and temporaries, or null.
 const LambdaExpr *lambdaOf(const Expr *E);
 
-/// The element types of a std::tuple specialization.
+/// The element types of a std::tuple or std::pair specialization.
 llvm::SmallVector<QualType, 4>
 tupleElements(const ClassTemplateSpecializationDecl *TS);
 

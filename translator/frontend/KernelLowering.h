@@ -71,8 +71,9 @@ private:
   /// Lowers a list of statements some of which may jump (an early `return`,
   /// a `continue`): the statements after one that may jump are lowered on
   /// the paths where it does not, inside the branches of its `if`, so the IR
-  /// stays structured. Returns the value every path of a helper returns.
-  Value *lowerSequence(llvm::ArrayRef<const Stmt *> Stmts);
+  /// stays structured. Returns the values every path of a helper returns
+  /// (one, or a tuple's), or none.
+  Values lowerSequence(llvm::ArrayRef<const Stmt *> Stmts);
 
   /// An `if` on Cond, its regions yet to be added.
   ir::Op *appendIf(Value *Cond);
@@ -90,25 +91,23 @@ private:
   /// Rest, lowered where Cond holds: what follows a loop that may have
   /// returned. Where Rest returns a value, the function's value is that or
   /// the one the loop returned.
-  Value *lowerWhere(Value *Cond, llvm::ArrayRef<const Stmt *> Rest);
+  Values lowerWhere(Value *Cond, llvm::ArrayRef<const Stmt *> Rest);
 
-  /// A helper's result variable, when a loop of S returns a value: it is
-  /// carried like a variable, from a zero of the function's type, and
-  /// set where the loop returns.
+  /// A helper's result variables (one per element of a tuple), when a
+  /// loop of S returns a value: they are carried like variables, from
+  /// zeros of the function's types, and set where the loop returns.
   bool startResult(const Stmt *S);
 
-  /// The value of `return v;` inside a loop, in the function's type.
-  Value *lowerReturnInLoop(const ReturnStmt *R);
-
-  /// V in the function's result type (a scalar converted), as the result
-  /// variable carries one type.
-  Value *resultOf(Value *V, SourceLocation Loc);
-  Value *lowerReturn(const ReturnStmt *R);
+  /// V in the function's result types (a scalar converted; a tuple's
+  /// elements already are), as the result variables carry one type each.
+  Values resultOf(Values V, SourceLocation Loc);
+  /// The values a `return` gives: none, one, or a tuple's.
+  Values lowerReturn(const ReturnStmt *R);
 
   /// An `if`; one that may jump comes with the statements after it, Rest,
   /// lowered in each branch that does not always jump (in both, twice, when
   /// neither does). Returns the value both branches return, if they do.
-  Value *lowerIf(const IfStmt *IS, llvm::ArrayRef<const Stmt *> Rest = {});
+  Values lowerIf(const IfStmt *IS, llvm::ArrayRef<const Stmt *> Rest = {});
   void lowerStmt(const Stmt *S);
   void lowerDecl(const DeclStmt *DS);
 
@@ -120,10 +119,10 @@ private:
   void addCarriedArguments(Block &R, llvm::ArrayRef<const VarDecl *> Carried);
 
   /// Ends the current block with a yield of the carried variables' values
-  /// (and Extra, a value the region returns, after them) and continues in
+  /// (and Extra, the values the region returns, after them) and continues in
   /// Outer.
   void yieldCarried(llvm::ArrayRef<const VarDecl *> Carried, Block &Outer,
-                    Value *Extra = nullptr);
+                    llvm::ArrayRef<Value *> Extra = {});
 
   /// Gives Op one result per carried variable and binds the variables to
   /// them.
@@ -221,6 +220,7 @@ private:
 
   /// The values of std::get<I>(tuple): one, or a nested tuple's.
   std::optional<Values> lowerTupleElement(const CallExpr *CE);
+  std::optional<Values> lowerPairMember(const MemberExpr *ME);
 
   /// The values of the arguments that build a tuple; a tuple among them
   /// contributes its own.
@@ -433,16 +433,16 @@ private:
   struct JumpContext {
     const FunctionDecl *Fn = nullptr; // whose `return`s they are
     bool IsKernel = false;
-    std::optional<Values> *TupleRet = nullptr;
-    /// The `if` branches a jump has put the rest of the function in.
-    unsigned Branches = 0;
+    /// Whether the function returns a std::tuple (one value per element).
+    bool ReturnsTuple = false;
     /// The flag that ends the innermost loop early (lowerBreakingLoop), if
     /// it has a `break` or a `return`.
     const VarDecl *Broken = nullptr;
     /// The flag a `return` inside a loop sets.
     const VarDecl *Returned = nullptr;
-    /// The value such a `return` leaves, in a helper with one.
-    const VarDecl *Result = nullptr;
+    /// The values such a `return` leaves, in a helper with one (one per
+    /// element of a tuple).
+    llvm::SmallVector<const VarDecl *, 2> Results;
   };
   JumpContext Jumps;
   SourceLocation CallSite;

@@ -26,6 +26,8 @@ std::optional<Values> KernelLowering::lowerTuple(const Expr *E) {
       Out = lowerTuple(CC->getArg(0)); // a copy or a conversion
     else
       Out = lowerElements(CC->arguments());
+  } else if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    Out = lowerPairMember(ME);
   } else if (const auto *Call = dyn_cast<CallExpr>(E)) {
     const FunctionDecl *Callee = Call->getDirectCallee();
     llvm::StringRef Op = Callee ? tileOpName(Callee) : "";
@@ -33,6 +35,7 @@ std::optional<Values> KernelLowering::lowerTuple(const Expr *E) {
     if (Callee && isStdFunction(Callee, "get"))
       Out = lowerTupleElement(Call);
     else if (Callee && (isStdFunction(Callee, "make_tuple") ||
+                        isStdFunction(Callee, "make_pair") ||
                         isStdFunction(Callee, "tie") ||
                         isStdFunction(Callee, "forward_as_tuple")))
       Out = lowerElements(Call->arguments());
@@ -142,6 +145,22 @@ std::optional<Values> KernelLowering::lowerTupleElement(const CallExpr *CE) {
   return Values(T->begin() + Offset, T->begin() + Offset + Count);
 }
 
+/// The values of pair.first or pair.second: one, or a nested tuple's.
+std::optional<Values> KernelLowering::lowerPairMember(const MemberExpr *ME) {
+  const auto *TS = stdTuple(ME->getBase()->getType());
+  const llvm::StringRef Name = ME->getMemberDecl()->getName();
+  if (!TS || TS->getName() != "pair" || (Name != "first" && Name != "second")) {
+    error(ME->getExprLoc(), "only a std::pair's first and second can be "
+                            "read in a tile kernel");
+    return std::nullopt;
+  }
+  auto T = lowerTuple(ME->getBase());
+  if (!T)
+    return std::nullopt;
+  auto [Offset, Count] = elementLeaves(TS, Name == "first" ? 0 : 1);
+  return Values(T->begin() + Offset, T->begin() + Offset + Count);
+}
+
 /// The values of the arguments that build a tuple; a tuple among them
 /// contributes its own.
 std::optional<Values>
@@ -238,6 +257,10 @@ Value *KernelLowering::lowerExpr(const Expr *E) {
   }
   if (const auto *CE = dyn_cast<CallExpr>(E))
     return lowerCall(CE);
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    auto V = lowerPairMember(ME);
+    return V ? V->front() : nullptr;
+  }
   if (isa<CXXThrowExpr>(E))
     return error(E->getExprLoc(), "exceptions cannot be used in a tile kernel"),
            nullptr;
@@ -340,6 +363,13 @@ Value *KernelLowering::lowerConstruct(const CXXConstructExpr *CC) {
 Value *KernelLowering::assign(const Expr *Target, Value *V) {
   const auto *DR = dyn_cast<DeclRefExpr>(Target->IgnoreParenImpCasts());
   const auto *VD = DR ? dyn_cast<VarDecl>(DR->getDecl()) : nullptr;
+  if (const auto *ME = dyn_cast<MemberExpr>(Target->IgnoreParenImpCasts());
+      ME && stdTuple(ME->getBase()->getType())) {
+    error(Target->getExprLoc(), "a std::pair's elements cannot be assigned "
+                                "one by one in a tile kernel; assign the "
+                                "whole pair");
+    return nullptr;
+  }
   if (!VD || !Env.count(VD)) {
     error(Target->getExprLoc(),
           "only local variables can be assigned in a tile kernel");

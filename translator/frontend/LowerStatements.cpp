@@ -69,20 +69,26 @@ private:
 Value *KernelLowering::lowerBody(const FunctionDecl &Fn, bool IsKernel,
                                  std::optional<Values> *TupleRet) {
   const JumpContext Saved = Jumps;
-  Jumps = JumpContext{&Fn, IsKernel, TupleRet};
-  Value *Ret = lowerSequence(statementsOf(Fn.getBody()));
+  Jumps = JumpContext{&Fn, IsKernel, TupleRet != nullptr};
+  Values Ret = lowerSequence(statementsOf(Fn.getBody()));
   Jumps = Saved;
-  return Ret;
+  if (Ret.empty() || Failed)
+    return nullptr;
+  if (TupleRet) {
+    *TupleRet = std::move(Ret);
+    return nullptr;
+  }
+  return Ret.front();
 }
 
 /// Lowers a list of statements some of which may jump (an early `return`,
 /// a `continue`): the statements after one that may jump are lowered on
 /// the paths where it does not, inside the branches of its `if`, so the IR
-/// stays structured. Returns the value every path of a helper returns.
-Value *KernelLowering::lowerSequence(llvm::ArrayRef<const Stmt *> Stmts) {
+/// stays structured. Returns the values every path of a helper returns.
+Values KernelLowering::lowerSequence(llvm::ArrayRef<const Stmt *> Stmts) {
   for (auto [I, S] : llvm::enumerate(Stmts)) {
     if (Failed)
-      return nullptr;
+      return {};
     const Stmt *Jump = firstJump(S);
     if (!Jump) {
       lowerStmt(S);
@@ -97,13 +103,14 @@ Value *KernelLowering::lowerSequence(llvm::ArrayRef<const Stmt *> Stmts) {
       // follows them is skipped (below), and a value waits in the
       // function's result variable.
       if (R->getRetValue()) {
-        Value *V = lowerReturnInLoop(R);
-        if (!V)
-          return nullptr;
-        Env[Jumps.Result] = V;
+        Values V = resultOf(lowerReturn(R), R->getBeginLoc());
+        if (V.size() != Jumps.Results.size())
+          return {};
+        for (auto [Var, Leaf] : llvm::zip(Jumps.Results, V))
+          Env[Var] = Leaf;
       }
       Env[Jumps.Returned] = Env[Jumps.Broken] = B.boolConst(true);
-      return nullptr;
+      return {};
     }
     if (isLoop(S) && returns(S)) {
       if (!Jumps.Returned)
@@ -111,10 +118,10 @@ Value *KernelLowering::lowerSequence(llvm::ArrayRef<const Stmt *> Stmts) {
       if (!Env.count(Jumps.Returned))
         Env[Jumps.Returned] = B.boolConst(false);
       if (!startResult(S))
-        return nullptr;
+        return {};
       lowerStmt(S);
       if (Failed)
-        return nullptr;
+        return {};
       setLoc(S->getBeginLoc());
       Value *Returned = Env[Jumps.Returned];
       // An enclosing loop ends too.
@@ -124,12 +131,12 @@ Value *KernelLowering::lowerSequence(llvm::ArrayRef<const Stmt *> Stmts) {
           B.create(OpKind::LogicalNot, Returned->type(), {Returned}), Rest);
     }
     if (isa<ContinueStmt>(S))
-      return nullptr; // the rest of the iteration is skipped
+      return {}; // the rest of the iteration is skipped
     if (isa<BreakStmt>(S)) {
       // The rest of the iteration is skipped, and the loop's condition
       // reads the flag (lowerBreakingLoop).
       Env[Jumps.Broken] = B.boolConst(true);
-      return nullptr;
+      return {};
     }
     if (isa<CompoundStmt>(S)) {
       llvm::SmallVector<const Stmt *, 8> Flat = statementsOf(S);
@@ -140,9 +147,9 @@ Value *KernelLowering::lowerSequence(llvm::ArrayRef<const Stmt *> Stmts) {
       return lowerIf(IS, Rest);
     error(Jump->getBeginLoc(),
           "this jump is not supported in a tile kernel yet");
-    return nullptr;
+    return {};
   }
-  return nullptr;
+  return {};
 }
 
 /// An `if` on Cond, its regions yet to be added.
@@ -177,94 +184,99 @@ const VarDecl *KernelLowering::flag(SourceLocation Loc, llvm::StringRef Name) {
 /// Rest, lowered where Cond holds: what follows a loop that may have
 /// returned. Where Rest returns a value, the function's value is that or
 /// the one the loop returned.
-Value *KernelLowering::lowerWhere(Value *Cond,
+Values KernelLowering::lowerWhere(Value *Cond,
                                   llvm::ArrayRef<const Stmt *> Rest) {
   if (Rest.empty())
-    return nullptr;
+    return {};
   llvm::SetVector<const VarDecl *> Carried = carriedVars(Rest);
   ir::Op *If = appendIf(Cond);
   Block *Outer = B.block();
   const auto Before = Env;
   B.setBlock(*If->addRegion());
-  Value *Returned = lowerSequence(Rest);
+  Values Returned = lowerSequence(Rest);
   if (Failed)
-    return nullptr;
-  Value *Result = Returned && Jumps.Result
-                      ? resultOf(Returned, Rest.back()->getBeginLoc())
-                      : nullptr;
-  if (Returned && Jumps.Result && !Result)
-    return nullptr;
+    return {};
+  Values Result;
+  if (!Returned.empty() && !Jumps.Results.empty()) {
+    Result = resultOf(Returned, Rest.back()->getBeginLoc());
+    if (Result.size() != Jumps.Results.size())
+      return {};
+  }
   yieldCarried(Carried.getArrayRef(), *Outer, Result);
   Env = Before;
   B.setBlock(*If->addRegion());
-  yieldCarried(Carried.getArrayRef(), *Outer,
-               Result ? Env[Jumps.Result] : nullptr);
+  Values Loop;
+  if (!Result.empty())
+    for (const VarDecl *Var : Jumps.Results)
+      Loop.push_back(Env[Var]);
+  yieldCarried(Carried.getArrayRef(), *Outer, Loop);
   addCarriedResults(*If, Carried.getArrayRef());
-  return Result ? If->addResult(F.newValue(Result->type())) : nullptr;
+  Values Out;
+  for (Value *V : Result)
+    Out.push_back(If->addResult(F.newValue(V->type())));
+  return Out;
 }
 
-/// A helper's result variable, when a loop of S returns a value: it is
-/// carried like a variable, from a zero of the function's type, and
-/// set where the loop returns.
+/// A helper's result variables (one per element of a tuple), when a loop
+/// of S returns a value: they are carried like variables, from zeros of
+/// the function's types, and set where the loop returns.
 bool KernelLowering::startResult(const Stmt *S) {
   if (Jumps.IsKernel || Jumps.Fn->getReturnType()->isVoidType() ||
-      Env.count(Jumps.Result))
+      (!Jumps.Results.empty() && Env.count(Jumps.Results.front())))
     return true;
-  if (Jumps.TupleRet) {
-    error(S->getBeginLoc(), "a function returning a std::tuple cannot "
-                            "return from inside a loop in a tile kernel");
-    return false;
+  llvm::SmallVector<QualType, 4> Leaves;
+  if (Jumps.ReturnsTuple)
+    appendLeafTypes(Jumps.Fn->getReturnType(), Leaves);
+  else
+    Leaves.push_back(Jumps.Fn->getReturnType());
+  const bool Create = Jumps.Results.empty();
+  for (auto [I, Leaf] : llvm::enumerate(Leaves)) {
+    auto T = lowerType(Leaf, S->getBeginLoc());
+    if (!T)
+      return false;
+    if (Create)
+      Jumps.Results.push_back(variable(
+          S->getBeginLoc(),
+          Jumps.ReturnsTuple ? "result_" + std::to_string(I) : "result", Leaf));
+    Value *Zero = T->Elem.isPointer() ? B.nullPointer(T->Elem)
+                                      : B.cast(B.intConst(0), T->Elem);
+    Env[Jumps.Results[I]] =
+        T->isScalar() ? Zero : B.broadcastTo(Zero, T->Shape);
   }
-  auto T = lowerType(Jumps.Fn->getReturnType(), S->getBeginLoc());
-  if (!T)
-    return false;
-  if (!Jumps.Result)
-    Jumps.Result =
-        variable(S->getBeginLoc(), "result", Jumps.Fn->getReturnType());
-  Value *Zero = T->Elem.isPointer() ? B.nullPointer(T->Elem)
-                                    : B.cast(B.intConst(0), T->Elem);
-  Env[Jumps.Result] = T->isScalar() ? Zero : B.broadcastTo(Zero, T->Shape);
   return true;
 }
 
-/// The value of `return v;` inside a loop, in the function's type.
-Value *KernelLowering::lowerReturnInLoop(const ReturnStmt *R) {
-  Value *V = lowerReturn(R);
-  return V ? resultOf(V, R->getBeginLoc()) : nullptr;
-}
-
-/// V in the function's result type (a scalar converted), as the result
-/// variable carries one type.
-Value *KernelLowering::resultOf(Value *V, SourceLocation Loc) {
+/// V in the function's result types (a scalar converted; a tuple's
+/// elements already are), as the result variables carry one type each.
+Values KernelLowering::resultOf(Values V, SourceLocation Loc) {
+  if (Jumps.ReturnsTuple || V.size() != 1)
+    return V;
   auto T = lowerType(Jumps.Fn->getReturnType(), Loc);
   if (!T)
-    return nullptr;
-  return T->isScalar() ? B.cast(V, T->Elem) : V;
+    return {};
+  return {T->isScalar() ? B.cast(V.front(), T->Elem) : V.front()};
 }
 
-Value *KernelLowering::lowerReturn(const ReturnStmt *R) {
+Values KernelLowering::lowerReturn(const ReturnStmt *R) {
   const Expr *RV = R->getRetValue();
   if (!RV)
-    return nullptr;
+    return {};
   if (Jumps.IsKernel) {
     error(R->getBeginLoc(), "a kernel cannot return a value");
-    return nullptr;
+    return {};
   }
-  if (Jumps.TupleRet && isAggregate(RV->getType())) {
-    if (Jumps.Branches)
-      error(R->getBeginLoc(), "a function returning a std::tuple can "
-                              "only return at its end in a tile kernel");
-    else
-      *Jumps.TupleRet = lowerTuple(RV);
-    return nullptr;
+  if (Jumps.ReturnsTuple && isAggregate(RV->getType())) {
+    std::optional<Values> V = lowerTuple(RV);
+    return V ? *V : Values{};
   }
-  return lowerExpr(RV);
+  Value *V = lowerExpr(RV);
+  return V ? Values{V} : Values{};
 }
 
 /// An `if`; one that may jump comes with the statements after it, Rest,
 /// lowered in each branch that does not always jump (in both, twice, when
-/// neither does). Returns the value both branches return, if they do.
-Value *KernelLowering::lowerIf(const IfStmt *IS,
+/// neither does). Returns the values both branches return, if they do.
+Values KernelLowering::lowerIf(const IfStmt *IS,
                                llvm::ArrayRef<const Stmt *> Rest) {
   auto Continued = [&](const Stmt *Branch) {
     llvm::SmallVector<const Stmt *, 8> Stmts = statementsOf(Branch);
@@ -274,17 +286,17 @@ Value *KernelLowering::lowerIf(const IfStmt *IS,
   };
   if (IS->getInit() || IS->getConditionVariable()) {
     error(IS->getBeginLoc(), "'if' with an initializer is not supported yet");
-    return nullptr;
+    return {};
   }
   if (auto C = constantCondition(IS->getCond(), Ctx))
     return lowerSequence(Continued(*C ? IS->getThen() : IS->getElse()));
   Value *Cond = lowerExpr(IS->getCond());
   if (!Cond)
-    return nullptr;
+    return {};
   if (!Cond->type().isScalar()) {
     error(IS->getCond()->getBeginLoc(),
           "an 'if' condition must be a scalar; use tile::where for tiles");
-    return nullptr;
+    return {};
   }
   Cond = B.cast(Cond, ElemType{ScalarKind::I1});
   // `if (c) return;` reads best as `if (!c) { rest }`.
@@ -299,44 +311,38 @@ Value *KernelLowering::lowerIf(const IfStmt *IS,
   llvm::SetVector<const VarDecl *> Carried = carriedVars(Assigning);
   ir::Op *If = appendIf(Cond);
   const auto Before = Env;
-  std::optional<Type> ReturnType;
-  Value *Returned[2] = {nullptr, nullptr};
-  ++Jumps.Branches;
+  Values Returned[2];
   for (auto [I, Branch] : llvm::enumerate(Branches)) {
     Block *Region = If->addRegion();
     Env = Before;
     Block *Outer = B.block();
     B.setBlock(*Region);
-    Returned[I] = lowerSequence(Continued(Branch));
+    Returned[I] = resultOf(lowerSequence(Continued(Branch)), IS->getBeginLoc());
     if (Failed)
-      return nullptr;
+      return {};
     llvm::SmallVector<Value *, 4> Yields;
     for (const VarDecl *VD : Carried)
       Yields.push_back(Env[VD]);
-    if (Returned[I]) {
-      ReturnType = lowerType(Jumps.Fn->getReturnType(), IS->getBeginLoc());
-      if (!ReturnType)
-        return nullptr;
-      Yields.push_back(ReturnType->isScalar()
-                           ? B.cast(Returned[I], ReturnType->Elem)
-                           : Returned[I]);
-    }
+    Yields.append(Returned[I].begin(), Returned[I].end());
     B.createVoid(OpKind::Yield, Yields);
     B.setBlock(*Outer);
   }
-  --Jumps.Branches;
   Env = Before;
   addCarriedResults(*If, Carried.getArrayRef());
-  if (!Returned[0] && !Returned[1])
-    return nullptr;
-  if (!Returned[0] || !Returned[1] ||
-      Returned[0]->type() != Returned[1]->type()) {
+  if (Returned[0].empty() && Returned[1].empty())
+    return {};
+  auto TypeOf = [](Value *V) { return V->type(); };
+  if (!llvm::equal(llvm::map_range(Returned[0], TypeOf),
+                   llvm::map_range(Returned[1], TypeOf))) {
     error(IS->getBeginLoc(),
           "every path through this 'if' must return a value of the "
           "function's type");
-    return nullptr;
+    return {};
   }
-  return If->addResult(F.newValue(Returned[0]->type()));
+  Values Out;
+  for (Value *V : Returned[0])
+    Out.push_back(If->addResult(F.newValue(V->type())));
+  return Out;
 }
 
 void KernelLowering::lowerStmt(const Stmt *S) {
@@ -465,12 +471,11 @@ void KernelLowering::addCarriedArguments(
 /// (and Extra, a value the region returns, after them) and continues in
 /// Outer.
 void KernelLowering::yieldCarried(llvm::ArrayRef<const VarDecl *> Carried,
-                                  Block &Outer, Value *Extra) {
+                                  Block &Outer, llvm::ArrayRef<Value *> Extra) {
   llvm::SmallVector<Value *, 4> Yields;
   for (const VarDecl *VD : Carried)
     Yields.push_back(Env[VD]);
-  if (Extra)
-    Yields.push_back(Extra);
+  Yields.append(Extra.begin(), Extra.end());
   B.createVoid(OpKind::Yield, Yields);
   B.setBlock(Outer);
 }
@@ -511,8 +516,9 @@ KernelLowering::carriedVars(const Stmt *S, bool LoopBody) {
   if (Jumps.Returned && Env.count(Jumps.Returned) &&
       (LoopBody || Jumps.Broken ? returns(S) : returnsFromLoop(S))) {
     Out.push_back(Jumps.Returned);
-    if (Jumps.Result && Env.count(Jumps.Result))
-      Out.push_back(Jumps.Result);
+    for (const VarDecl *Var : Jumps.Results)
+      if (Env.count(Var))
+        Out.push_back(Var);
   }
   return Out;
 }
