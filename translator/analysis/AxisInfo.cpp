@@ -202,8 +202,11 @@ void AxisInfoAnalysis::visitCarried(const Op &Loop) {
   const Block &Body = *Loop.region(0);
   const Op &Yield = *Body.terminator();
   const unsigned N = Loop.numResults();
-  for (unsigned I = 0; I < N; ++I)
-    Info[Body.argument(I + 1)] = get(Loop.operand(3 + I));
+  for (unsigned I = 0; I < N; ++I) {
+    // A copy: inserting the argument may move what get() refers to.
+    const AxisInfo Initial = get(Loop.operand(3 + I));
+    Info[Body.argument(I + 1)] = Initial;
+  }
   // Facts only weaken from round to round; the bound is a safety net (a
   // divisibility can halve at most 30 times).
   for (unsigned Round = 0; Round < 64; ++Round) {
