@@ -169,5 +169,6 @@ tile::grid copy_grid(const float *, float *, int n) {
 // PLAN-HIP: // mm configuration 0: BM=64, BN=64, BK=32 num_warps=4 num_stages=2 on gfx90a
 // PLAN-HIP-NEXT: launch mm_c0_aligned16 when tilecc_aligned16{{$}}
 // PLAN-HIP-NEXT: launch mm_c0_generic when always
-// PLAN-HIP-NEXT: kernel mm_c0_aligned16: 256 threads, __launch_bounds__(256), 0 bytes of dynamic and 8192 of static shared memory
+// The matrix cores' operands, rows padded by 4: (64 + 64) x (32 + 4) halves.
+// PLAN-HIP-NEXT: kernel mm_c0_aligned16: 256 threads, __launch_bounds__(256), 0 bytes of dynamic and 9216 of static shared memory
 // PLAN-HIP-NOT: tensor map

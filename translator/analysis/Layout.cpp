@@ -81,6 +81,8 @@ std::string Layout::str() const {
     OS << ", ";
     List("warp_order", Parent.WarpOrder);
   }
+  if (Parent.Mfma)
+    OS << ", mfma";
   OS << ">";
   if (SliceDim)
     OS << ">";
@@ -121,6 +123,33 @@ std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
   L.WarpReps = {2, static_cast<unsigned>(Shape[1] / (FragN * WN))};
   if (MinWarpsM > 1 && WN > 1)
     L.WarpOrder = {0, 1};
+  return L;
+}
+
+std::optional<BlockedLayout> mfmaAccumulator(llvm::ArrayRef<int64_t> Shape,
+                                             unsigned NumWarps) {
+  constexpr int64_t Tile = 32;
+  if (Shape.size() != 2 || Shape[0] % Tile != 0 || Shape[1] % Tile != 0)
+    return std::nullopt;
+  unsigned WM = 1, WN = 1;
+  while (WM * WN < NumWarps) {
+    if (Shape[0] / Tile / WM >= Shape[1] / Tile / WN &&
+        Shape[0] / Tile >= WM * 2)
+      WM *= 2;
+    else
+      WN *= 2;
+  }
+  if (WM * WN != NumWarps || Shape[0] % (Tile * WM) != 0 ||
+      Shape[1] % (Tile * WN) != 0)
+    return std::nullopt;
+  BlockedLayout L;
+  L.SizePerThread = {4, 1};
+  L.ThreadsPerWarp = {2, 32};
+  L.WarpsPerCTA = {WM, WN};
+  L.Order = {1, 0};
+  L.WarpReps = {static_cast<unsigned>(4 * (Shape[0] / (Tile * WM))),
+                static_cast<unsigned>(Shape[1] / (Tile * WN))};
+  L.Mfma = true;
   return L;
 }
 

@@ -28,6 +28,9 @@ struct BlockedLayout {
   /// wgmma accumulator whose warps also split N numbers them M first, so
   /// that a warpgroup's four warps stack along M.
   llvm::SmallVector<unsigned, 2> WarpOrder;
+  /// An AMD matrix-core accumulator (mfmaAccumulator): blocked like an mma
+  /// one, but the instruction's own (rt::dot_mfma multiplies into it).
+  bool Mfma = false;
 
   unsigned rank() const { return Order.size(); }
   unsigned warpReps(unsigned D) const {
@@ -44,7 +47,7 @@ struct BlockedLayout {
     return SizePerThread == O.SizePerThread &&
            ThreadsPerWarp == O.ThreadsPerWarp && WarpsPerCTA == O.WarpsPerCTA &&
            Order == O.Order && WarpReps == O.WarpReps &&
-           WarpOrder == O.WarpOrder;
+           WarpOrder == O.WarpOrder && Mfma == O.Mfma;
   }
 };
 
@@ -69,9 +72,13 @@ struct Layout {
   }
   bool operator!=(const Layout &O) const { return !(*this == O); }
 
-  /// Whether this is a tensor-core accumulator's layout (warps own runs of
-  /// mma tiles).
-  bool isMmaAccumulator() const { return !Parent.WarpReps.empty(); }
+  /// Whether this is an NVIDIA tensor-core accumulator's layout (warps own
+  /// runs of mma tiles).
+  bool isMmaAccumulator() const {
+    return !Parent.WarpReps.empty() && !Parent.Mfma;
+  }
+  /// Whether this is an AMD matrix-core accumulator's layout.
+  bool isMfmaAccumulator() const { return !SliceDim && Parent.Mfma; }
   /// Elements each thread holds of a tile of this shape.
   unsigned elemsPerThread(llvm::ArrayRef<int64_t> Shape) const;
   /// Whether threads hold copies of elements of a tile of this shape: the
@@ -100,6 +107,14 @@ BlockedLayout defaultBlocked(llvm::ArrayRef<int64_t> Shape, unsigned Vec,
 std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
                                             unsigned NumWarps,
                                             unsigned MinWarpsM);
+
+/// The accumulator layout of an AMD matrix-core dot (v_mfma_f32_32x32x8,
+/// wavefronts of 64) with result Shape (M x N): 32 x 32 tiles, each thread
+/// holding 4 consecutive rows in 4 runs 8 rows apart of one column (2 x 32
+/// lanes), wavefronts splitting M first, then N, each repeating the tile
+/// over its block. Nothing when the shape cannot be split that way.
+std::optional<BlockedLayout> mfmaAccumulator(llvm::ArrayRef<int64_t> Shape,
+                                             unsigned NumWarps);
 
 /// The layout in which the M x K A operand of a tensor-core dot with
 /// accumulator layout Acc is held in registers as mma A fragments: Acc's,

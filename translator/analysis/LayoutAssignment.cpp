@@ -46,10 +46,24 @@ bool tensorCoreTypes(ScalarKind A, ScalarKind B, ScalarKind C, DotPrecision P) {
 
 std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
                                               const TargetDesc &Target) {
-  if (O.kind() != OpKind::Dot || Target.MmaVersion == 0)
+  if (O.kind() != OpKind::Dot)
     return std::nullopt;
   const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
   const Type &C = O.result()->type();
+  // AMD matrix cores: fp16 or bf16 into fp32, int8 into int32, 8 deep.
+  if (Target.HasMfma) {
+    const ScalarKind K = A.Elem.Kind;
+    const bool Types =
+        K == B.Elem.Kind &&
+        (((K == ScalarKind::F16 || K == ScalarKind::BF16) &&
+          C.Elem.Kind == ScalarKind::F32) ||
+         (K == ScalarKind::I8 && C.Elem.Kind == ScalarKind::I32));
+    return C.rank() == 2 && Types && A.Shape[1] % 8 == 0
+               ? mfmaAccumulator(C.Shape, NumWarps)
+               : std::nullopt;
+  }
+  if (Target.MmaVersion == 0)
+    return std::nullopt;
   // A batch of products (3-D) runs on CUDA cores.
   if (C.rank() != 2 ||
       !tensorCoreTypes(A.Elem.Kind, B.Elem.Kind, C.Elem.Kind, O.precision()) ||

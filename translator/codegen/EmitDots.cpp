@@ -44,6 +44,17 @@ void KernelEmitter::emitDot(const Op &O) {
   declareTile(R);
   const Type &TA = A->type(), &TB = B->type();
   const unsigned Bytes = storageBytes(TA.Elem.Kind);
+  if (LM.get(R).isMfmaAccumulator()) {
+    // Both operands go through scratch, rows padded by rt::mfma_row_pad
+    // (rt::dot_mfma_scratch).
+    constexpr int64_t RowPad = 4;
+    const std::string Buf = scratch(O, (TA.Shape[0] + TB.Shape[1]) *
+                                           (TA.Shape[1] + RowPad) * Bytes);
+    line("rt::dot_mfma<" + layoutOf(A) + ", " + layoutOf(B) + ", " +
+         layoutOf(R) + syncArg() + ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
+         nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
+    return;
+  }
   // A folded transpose's dot takes the untransposed tile (foldTransposes).
   const Op *T = A->definingOp();
   const bool Folded = T && EP.FoldedTransposes.count(T);

@@ -30,8 +30,11 @@ std::optional<TargetDesc> parseTarget(llvm::StringRef Name) {
     return TargetDesc{Name.str(), Backend::CUDA, 32, 3, 227 * 1024, 48 * 1024};
   if (Name == "sm_80")
     return TargetDesc{Name.str(), Backend::CUDA, 32, 2, 163 * 1024, 48 * 1024};
-  if (Name == "gfx90a")
-    return TargetDesc{Name.str(), Backend::HIP, 64, 0, 64 * 1024, 64 * 1024};
+  if (Name == "gfx90a") {
+    TargetDesc T{Name.str(), Backend::HIP, 64, 0, 64 * 1024, 64 * 1024};
+    T.HasMfma = true;
+    return T;
+  }
   return std::nullopt;
 }
 

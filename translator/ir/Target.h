@@ -45,6 +45,8 @@ struct TargetDesc {
   /// Threads an SM (a CU on AMD GPUs) holds at once, and a program may have.
   unsigned MaxThreadsPerSM = 2048;
   unsigned MaxThreadsPerProgram = 1024;
+  /// AMD matrix cores (MFMA, CDNA2's 32x32x8 fp16 and bf16 forms).
+  bool HasMfma = false;
 
   bool hasWgmma() const { return MmaVersion == 3; }
   /// cp.async copies from global to shared memory (and TMA with wgmma).

@@ -10,6 +10,7 @@
 #include "tile/rt/layout.cuh"
 #include "tile/rt/math.cuh"
 #include "tile/rt/memory.cuh"
+#include "tile/rt/mfma.cuh"
 #include "tile/rt/occupancy.cuh"
 #include "tile/rt/pack.cuh"
 #include "tile/rt/random.cuh"

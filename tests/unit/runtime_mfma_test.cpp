@@ -1,0 +1,167 @@
+// A CPU model of v_mfma_f32_32x32x8 (f16 and bf16_1k: the same lanes),
+// written from AMD's matrix instruction layouts, and rt::dot_mfma's index
+// arithmetic (tile/rt/mfma.cuh) checked against it on the accumulator
+// layouts the translator assigns: every element of every thread must be
+// the product's element at the layout's coordinates. The HIP path is
+// compiled, not run, here; this is what says its lanes hold what the
+// instruction computes.
+
+// The runtime's index arithmetic is device code: on the host its qualifiers
+// are nothing and the thread index is a variable the tests set.
+#define __host__
+#define __device__
+namespace {
+struct ThreadIndex {
+  int x;
+};
+ThreadIndex threadIdx;
+} // namespace
+#include <tile/rt/mfma.cuh>
+
+#include "analysis/Layout.h"
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <vector>
+
+namespace rt = tile::rt;
+
+namespace {
+
+constexpr int Lanes = 64;
+
+/// One wavefront's registers for one instruction.
+struct Wave {
+  std::array<std::array<float, 4>, Lanes> A, B;
+  std::array<std::array<float, 16>, Lanes> D;
+};
+
+/// v_mfma_f32_32x32x8: D += A B, 32 x 8 by 8 x 32, as AMD's matrix
+/// instruction calculator lays the lanes out: lane l's operand register i
+/// holds A[l % 32][4 (l / 32) + i] and B[4 (l / 32) + i][l % 32]; its
+/// accumulator register j is D[8 (j / 4) + 4 (l / 32) + j % 4][l % 32].
+void mfmaModel(Wave &W) {
+  float A[32][8], B[8][32];
+  for (int L = 0; L < Lanes; ++L)
+    for (int I = 0; I < 4; ++I) {
+      A[L % 32][4 * (L / 32) + I] = W.A[L][I];
+      B[4 * (L / 32) + I][L % 32] = W.B[L][I];
+    }
+  for (int L = 0; L < Lanes; ++L)
+    for (int J = 0; J < 16; ++J) {
+      const int Row = 8 * (J / 4) + 4 * (L / 32) + J % 4, Col = L % 32;
+      for (int K = 0; K < 8; ++K)
+        W.D[L][J] += A[Row][K] * B[K][Col];
+    }
+}
+
+/// Runs dot_mfma's arithmetic for accumulator layout LC (M x N) and K on
+/// small integers (exact in float), through the model, and checks each
+/// thread's elements against the product at LC's coordinates.
+template <class LC, int K> void checkProduct(int Warps) {
+  constexpr int M = LC::shape(0), N = LC::shape(1);
+  static_assert(rt::detail::is_mfma_accumulator<LC>());
+  using I = rt::mfma_32x32x8;
+  std::vector<float> A(M * K), B(K * N), C(M * N, 0);
+  for (int X = 0; X < M * K; ++X)
+    A[X] = float(X * 7 % 11) - 5;
+  for (int X = 0; X < K * N; ++X)
+    B[X] = float(X * 5 % 13) - 6;
+  for (int R = 0; R < M; ++R)
+    for (int Q = 0; Q < N; ++Q)
+      for (int P = 0; P < K; ++P)
+        C[R * N + Q] += A[R * K + P] * B[P * N + Q];
+  constexpr int TM = LC::warp_reps(0) / 4, TN = LC::warp_reps(1);
+  for (int W = 0; W < Warps; ++W) {
+    // Each lane's registers, as dot_mfma fills them.
+    std::vector<Wave> Tiles(TM * TN);
+    for (int L = 0; L < Lanes; ++L) {
+      threadIdx.x = W * Lanes + L;
+      for (Wave &T : Tiles)
+        T.D[L].fill(0);
+    }
+    for (int K0 = 0; K0 < K; K0 += I::k) {
+      for (int TI = 0; TI < TM * TN; ++TI) {
+        Wave &T = Tiles[TI];
+        for (int L = 0; L < Lanes; ++L) {
+          threadIdx.x = W * Lanes + L;
+          const int Row =
+              rt::mfma_origin<LC>(0) + TI / TN * I::m + I::operand_row(L);
+          const int Col =
+              rt::mfma_origin<LC>(1) + TI % TN * I::n + I::operand_row(L);
+          for (int R = 0; R < I::operand_regs; ++R) {
+            T.A[L][R] = A[Row * K + K0 + I::operand_k(L) + R];
+            T.B[L][R] = B[(K0 + I::operand_k(L) + R) * N + Col];
+          }
+        }
+        mfmaModel(T);
+      }
+    }
+    // Each accumulator element where dot_mfma reads it back.
+    for (int L = 0; L < Lanes; ++L) {
+      threadIdx.x = W * Lanes + L;
+      for (int E = 0; E < LC::elems(); ++E) {
+        const int Slot = rt::mfma_slot<LC>(E), Tile = Slot / I::acc_regs;
+        const int Row = LC::coord(E, 0), Col = LC::coord(E, 1);
+        INFO("warp " << W << " lane " << L << " element " << E);
+        CHECK(Tiles[Tile].D[L][Slot % I::acc_regs] == C[Row * N + Col]);
+      }
+    }
+  }
+}
+
+/// The rt spelling of the translator's mfmaAccumulator for Shape and
+/// Warps, checked field by field against it.
+template <class LC> void checkMatchesTranslator(unsigned Warps) {
+  auto L =
+      tilecc::analysis::mfmaAccumulator({LC::shape(0), LC::shape(1)}, Warps);
+  REQUIRE(L);
+  CHECK(L->Mfma);
+  for (int D = 0; D < 2; ++D) {
+    CHECK(L->SizePerThread[D] == unsigned(LC::size_per_thread(D)));
+    CHECK(L->ThreadsPerWarp[D] == unsigned(LC::threads_per_warp(D)));
+    CHECK(L->WarpsPerCTA[D] == unsigned(LC::warps_per_cta(D)));
+    CHECK(L->WarpReps[D] == unsigned(LC::warp_reps(D)));
+    CHECK(L->Order[D] == unsigned(LC::order(D)));
+  }
+  CHECK(L->WarpOrder.empty());
+}
+
+template <int M, int N, int WM, int WN>
+using Accumulator = rt::blocked<rt::dims{M, N}, rt::dims{4, 1}, rt::dims{2, 32},
+                                rt::dims{WM, WN}, rt::dims{1, 0},
+                                rt::dims{4 * M / (32 * WM), N / (32 * WN)}>;
+
+} // namespace
+
+TEST_CASE("mfma: the instruction's lanes, as the model lays them out") {
+  using I = rt::mfma_32x32x8;
+  for (int L = 0; L < Lanes; ++L) {
+    CHECK(I::operand_row(L) == L % 32);
+    CHECK(I::operand_k(L) == 4 * (L / 32));
+  }
+}
+
+TEST_CASE("mfma: one wavefront, one tile") {
+  checkMatchesTranslator<Accumulator<32, 32, 1, 1>>(1);
+  checkProduct<Accumulator<32, 32, 1, 1>, 8>(1);
+  checkProduct<Accumulator<32, 32, 1, 1>, 32>(1);
+}
+
+TEST_CASE("mfma: wavefronts over M and N, several tiles each") {
+  // matmul's 128 x 128 with 4 wavefronts, 128 x 256 with 8, a 64 x 128
+  // attention block with 4.
+  checkMatchesTranslator<Accumulator<128, 128, 2, 2>>(4);
+  checkProduct<Accumulator<128, 128, 2, 2>, 16>(4);
+  checkMatchesTranslator<Accumulator<128, 256, 2, 4>>(8);
+  checkProduct<Accumulator<128, 256, 2, 4>, 8>(8);
+  checkMatchesTranslator<Accumulator<64, 128, 2, 2>>(4);
+  checkProduct<Accumulator<64, 128, 2, 2>, 24>(4);
+}
+
+TEST_CASE("mfma: shapes the instruction cannot tile have no layout") {
+  CHECK_FALSE(tilecc::analysis::mfmaAccumulator({16, 32}, 1));
+  CHECK_FALSE(tilecc::analysis::mfmaAccumulator({32, 48}, 1));
+  CHECK_FALSE(tilecc::analysis::mfmaAccumulator({32, 32}, 4));
+}
