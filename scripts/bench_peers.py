@@ -884,7 +884,7 @@ def peers(workloads=None):
                     logits, target[first:first + chunk], loss_rows[first:first + chunk], count,
                     fl_vocab, fl_vocab, ce_ignore, 0.0, BLOCK=block, num_warps=16)
                 grad_input[first:first + chunk] = logits @ win
-                torch.addmm(grad_weight, logits.t(), xc, out=grad_weight)
+                grad_weight.addmm_(logits.t(), xc)
             return loss_rows.sum(), grad_input, grad_weight
 
         def plain(fn):
