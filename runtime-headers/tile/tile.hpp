@@ -1516,9 +1516,9 @@ auto split(const tensor<T, D...> &x) {
   using X = tensor<T, D...>;
   static_assert(X::shape[X::rank - 1] == 2,
                 "split takes a tile whose last dimension is 2");
-  static_assert(X::rank >= 2, "split of a 1-D tile would give scalars: "
-                              "index the tile instead");
-  if constexpr (X::rank >= 2 && X::shape[X::rank - 1] == 2) {
+  if constexpr (X::rank == 1) {
+    return std::tuple<T, T>{x.data()[0], x.data()[1]};
+  } else if constexpr (X::shape[X::rank - 1] == 2) {
     using Half =
         detail::tensor_with_shape_t<T, detail::drop_last_dim(X::shape)>;
     std::tuple<Half, Half> r;

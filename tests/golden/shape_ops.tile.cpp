@@ -1,6 +1,8 @@
 // RUN: rm -rf %t && %tilecc %s -o %t && %FileCheck %s < %t/pack_unpack.cu
 // RUN: %FileCheck --check-prefix=MOVE %s < %t/permute_flip_cat.cu
 // RUN: %FileCheck --check-prefix=SMALL %s < %t/small_reshape.cu
+// RUN: %FileCheck --check-prefix=PAIR %s < %t/split_pair.cu
+// RUN: %if nvcc %{ %nvcc-sm80 %t/split_pair.cu -o %t/pair80.o %}
 // RUN: %if nvcc %{ %nvcc-sm90a %t/pack_unpack.cu -o %t/pack90a.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t/permute_flip_cat.cu -o %t/move80.o %}
 // RUN: %if nvcc %{ %nvcc-sm90a %t/small_reshape.cu -o %t/small90a.o %}
@@ -80,6 +82,17 @@ template <int N>
 TILE_GRID(small_reshape)
 tile::grid small_reshape_grid(const float *, float *) { return {1}; }
 
+// A tile of 2 split into its two scalars (Triton's tl.split of a 1-D
+// tile): every thread holds the pair, so each scalar is a register.
+TILE_KERNEL void split_pair(const float *x, float *y) {
+  auto [lo, hi] = tile::split(tile::load(x + tile::arange<2>()));
+  tile::store(y, hi - lo);
+}
+TILE_CONFIGS(split_pair, tile::config{.num_warps = 2});
+TILE_GRID(split_pair) tile::grid split_pair_grid(const float *, float *) {
+  return {1};
+}
+
 template <int N>
 TILE_KERNEL void sort_rows(const float *x, const int *idx, float *y,
                            float *top, float *g) {
@@ -110,6 +123,11 @@ tile::grid sort_rows_grid(const float *, const int *, float *, float *,
 // MOVE: rt::relabel({{t[0-9]+}}, {{t[0-9]+}});
 // MOVE: rt::flip_through_smem<[[L:L[0-9]+]], [[L]], 1>(v, {{t[0-9]+}}, scratch);
 // MOVE: rt::cat_in_registers(v, {{t[0-9]+}}, {{t[0-9]+}});
+
+// PAIR-LABEL: split_pair_c0_generic(
+// PAIR: float [[P:t[0-9]+]][2];
+// PAIR: const float lo = [[P]][0];
+// PAIR-NEXT: const float hi = [[P]][1];
 
 // SMALL-LABEL: small_reshape_c0_generic(
 // SMALL: rt::reshape_through_smem<{{L[0-9]+}}, {{L[0-9]+}}>({{t[0-9]+}}, {{t[0-9]+}}, scratch);

@@ -249,6 +249,16 @@ TEST_CASE("creation and shapes") {
   CHECK(c(1, 0) == 7);
 }
 
+TEST_CASE("split of a tile of 2 gives its scalars, in order") {
+  auto [lo, hi] = tile::split(tile::arange<5, 7>());
+  static_assert(std::is_same_v<decltype(lo), int>);
+  CHECK(lo == 5);
+  CHECK(hi == 6);
+  auto [a, b] = tile::split(tile::join(2.5f, -1.0f));
+  CHECK(a == 2.5f);
+  CHECK(b == -1.0f);
+}
+
 TEST_CASE("masked load never touches masked-off lanes") {
   constexpr int n = 5;
   auto buffer = std::make_unique<float[]>(n);

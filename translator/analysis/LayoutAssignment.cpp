@@ -321,10 +321,16 @@ private:
       return std::nullopt;
     case OpKind::Trans:
       return std::nullopt; // goes through shared memory from any layout
+    case OpKind::Split:
+      // Into scalars: every thread holds the pair.
+      if (O.result()->type().isScalar())
+        return Layout{
+            defaultBlocked(V->type().Shape, 2, NumWarps, Target.WarpSize, {0}),
+            std::nullopt};
+      return relabeledOperand(O, Map.get(O.result()));
     case OpKind::Reshape:
     case OpKind::Permute:
     case OpKind::Join:
-    case OpKind::Split:
     case OpKind::Cat:
     case OpKind::Flip:
       // The layout that lets it relabel registers, if any; from any other,

@@ -223,6 +223,9 @@ Layout fittedResult(const Op &O, const Layout &Wanted,
 }
 
 bool relabels(const Op &O, const LayoutMap &LM) {
+  // A split into scalars reads the pair every thread holds.
+  if (O.result()->type().isScalar())
+    return true;
   auto Want = relabeledOperand(O, LM.get(O.result()));
   return Want && llvm::all_of(O.operands(), [&](const Value *V) {
            return LM.get(V) == *Want;

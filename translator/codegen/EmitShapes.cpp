@@ -14,10 +14,18 @@ using namespace tilecc::ir;
 namespace tilecc::codegen {
 
 void KernelEmitter::emitRearrangement(const Op &O) {
-  for (const auto &R : O.results())
-    declareTile(R.get());
   const Value *X = O.operand(0), *R = O.result();
   const std::string In = nameOf(X), Out = nameOf(R);
+  // A tile of 2 split into scalars: every thread holds both elements
+  // (layout assignment's pairs layout), in order.
+  if (O.kind() == OpKind::Split && R->type().isScalar()) {
+    for (unsigned I = 0; I < 2; ++I)
+      line(constDecl(O.result(I)) + " = " + In + "[" + std::to_string(I) +
+           "];");
+    return;
+  }
+  for (const auto &Result : O.results())
+    declareTile(Result.get());
   const Type &T = R->type();
   const unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
   const bool Relabel = analysis::relabels(O, LM);

@@ -190,9 +190,9 @@ private:
       Want.push_back(2);
       break;
     case OpKind::Split:
-      if (In.Shape.back() != 2 || In.rank() < 2)
-        return fail(O, "splits a tile of rank 2 or more whose last "
-                       "dimension is 2, not " +
+      if (In.Shape.back() != 2)
+        return fail(O, "splits a tile whose last dimension is 2 (a tile of "
+                       "2 into scalars), not " +
                            In.str());
       Want.pop_back();
       break;
