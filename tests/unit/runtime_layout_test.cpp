@@ -2,16 +2,7 @@
 // on the host: each simulated thread's elements, by the same functions the
 // generated kernels call.
 
-// layout.cuh is device code: on the host its qualifiers are nothing and the
-// thread index is a variable the tests set.
-#define __host__
-#define __device__
-namespace {
-struct ThreadIndex {
-  int x;
-};
-ThreadIndex threadIdx;
-} // namespace
+#include "RuntimeOnHost.h"
 #include <tile/rt/layout.cuh>
 
 #include <doctest/doctest.h>
@@ -54,12 +45,12 @@ template <class Src, class Dst> void checkBroadcast(int Threads) {
 }
 
 template <int D0, int D1, int D2>
-using Blocked3 = rt::blocked<rt::dims{D0, D1, D2}, rt::dims{1, 1, 1},
-                             rt::dims{2, 16, 1}, rt::dims{4, 1, 1},
-                             rt::dims{2, 1, 0}>;
+using Blocked3 =
+    rt::blocked<rt::dims{D0, D1, D2}, rt::dims{1, 1, 1}, rt::dims{2, 16, 1},
+                rt::dims{4, 1, 1}, rt::dims{2, 1, 0}>;
 template <int D0, int D1>
-using Blocked2 = rt::blocked<rt::dims{D0, D1}, rt::dims{1, 2},
-                             rt::dims{4, 8}, rt::dims{4, 1}, rt::dims{1, 0}>;
+using Blocked2 = rt::blocked<rt::dims{D0, D1}, rt::dims{1, 2}, rt::dims{4, 8},
+                             rt::dims{4, 1}, rt::dims{1, 0}>;
 
 } // namespace
 

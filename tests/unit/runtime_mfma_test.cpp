@@ -6,16 +6,7 @@
 // compiled, not run, here; this is what says its lanes hold what the
 // instruction computes.
 
-// The runtime's index arithmetic is device code: on the host its qualifiers
-// are nothing and the thread index is a variable the tests set.
-#define __host__
-#define __device__
-namespace {
-struct ThreadIndex {
-  int x;
-};
-ThreadIndex threadIdx;
-} // namespace
+#include "RuntimeOnHost.h"
 #include <tile/rt/mfma.cuh>
 
 #include "analysis/Layout.h"
