@@ -65,7 +65,7 @@ bool bench(const char *name, const char *dtype, sample::Random &rng) {
                             x.begin() + std::size_t(t + 1) * hidden);
     const std::vector<int64_t> yt{target[t]};
     const auto want = reference::linear_cross_entropy<T>(
-        xt, w, yt, 1, hidden, vocab, ignore_index, 0.0);
+        xt, w, yt, 1, hidden, vocab, ignore_index, 0.0, /*weight_grad=*/false);
     // The reference's mean is over its one token; the run's over live ones.
     const auto lt = reference::linear_loss_tolerance(bf16, want.max_logit, 1);
     const double gt = reference::linear_grad_tolerance(bf16, want.max_logit);

@@ -24,11 +24,14 @@ struct LinearCrossEntropy {
   double max_logit = 0;             // the largest |logit|
 };
 
+/// weight_grad: whether dW is computed (a benchmark's sampled tokens need
+/// only their loss and dx, and vocab x hidden doubles are gigabytes).
 template <class T>
 LinearCrossEntropy
 linear_cross_entropy(std::span<const T> x, std::span<const T> w,
                      std::span<const int64_t> target, int tokens, int hidden,
-                     int vocab, int64_t ignore_index, double smoothing) {
+                     int vocab, int64_t ignore_index, double smoothing,
+                     bool weight_grad = true) {
   LinearCrossEntropy out;
   std::vector<float> logits(std::size_t(tokens) * vocab);
   for (int t = 0; t < tokens; ++t)
@@ -50,8 +53,10 @@ linear_cross_entropy(std::span<const T> x, std::span<const T> w,
     g[i] = double(float(T(ce.grad[i])));
   out.dx.assign(std::size_t(tokens) * hidden, 0);
   out.dx_scale.assign(out.dx.size(), 0);
-  out.dw.assign(std::size_t(vocab) * hidden, 0);
-  out.dw_scale.assign(out.dw.size(), 0);
+  if (weight_grad) {
+    out.dw.assign(std::size_t(vocab) * hidden, 0);
+    out.dw_scale.assign(out.dw.size(), 0);
+  }
   for (int t = 0; t < tokens; ++t)
     for (int v = 0; v < vocab; ++v) {
       const double gv = g[std::size_t(t) * vocab + v];
@@ -62,8 +67,10 @@ linear_cross_entropy(std::span<const T> x, std::span<const T> w,
         const double xv = double(float(x[std::size_t(t) * hidden + h]));
         out.dx[std::size_t(t) * hidden + h] += gv * wv;
         out.dx_scale[std::size_t(t) * hidden + h] += std::fabs(gv * wv);
-        out.dw[std::size_t(v) * hidden + h] += gv * xv;
-        out.dw_scale[std::size_t(v) * hidden + h] += std::fabs(gv * xv);
+        if (weight_grad) {
+          out.dw[std::size_t(v) * hidden + h] += gv * xv;
+          out.dw_scale[std::size_t(v) * hidden + h] += std::fabs(gv * xv);
+        }
       }
     }
   return out;
