@@ -64,10 +64,10 @@ linear_cross_entropy(std::span<const T> x, std::span<const T> w,
         continue;
       for (int h = 0; h < hidden; ++h) {
         const double wv = double(float(w[std::size_t(v) * hidden + h]));
-        const double xv = double(float(x[std::size_t(t) * hidden + h]));
         out.dx[std::size_t(t) * hidden + h] += gv * wv;
         out.dx_scale[std::size_t(t) * hidden + h] += std::fabs(gv * wv);
         if (weight_grad) {
+          const double xv = double(float(x[std::size_t(t) * hidden + h]));
           out.dw[std::size_t(v) * hidden + h] += gv * xv;
           out.dw_scale[std::size_t(v) * hidden + h] += std::fabs(gv * xv);
         }

@@ -77,7 +77,7 @@ template <class L> __device__ int mfma_origin(int d) {
 
 /// Register slot (tile * 16 + register, detail::mfma_register) of this
 /// thread's accumulator element e in layout L.
-template <class L> __device__ __host__ constexpr int mfma_slot(int e) {
+template <class L> TILE_RT_HD constexpr int mfma_slot(int e) {
   return tabulated<detail::mfma_register<L>, L::elems()>(e);
 }
 
