@@ -4,6 +4,10 @@
 #   [ARCHS <arch>...]           CUDA: 90a 80 ... (default 90a); HIP: gfx90a ...
 #   [SHARDS <n>]                translation units per source (default 4)
 #   [DEBUG]                     device_assert checks (-DTILE_DEBUG)
+#   [TUNING_TABLE <file.json>]  configurations measured fastest per device
+#                               and key, compiled into the launch wrappers
+#                               (what TILECC_CACHE_DIR's autotuning cache
+#                               holds; docs/language.md, "Autotuning")
 #   [TILECC_ARGS <arg>...])     passed to tilecc (e.g. --kernel name,
 #                               --assume=aligned16)
 #
@@ -50,10 +54,19 @@ macro(add_tile_kernel target)
 endmacro()
 
 function(_tilecc_add_tile_kernel target)
-  cmake_parse_arguments(PARSE_ARGV 1 ARG "DEBUG" "BACKEND;SHARDS" "SOURCES;ARCHS;TILECC_ARGS")
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "DEBUG" "BACKEND;SHARDS;TUNING_TABLE" "SOURCES;ARCHS;TILECC_ARGS")
   # DEBUG: device_assert checks (TILE_DEBUG), as Triton's debug=True.
   if(ARG_DEBUG)
     list(APPEND ARG_TILECC_ARGS -DTILE_DEBUG)
+  endif()
+  set(table_depends)
+  if(ARG_TUNING_TABLE)
+    get_filename_component(table_abs ${ARG_TUNING_TABLE} ABSOLUTE)
+    if(NOT EXISTS ${table_abs})
+      message(FATAL_ERROR "add_tile_kernel(${target}): TUNING_TABLE ${table_abs} does not exist")
+    endif()
+    list(APPEND ARG_TILECC_ARGS --tuning-table ${table_abs})
+    set(table_depends ${table_abs})
   endif()
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "add_tile_kernel(${target}): no SOURCES")
@@ -123,7 +136,7 @@ function(_tilecc_add_tile_kernel target)
                ${outdir}/${stem}.tile.launch.cpp ${pieces}
         COMMAND tilecc::tilecc ${src_abs} -o ${outdir} --target ${tilecc_target}
                 --depfile ${outdir}/${stem}.d ${shard_args} ${ARG_TILECC_ARGS}
-        DEPENDS ${src_abs} tilecc::tilecc
+        DEPENDS ${src_abs} tilecc::tilecc ${table_depends}
         DEPFILE ${outdir}/${stem}.d
         COMMENT "tilecc ${name}"
         VERBATIM)

@@ -20,10 +20,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <source_location>
 #include <string>
@@ -37,12 +39,14 @@
 #define TILE_GRID(kernel) [[clang::annotate("tile.grid", #kernel)]]
 #define TILE_SELECT(kernel) [[clang::annotate("tile.select", #kernel)]]
 #define TILE_CONFIGS_ATTR(kernel) [[clang::annotate("tile.configs", #kernel)]]
+#define TILE_TUNE(kernel) [[clang::annotate("tile.tune", #kernel)]]
 #else
 #define TILE_OP(name)
 #define TILE_KERNEL
 #define TILE_GRID(kernel)
 #define TILE_SELECT(kernel)
 #define TILE_CONFIGS_ATTR(kernel)
+#define TILE_TUNE(kernel)
 #endif
 
 #define TILE_CONFIGS(kernel, ...)                                              \
@@ -91,6 +95,56 @@ struct config {
   /// What its launches' arguments satisfy (see assumption above).
   assumption assume = assumption::none;
 };
+
+/// What the autotuner keys its choice on, and the device buffers it must
+/// protect while it tries configurations (Triton's autotune key=,
+/// reset_to_zero= and restore_value=): returned by a kernel's TILE_TUNE
+/// rule, which takes the kernel's arguments. Without a rule the key is the
+/// kernel's integer arguments and nothing is protected.
+struct tuning {
+  static constexpr int capacity = 16;
+  /// Up to capacity values; a rule that lists more makes the launch
+  /// wrapper return its invalid-value error.
+  template <class T> struct list {
+    T items[capacity] = {};
+    int size = 0;
+    constexpr list() = default;
+    constexpr list(std::initializer_list<T> values)
+        : size(static_cast<int>(values.size())) {
+      int i = 0;
+      for (const T &v : values)
+        if (i < capacity)
+          items[i++] = v;
+    }
+  };
+  /// The first bytes of a device buffer.
+  struct buffer {
+    void *data = nullptr;
+    std::size_t bytes = 0;
+  };
+  /// How a key's values are compared: rounded up to a power of two (a
+  /// choice measured for 3000 columns serves 2049 to 4096), or as they are.
+  enum class rounding { next_power_of_2, exact };
+
+  list<long long> key = {};
+  rounding key_rounding = rounding::next_power_of_2;
+  /// Zeroed before every trial and before the launch that follows the
+  /// tuning: what the kernel expects zero (locks, arrival counters).
+  list<buffer> reset_to_zero = {};
+  /// Copied before the tuning and put back before every trial and before
+  /// the launch that follows: what the kernel reads and updates (an output
+  /// it accumulates into).
+  list<buffer> restore_value = {};
+};
+
+/// count elements of type T at data, for tuning::reset_to_zero and
+/// tuning::restore_value.
+template <class T>
+requires(!std::is_const_v<T>) tuning::buffer
+    elements(T *data, long long count) {
+  return {static_cast<void *>(data),
+          count > 0 ? static_cast<std::size_t>(count) * sizeof(T) : 0};
+}
 
 template <class A, class B>
 requires std::is_integral_v<A> && std::is_integral_v<B> TILE_OP("cdiv")

@@ -160,6 +160,18 @@ bool layer_norm_bwd_dx_fits(tile::half *, const tile::half *, float *, float *,
   return n_cols <= BLOCK;
 }
 
+// Autotuning: the rows' shape decides, and every trial must find the locks
+// and the counts beside them zero (the partial sums start over with them).
+TILE_TUNE(layer_norm_bwd_dx)
+tile::tuning layer_norm_bwd_dx_tuning(tile::half *, const tile::half *, float *,
+                                      float *, const tile::half *,
+                                      const tile::half *, const float *,
+                                      const float *, int *locks, int,
+                                      int n_rows, int n_cols, int groups) {
+  return {.key = {n_rows, n_cols},
+          .reset_to_zero = {tile::elements(locks, 2 * groups)}};
+}
+
 template <int ROWS, int BLOCK>
 TILE_GRID(layer_norm_fwd)
 tile::grid layer_norm_fwd_grid(const tile::half *, tile::half *,

@@ -45,14 +45,18 @@ tile::grid mm_grid(tile::tensor_descriptor<const tile::half, BM, BK>,
 // HEADER: cudaError_t mm(tile::host_tensor_descriptor<const tile::half, 2> a,
 // HEADER-NEXT: tile::host_tensor_descriptor<const tile::half, 2> b,
 // HEADER-NEXT: tile::host_tensor_descriptor<tile::half, 2> c,
+// WRAPPER-LABEL: launch_config(int config, bool &tilecc_declined,
+// WRAPPER: tilecc_grid = grid_0(a, b, c);
+// WRAPPER: reinterpret_cast<std::uintptr_t>(a.base) % 16 == 0 &&
+// WRAPPER-NEXT: a.shape[0] % 16 == 0 && a.shape[1] % 16 == 0 && a.strides[0] % 16 == 0 &&
+// WRAPPER: launch_mm_c0_aligned16_tma(
 // WRAPPER-LABEL: cudaError_t mm(
 // WRAPPER: if (!tile::detail::descriptor_fits(a))
 // WRAPPER-NEXT: return cudaErrorInvalidValue;
 // WRAPPER: if (!tile::detail::descriptor_fits(c))
-// WRAPPER: tilecc_grid = tilecc_gen::mm::grid_0(a, b, c);
-// WRAPPER: reinterpret_cast<std::uintptr_t>(a.base) % 16 == 0 &&
-// WRAPPER-NEXT: a.shape[0] % 16 == 0 && a.shape[1] % 16 == 0 && a.strides[0] % 16 == 0 &&
-// WRAPPER: launch_mm_c0_aligned16_tma(
+// WRAPPER-NEXT: return cudaErrorInvalidValue;
+// WRAPPER-NOT: launch_mm_c0
+// WRAPPER: tilecc_launch(config, tilecc_declined);
 // CHECK-LABEL: __global__ void __launch_bounds__(128) mm_c0_aligned16_tma(
 // CHECK-NEXT: const rt::f16 *a_base, {{.*}}int a_shape0,
 // CHECK-NEXT: int a_shape1, {{.*}}int a_stride0,

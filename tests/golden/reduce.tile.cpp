@@ -55,7 +55,8 @@ tile::grid rows_grid(const tile::half *, float *, float *, int *, int) {
 // LAUNCH: static bool applies_0(
 // LAUNCH-NEXT: {{\[\[}}maybe_unused{{\]\]}} int n_cols) {
 // LAUNCH-NEXT: return n_cols <= 128;
-// LAUNCH: if (tilecc_gen::rows::applies(c, x, y, total, where, n_cols))
-// LAUNCH-NEXT: config = c;
-// LAUNCH: if (!tilecc_gen::rows::applies(config, x, y, total, where, n_cols))
+// LAUNCH: if (!applies(config, x, y, total, where, n_cols)) {
+// LAUNCH-NEXT: tilecc_declined = true;
 // LAUNCH-NEXT: return cudaErrorInvalidValue;
+// LAUNCH: if (tilecc_gen::rows::applies(tilecc_config, x, y, total, where, n_cols))
+// LAUNCH-NEXT: config = tilecc_config;

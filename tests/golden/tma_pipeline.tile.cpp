@@ -125,10 +125,9 @@ tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK-LABEL: mm_tma_c0_aligned16(
 // CHECK: rt::cp_async_v<8>(
 // WRAP: if (tilecc_aligned16 && m > 0 && k > 0 && lda > 0 && n > 0)
-// WRAP-NEXT: if (const cudaError_t status =
-// WRAP-NEXT: tilecc_gen::mm_tma::launch_mm_tma_c0_aligned16_tma(
-// WRAP: status != cudaErrorNotSupported)
-// WRAP-NEXT: return status;
+// WRAP-NEXT: if (const cudaError_t tilecc_status = launch_mm_tma_c0_aligned16_tma(
+// WRAP: tilecc_status != cudaErrorNotSupported)
+// WRAP-NEXT: return tilecc_status;
 // WRAP-NEXT: if (tilecc_aligned16)
 // SM80-NOT: _tma(
 // SM80-NOT: mbarrier

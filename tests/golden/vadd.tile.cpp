@@ -60,7 +60,6 @@ tile::grid vadd_grid(const float *, const float *, float *, int n) {
 // LAUNCH: static tile::grid grid_0(const float *, const float *, float *,
 // LAUNCH-NEXT: {{\[\[}}maybe_unused{{\]\]}} int n) {
 // LAUNCH-NEXT: return {tile::cdiv(n, 1024)};
-// LAUNCH: if (config == -1)
 // LAUNCH: if (tilecc_grid.x <= 0 || tilecc_grid.y <= 0 || tilecc_grid.z <= 0)
 // LAUNCH-NEXT: return cudaSuccess;
 // LAUNCH: const bool tilecc_aligned16 =
@@ -68,10 +67,10 @@ tile::grid vadd_grid(const float *, const float *, float *, int n) {
 // LAUNCH: n % 16 == 0;
 // LAUNCH: case 0:
 // LAUNCH-NEXT: if (tilecc_aligned16)
-// LAUNCH-NEXT: return tilecc_gen::vadd::launch_vadd_c0_aligned16(tilecc_dims, stream, x,
-// LAUNCH-NEXT: y, out, n);
-// LAUNCH-NEXT: return tilecc_gen::vadd::launch_vadd_c0_generic(tilecc_dims, stream, x, y,
-// LAUNCH-NEXT: out, n);
+// LAUNCH-NEXT: return launch_vadd_c0_aligned16(tilecc_dims, stream, x, y, out, n);
+// LAUNCH-NEXT: return launch_vadd_c0_generic(tilecc_dims, stream, x, y, out, n);
+// LAUNCH: if (config == -1)
+// LAUNCH-NEXT: config = 0;
 
 // HDR: cudaError_t vadd(const float *x, const float *y, float *out, int n,
 // HDR-NEXT: cudaStream_t stream = nullptr, int config = -1);

@@ -114,10 +114,12 @@ tile::grid copy_grid(const float *, float *, int n) {
 // WRAP-NEXT: return n;
 // WRAP-NEXT: return 1;
 // WRAP: if (tilecc_aligned16 && m > 0 && k > 0 && n > 0)
-// WRAP-NEXT: if (const cudaError_t status = tilecc_gen::mm::launch_mm_c0_aligned16_tma(
+// WRAP-NEXT: if (const cudaError_t tilecc_status =
+// WRAP-NEXT: launch_mm_c0_aligned16_tma(
 // WRAP: if (tilecc_aligned16)
-// WRAP-NEXT: if (const cudaError_t status = tilecc_gen::mm::launch_mm_c0_aligned16(
-// WRAP: return tilecc_gen::mm::launch_mm_c0_generic(
+// WRAP-NEXT: if (const cudaError_t tilecc_status =
+// WRAP-NEXT: launch_mm_c0_aligned16(
+// WRAP: return launch_mm_c0_generic(
 
 // META: "built_for": "sm_90 on"
 // META: "built_for": "below sm_90"
@@ -126,10 +128,11 @@ tile::grid copy_grid(const float *, float *, int n) {
 // ASSUME: // copy_c0_aligned16: BLOCK=1024
 // ASSUME-NOT: copy_c0_generic
 // ASSUME-WRAP: if (tilecc_aligned16)
-// ASSUME-WRAP-NEXT: return tilecc_gen::copy::launch_copy_c0_aligned16(
-// ASSUME-WRAP: break;
-// ASSUME-WRAP: // No variant of the configuration runs with these arguments
-// ASSUME-WRAP: return cudaErrorInvalidValue;
+// ASSUME-WRAP-NEXT: return launch_copy_c0_aligned16(
+// ASSUME-WRAP-NEXT: break;
+// ASSUME-WRAP-NEXT: }
+// ASSUME-WRAP-NEXT: tilecc_declined = true;
+// ASSUME-WRAP-NEXT: return cudaErrorInvalidValue;
 
 // ALL-ALIGNED: mm_c0_aligned16_tma(
 // ALL-ALIGNED: mm_c0_aligned16(

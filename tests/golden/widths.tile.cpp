@@ -56,6 +56,6 @@ tile::grid widths_grid(const int8_t *, int8_t *, const double *, double *,
 // LAUNCH: const bool tilecc_unit =
 // LAUNCH: stride == 1;
 // LAUNCH: if (tilecc_unit)
-// LAUNCH-NEXT: return tilecc_gen::widths::launch_widths_c0_unit(
+// LAUNCH-NEXT: return launch_widths_c0_unit(
 // LAUNCH: if (tilecc_aligned16)
-// LAUNCH-NEXT: return tilecc_gen::widths::launch_widths_c0_aligned16(
+// LAUNCH-NEXT: return launch_widths_c0_aligned16(

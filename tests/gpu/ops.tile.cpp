@@ -853,6 +853,20 @@ tile::grid
                         float *, tile::half *, int *, int m, int n, int) {
   return {tile::cdiv(m, BM), tile::cdiv(n, BN), SPLITS};
 }
+// Tuning measures each configuration many times: c and col_sums, which
+// the kernel adds to, are put back before each trial, and the arrival
+// counters (one per block of the smallest blocks a configuration takes,
+// 32 x 32) zeroed.
+TILE_TUNE(matmul_split_k)
+tile::tuning matmul_split_k_tuning(const tile::half *, const tile::half *,
+                                   float *c, float *col_sums, tile::half *,
+                                   int *arrivals, int m, int n, int k) {
+  return {.key = {m, n, k},
+          .reset_to_zero = {tile::elements(arrivals, tile::cdiv(m, 32) *
+                                                         tile::cdiv(n, 32))},
+          .restore_value = {tile::elements(c, 1LL * m * n),
+                            tile::elements(col_sums, n)}};
+}
 template <int BM, int BN, int BK>
 TILE_GRID(matmul_step_adds)
 tile::grid matmul_step_adds_grid(const tile::half *, const tile::half *,

@@ -559,6 +559,50 @@ void checkSplitKWith(int Config, int M, int N, int K) {
           FinalRounded, 0);
 }
 
+/// matmul_split_k tuned (tile::autotuned): every configuration runs many
+/// times while it is measured, yet c and col_sums, which start non-zero
+/// and are added to, hold one launch's sums after the tuning call and
+/// after a second call that finds the choice made.
+void checkSplitKTuned(int M, int N, int K) {
+  auto A = randomHalves(size_t(M) * K, -1, 1);
+  auto B = randomHalves(size_t(K) * N, -1, 1);
+  const std::vector<float> C0 = randomFloats(size_t(M) * N, -1, 1),
+                           Sums0 = randomFloats(N, -1, 1);
+  std::vector<float> C = C0, Sums = Sums0;
+  std::vector<tile::half> Rounded(C.size());
+  const tile::grid Grid{tile::cdiv(M, 64), tile::cdiv(N, 64), 4};
+  std::vector<int> Arrivals(size_t(Grid.x) * Grid.y, 0);
+  tile::emulate::launch(Grid, matmul_split_k<64, 64, 32, 4>, A.data(), B.data(),
+                        C.data(), Sums.data(), Rounded.data(), Arrivals.data(),
+                        M, N, K);
+  sample::DeviceArray<tile::half> DA(A, 0), DB(B, 0), DRounded(C.size(), 0);
+  sample::DeviceArray<float> DC(C0, 0), DSums(Sums0, 0);
+  // As many counters as the configuration with the smallest blocks needs.
+  const std::vector<int> Zeros(size_t(tile::cdiv(M, 32)) * tile::cdiv(N, 32),
+                               0);
+  sample::DeviceArray<int> DArrivals(Zeros, 0);
+  for (const char *Call : {"tuning", "tuned"}) {
+    DC.upload(C0);
+    DSums.upload(Sums0);
+    DArrivals.upload(Zeros);
+    CUDA_CHECK(tilecc::matmul_split_k(DA.get(), DB.get(), DC.get(), DSums.get(),
+                                      DRounded.get(), DArrivals.get(), M, N, K,
+                                      nullptr, tile::autotuned));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::string L = std::string("matmul_split_k ") + Call + " " +
+                          std::to_string(M) + "x" + std::to_string(N) + "x" +
+                          std::to_string(K);
+    const std::vector<float> Final = DC.download();
+    compare(L + " c", Final, C, 1e-4);
+    compare(L + " column sums", DSums.download(), Sums, 1e-4);
+    std::vector<float> FinalRounded;
+    for (float V : Final)
+      FinalRounded.push_back(float(tile::half(V)));
+    compare(L + " rounded by the last split", DRounded.download_floats(),
+            FinalRounded, 0);
+  }
+}
+
 /// matmul_step_adds, ragged (generic variant) and aligned (TMA variant).
 void checkStepAdds(int M, int N, int K) {
   auto A = randomHalves(size_t(M) * K, -1, 1);
@@ -946,6 +990,8 @@ int main() {
   checkSplitKWith<32, 32, 16, 3>(1, 150, 70, 333);
   checkSplitKWith<64, 64, 32, 4>(0, 192, 128, 320);
   checkSplitKWith<32, 32, 16, 3>(1, 192, 128, 320);
+  checkSplitKTuned(150, 70, 333);
+  checkSplitKTuned(192, 128, 320);
   checkTransposedDot<64, 64, 64, 0>(0);
   checkTransposedDot<64, 64, 64, 0>(1);
   checkTransposedDot<64, 128, 128, 0>(2); // 48 KB of scratch, static on sm_80

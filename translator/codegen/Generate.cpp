@@ -9,12 +9,14 @@
 //===----------------------------------------------------------------------===//
 #include "codegen/Generate.h"
 #include "analysis/EntryRegisters.h"
+#include "analysis/InPlaceUpdates.h"
 #include "codegen/EmissionPlan.h"
 #include "codegen/FormatCode.h"
 #include "codegen/LaunchModel.h"
 #include "codegen/Passes.h"
 #include "codegen/Renderer.h"
 #include "codegen/Templates.h"
+#include "codegen/TuningTable.h"
 #include "codegen/VariantPlanning.h"
 #include "ir/Printer.h"
 #include "ir/Verifier.h"
@@ -22,6 +24,7 @@
 #include "transforms/DeadCode.h"
 #include "transforms/GlobalMemoryOrder.h"
 #include "transforms/PriorGridWait.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace tilecc::ir;
@@ -316,6 +319,66 @@ std::optional<KernelModel> buildModel(frontend::Kernel &K,
   return Model;
 }
 
+/// FNV-1a, 64 bits, as 16 hex digits.
+std::string contentHash(llvm::StringRef Text) {
+  uint64_t H = 14695981039346656037ull;
+  for (const unsigned char C : Text.bytes())
+    H = (H ^ C) * 1099511628211ull;
+  return llvm::utohexstr(H, /*LowerCase=*/true, 16);
+}
+
+/// What the wrapper's tuner needs: the TILE_TUNE rule (or the integer
+/// arguments as the key), the hash of the code the measurements are for,
+/// and the rows of the tuning table; false, with Error set, for a table
+/// that names the kernel's configurations wrongly.
+bool addTuning(const frontend::Kernel &K, const GenerateOptions &Opts,
+               json &Data, GenerateError &Error) {
+  Data["content_hash"] = contentHash(
+      Opts.Target.Name + Data["variants"].dump() + Data["configs"].dump());
+  Data["has_tune_rule"] = !K.TuneBody.empty();
+  // Measuring a kernel that changes its arguments as it runs would change
+  // them many times over, unless a rule says what to reset or restore.
+  const std::vector<std::string> InPlace =
+      inPlaceUpdates(*K.Instances.front().Fn);
+  Data["in_place"] = llvm::join(InPlace, ", ");
+  Data["tune_refused"] = !InPlace.empty() && K.TuneBody.empty();
+  Data["tune_params"] = K.TuneParams;
+  Data["tune_body"] = markForFormatting(K.TuneBody);
+  Data["tuning_args"] = argNames(*K.Instances.front().Fn, false);
+  if (K.TuneBody.empty()) {
+    // The integer arguments, as many as tile::tuning's key holds.
+    const size_t KeySize = std::min<size_t>(K.IntegerParams.size(), 16);
+    const llvm::ArrayRef<std::string> Key =
+        llvm::ArrayRef(K.IntegerParams).take_front(KeySize);
+    std::vector<std::string> Params;
+    for (const std::string &Name : Key)
+      for (const HostParam &P : K.Instances.front().Fn->HostParams)
+        if (P.Name == Name)
+          Params.push_back(P.CxxType + " " + Name);
+    Data["tune_params"] = llvm::join(Params, ", ");
+    Data["tuning_args"] = llvm::join(Key, ", ");
+    Data["default_key"] = "{" + llvm::join(Key, ", ") + "}";
+    Data["default_key_partial"] = KeySize < K.IntegerParams.size();
+  }
+  Data["has_table"] = false;
+  Data["keys_tuning"] = !Data["tune_refused"];
+  if (!Opts.TuningTable)
+    return true;
+  std::string Why;
+  size_t Entry = 0;
+  std::optional<json> Rows = tuningTableRows(*Opts.TuningTable, K, Why, Entry);
+  if (!Rows) {
+    Error = {Why, entryLocation(Opts.TuningTableText, Entry), false,
+             Opts.TuningTablePath};
+    return false;
+  }
+  Data["has_table"] = !Rows->empty();
+  Data["keys_tuning"] = !Data["tune_refused"] || !Rows->empty();
+  Data["table_rows"] = *Rows;
+  Data["table_source"] = Opts.TuningTablePath;
+  return true;
+}
+
 } // namespace
 
 bool prepareKernel(frontend::Kernel &K, GenerateError &Error) {
@@ -350,6 +413,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
   for (json &C : Data["configs"])
     for (const char *Body : {"grid_body", "select_body"})
       C[Body] = markForFormatting(C[Body].get<std::string>());
+  for (unsigned C = 0; C < K.Instances.size(); ++C)
+    Data["configs"][C]["name"] = configName(K, K.Instances[C].Cfg);
+  if (!addTuning(K, Opts, Data, Error))
+    return std::nullopt;
   Data["num_configs"] = K.Instances.size();
   Data["specializations"] =
       specializationFlags(Model->Specs, Model->Configs, F0);

@@ -13,6 +13,7 @@
 #include "codegen/Shards.h"
 #include "frontend/Frontend.h"
 #include "ir/Target.h"
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -32,16 +33,25 @@ struct GenerateOptions {
   /// --shards: which translation unit compiles each variant; none when the
   /// kernel files are compiled whole.
   ShardPlanner *Shards = nullptr;
+  /// --tuning-table: the parsed table (TuningTable.h), its path and its
+  /// text; none when the wrappers have no table.
+  const nlohmann::json *TuningTable = nullptr;
+  std::string TuningTablePath;
+  std::string TuningTableText;
 };
 
-/// Why generation failed: a kernel the target cannot run (at Loc in the
-/// user's source; Unsupported when it uses what the target lacks, such as
-/// a type, or a configuration needs more shared memory than it has, rather
-/// than exceeding a limit of every target), or a bug of tilecc's (no Loc).
+/// Why generation failed: an input that is wrong (at Loc in File), a kernel
+/// the target cannot run (at Loc in the user's source; Unsupported when it uses
+/// what the target lacks, such as a type, or a configuration needs more shared
+/// memory than it has, rather than exceeding a limit of every target), or a bug
+/// of tilecc's (no Loc).
 struct GenerateError {
   std::string Message;
   std::optional<ir::SourceLoc> Loc;
   bool Unsupported = false;
+  /// Where Loc is when not in the user's source: an input such as the
+  /// tuning table.
+  std::string File;
 };
 
 /// Verifies each configuration's IR and erases its dead code: what every

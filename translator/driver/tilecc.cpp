@@ -13,6 +13,7 @@
 #include "codegen/FormatCode.h"
 #include "codegen/Generate.h"
 #include "codegen/Passes.h"
+#include "codegen/TuningTable.h"
 #include "driver/HugePageHeap.h"
 #include "frontend/Frontend.h"
 #include "frontend/TilePch.h"
@@ -114,6 +115,12 @@ static cl::opt<std::string> BuildPath(
              "source's -I, -isystem, -iquote, -include, -D and -U flags (as "
              "clang tools read it; a file it lacks takes a neighbour's)"),
     cl::value_desc("dir"), cl::cat(Category));
+static cl::opt<std::string> TuningTable(
+    "tuning-table",
+    cl::desc("a JSON table of the configurations measured fastest per device "
+             "and key (what TILECC_CACHE_DIR's autotuning cache holds), "
+             "compiled into the launch wrappers"),
+    cl::value_desc("file"), cl::cat(Category));
 static cl::list<std::string> IncludeDirs("I", cl::Prefix,
                                          cl::desc("include directory"),
                                          cl::cat(Category));
@@ -178,7 +185,10 @@ static std::string format(codegen::GeneratedFile &F) {
 
 /// Reports why K's generation failed, at the user's line where it has one.
 static void reportError(raw_ostream &OS, const codegen::GenerateError &Error) {
-  if (Error.Loc)
+  if (!Error.File.empty())
+    OS << Error.File << ":" << Error.Loc->Line << ":" << Error.Loc->Col
+       << ": error: " << Error.Message << "\n";
+  else if (Error.Loc)
     OS << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
        << ": error: " << Error.Message << "\n";
   else
@@ -475,6 +485,32 @@ static bool writeOutputs(ArrayRef<codegen::GeneratedFile> Files, unsigned Named,
   return true;
 }
 
+/// Reads and parses --tuning-table into GO; false after reporting why not.
+static bool readTuningTable(codegen::GenerateOptions &GO, nlohmann::json &Table,
+                            std::vector<std::string> &Dependencies) {
+  auto Buffer = MemoryBuffer::getFile(TuningTable);
+  if (!Buffer) {
+    errs() << "tilecc: error: cannot read the tuning table '" << TuningTable
+           << "': " << Buffer.getError().message() << "\n";
+    return false;
+  }
+  GO.TuningTableText = (*Buffer)->getBuffer().str();
+  GO.TuningTablePath = TuningTable;
+  try {
+    Table = nlohmann::json::parse(GO.TuningTableText);
+  } catch (const nlohmann::json::parse_error &E) {
+    const ir::SourceLoc L =
+        codegen::locationOf(GO.TuningTableText, E.byte ? E.byte - 1 : 0);
+    errs() << TuningTable << ":" << L.Line << ":" << L.Col
+           << ": error: the tuning table is not JSON\n";
+    return false;
+  }
+  GO.TuningTable = &Table;
+  if (!DepFile.empty())
+    Dependencies.push_back(TuningTable);
+  return true;
+}
+
 int main(int Argc, const char **Argv) {
   backHeapWithHugePages();
   // Arguments after `--` go to Clang unchanged.
@@ -538,6 +574,9 @@ int main(int Argc, const char **Argv) {
     Planner.emplace(Shards);
   codegen::GenerateOptions GO{Input, TILECC_VERSION, *TD, Assume,
                               Planner ? &*Planner : nullptr};
+  nlohmann::json Table;
+  if (!TuningTable.empty() && !readTuningTable(GO, Table, Dependencies))
+    return 1;
 
   // Each kernel's code is generated and formatted on a worker thread while
   // Clang instantiates the next one; one worker, so the shard planner sees

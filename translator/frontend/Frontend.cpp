@@ -56,6 +56,7 @@ struct Found {
   const FunctionTemplateDecl *Template = nullptr;
   FunctionDecl *Grid = nullptr;
   FunctionDecl *Select = nullptr; // the TILE_SELECT rule, if any
+  FunctionDecl *Tune = nullptr;   // the TILE_TUNE rule, if any
   std::vector<Config> Configs;
   /// Where TILE_CONFIGS writes each configuration: its instances are
   /// requested there, so an error in one (a failed static_assert, say) notes
@@ -75,6 +76,7 @@ public:
   llvm::SmallVector<std::pair<std::string, const VarDecl *>, 4> ConfigVars;
   llvm::SmallVector<std::pair<std::string, FunctionDecl *>, 4> Grids;
   llvm::SmallVector<std::pair<std::string, FunctionDecl *>, 4> Selects;
+  llvm::SmallVector<std::pair<std::string, FunctionDecl *>, 4> Tunes;
 
   bool VisitFunctionDecl(FunctionDecl *FD) {
     if (FD->isTemplateInstantiation() || !FD->isThisDeclarationADefinition())
@@ -91,6 +93,8 @@ public:
       Grids.push_back({*G, FD});
     if (auto S = annotation(FD, "tile.select"))
       Selects.push_back({*S, FD});
+    if (auto T = annotation(FD, "tile.tune"))
+      Tunes.push_back({*T, FD});
     return true;
   }
 
@@ -130,6 +134,7 @@ public:
     };
     Attach(Grids, "TILE_GRID", &Found::Grid);
     Attach(Selects, "TILE_SELECT", &Found::Select);
+    Attach(Tunes, "TILE_TUNE", &Found::Tune);
     for (const std::string &Name : Order) {
       Found &K = Kernels[Name];
       SourceLocation L = K.Kernel->getLocation();
@@ -150,11 +155,43 @@ public:
         Ok = false;
       }
       Ok &= checkTemplateParams(K);
+      if (K.Tune)
+        Ok &= checkTuneRule(K);
     }
     return Ok;
   }
 
 private:
+  /// The launch wrapper calls the rule with the kernel's arguments once,
+  /// whatever the configuration: it is no template, and returns
+  /// tile::tuning.
+  bool checkTuneRule(const Found &K) {
+    const FunctionDecl &T = *K.Tune;
+    if (T.getDescribedFunctionTemplate()) {
+      report(Diags, T.getLocation(),
+             "a TILE_TUNE rule must not be a template: its key and buffers "
+             "are the same for every configuration of '" +
+                 K.Kernel->getName() + "'");
+      return false;
+    }
+    const auto *Result = T.getReturnType()->getAsCXXRecordDecl();
+    if (!Result || Result->getQualifiedNameAsString() != "tile::tuning") {
+      report(Diags, T.getLocation(),
+             "a TILE_TUNE rule returns tile::tuning, not '" +
+                 T.getReturnType().getAsString() + "'");
+      return false;
+    }
+    if (T.getNumParams() != K.Kernel->getNumParams()) {
+      report(Diags, T.getLocation(),
+             "a TILE_TUNE rule takes the kernel's " +
+                 llvm::Twine(K.Kernel->getNumParams()) +
+                 " parameters, in its order; this one takes " +
+                 llvm::Twine(T.getNumParams()));
+      return false;
+    }
+    return true;
+  }
+
   bool checkTemplateParams(Found &K) {
     if (!K.Template)
       return true;
@@ -417,6 +454,13 @@ std::optional<Kernel> translateKernel(Sema &S, const Found &F,
     Failed |= !KI.Fn;
     K.Instances.push_back(std::move(KI));
   }
+  if (F.Tune) {
+    Failed |= !checkHostFunction(*F.Tune, "tuning rule", Reported);
+    printHostFunction(*F.Tune, K.TuneParams, K.TuneBody);
+  }
+  for (const ParmVarDecl *P : F.Kernel->parameters())
+    if (P->getType()->isIntegerType())
+      K.IntegerParams.push_back(P->getNameAsString());
   if (Failed)
     return std::nullopt;
   return K;

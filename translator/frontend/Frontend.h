@@ -53,7 +53,13 @@ struct Kernel {
   std::string QualifiedName; // for comments and the wrapper
   std::vector<std::string> MetaNames;
   std::vector<KernelInstance> Instances; // one per configuration
-  ir::SourceLoc Loc;                     // of its declaration
+  /// The TILE_TUNE rule as C++ text, as the grid rules are; empty when the
+  /// kernel has none.
+  std::string TuneParams;
+  std::string TuneBody;
+  /// The kernel's integer parameters: the autotuning key without a rule.
+  std::vector<std::string> IntegerParams;
+  ir::SourceLoc Loc; // of its declaration
 };
 
 struct FrontendOptions {
