@@ -10,6 +10,7 @@
 #ifndef SAMPLES_COMMON_CHECK_HPP
 #define SAMPLES_COMMON_CHECK_HPP
 
+#include <tile/autotune.hpp>
 #include <tile/tile.hpp>
 
 #include <cmath>
@@ -223,11 +224,14 @@ inline std::string describe(const tile::config &c,
   return s;
 }
 
-/// describe() of configs[index], or "default config" for index -1 (the
-/// launch wrapper chooses).
+/// describe() of configs[index], "default config" for index -1 (the
+/// launch wrapper chooses) or "autotuned" for tile::autotuned (the wrapper
+/// measures).
 template <std::size_t N>
 std::string describe_config(const tile::config (&configs)[N], int index,
                             std::initializer_list<const char *> names) {
+  if (index == tile::autotuned)
+    return "autotuned";
   return index == -1 ? std::string("default config")
                      : describe(configs[index], names);
 }

@@ -1,6 +1,6 @@
 // Runs layer_norm_fwd and the backward pass (layer_norm_bwd_dx, then
-// layer_norm_bwd_dwdb) on the GPU through their launch wrappers: with the
-// configuration the wrapper picks and with every explicitly chosen one that
+// layer_norm_bwd_dwdb) on the GPU through their launch wrappers: tuned, with
+// the configuration the wrapper picks and with every explicitly chosen one that
 // holds a row, on aligned and unaligned rows, against the reference. Outputs
 // and the partial sums are poisoned first. Exits 77 without a GPU.
 #include "layer_norm.tile.cpp"
@@ -68,7 +68,8 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
   };
   float eps = reference::layer_norm_eps;
 
-  for (int config = -1; config < tilecc::layer_norm_fwd_num_configs; ++config) {
+  for (int config = tile::autotuned;
+       config < tilecc::layer_norm_fwd_num_configs; ++config) {
     if (config >= 0 && k.cols > layer_norm_fwd_tile_configs[config].meta[1])
       continue;
     std::string what = "layer_norm_fwd " +
@@ -90,8 +91,10 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
     ++runs;
   }
 
-  for (int config = -1; config < tilecc::layer_norm_bwd_dx_num_configs;
-       ++config) {
+  // Tuned too: measuring runs every configuration many times over the
+  // locks and partial sums, which the tuning rule resets.
+  for (int config = tile::autotuned;
+       config < tilecc::layer_norm_bwd_dx_num_configs; ++config) {
     if (config >= 0 && k.cols > layer_norm_bwd_dx_tile_configs[config].meta[1])
       continue;
     std::string what = "layer_norm_bwd " +

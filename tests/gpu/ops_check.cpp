@@ -526,12 +526,17 @@ template <int Choice> void checkTwoDotsBranch(int Config) {
 /// 16 (the TMA one), against the emulation (fp32 sums in another order: a
 /// relative tolerance); its rounded sums must be the device's own final
 /// sums rounded, bit for bit (a split's add not yet landed when the last
-/// one read them would show).
+/// one read them would show). c and col_sums start non-zero: the kernel
+/// adds to them. Config tile::autotuned measures every configuration many
+/// times, yet after the tuning call, and after a second call that finds
+/// the choice made, they must hold one launch's sums.
 template <int BM, int BN, int BK, int Splits>
 void checkSplitKWith(int Config, int M, int N, int K) {
   auto A = randomHalves(size_t(M) * K, -1, 1);
   auto B = randomHalves(size_t(K) * N, -1, 1);
-  std::vector<float> C(size_t(M) * N, 0.0f), Sums(N, 0.0f);
+  const std::vector<float> C0 = randomFloats(size_t(M) * N, -1, 1),
+                           Sums0 = randomFloats(N, -1, 1);
+  std::vector<float> C = C0, Sums = Sums0;
   std::vector<tile::half> Rounded(C.size());
   const tile::grid Grid{tile::cdiv(M, BM), tile::cdiv(N, BN), Splits};
   std::vector<int> Arrivals(size_t(Grid.x) * Grid.y, 0);
@@ -539,59 +544,25 @@ void checkSplitKWith(int Config, int M, int N, int K) {
                         B.data(), C.data(), Sums.data(), Rounded.data(),
                         Arrivals.data(), M, N, K);
   sample::DeviceArray<tile::half> DA(A, 0), DB(B, 0), DRounded(C.size(), 0);
-  sample::DeviceArray<float> DC(std::vector<float>(C.size(), 0.0f), 0),
-      DSums(std::vector<float>(N, 0.0f), 0);
-  sample::DeviceArray<int> DArrivals(std::vector<int>(Arrivals.size(), 0), 0);
-  CUDA_CHECK(tilecc::matmul_split_k(DA.get(), DB.get(), DC.get(), DSums.get(),
-                                    DRounded.get(), DArrivals.get(), M, N, K,
-                                    nullptr, Config));
-  CUDA_CHECK(cudaDeviceSynchronize());
-  std::string L = "matmul_split_k config " + std::to_string(Config) + " " +
-                  std::to_string(M) + "x" + std::to_string(N) + "x" +
-                  std::to_string(K);
-  const std::vector<float> Final = DC.download();
-  compare(L + " c", Final, C, 1e-4);
-  compare(L + " column sums", DSums.download(), Sums, 1e-4);
-  std::vector<float> FinalRounded;
-  for (float V : Final)
-    FinalRounded.push_back(float(tile::half(V)));
-  compare(L + " rounded by the last split", DRounded.download_floats(),
-          FinalRounded, 0);
-}
-
-/// matmul_split_k tuned (tile::autotuned): every configuration runs many
-/// times while it is measured, yet c and col_sums, which start non-zero
-/// and are added to, hold one launch's sums after the tuning call and
-/// after a second call that finds the choice made.
-void checkSplitKTuned(int M, int N, int K) {
-  auto A = randomHalves(size_t(M) * K, -1, 1);
-  auto B = randomHalves(size_t(K) * N, -1, 1);
-  const std::vector<float> C0 = randomFloats(size_t(M) * N, -1, 1),
-                           Sums0 = randomFloats(N, -1, 1);
-  std::vector<float> C = C0, Sums = Sums0;
-  std::vector<tile::half> Rounded(C.size());
-  const tile::grid Grid{tile::cdiv(M, 64), tile::cdiv(N, 64), 4};
-  std::vector<int> Arrivals(size_t(Grid.x) * Grid.y, 0);
-  tile::emulate::launch(Grid, matmul_split_k<64, 64, 32, 4>, A.data(), B.data(),
-                        C.data(), Sums.data(), Rounded.data(), Arrivals.data(),
-                        M, N, K);
-  sample::DeviceArray<tile::half> DA(A, 0), DB(B, 0), DRounded(C.size(), 0);
   sample::DeviceArray<float> DC(C0, 0), DSums(Sums0, 0);
   // As many counters as the configuration with the smallest blocks needs.
   const std::vector<int> Zeros(size_t(tile::cdiv(M, 32)) * tile::cdiv(N, 32),
                                0);
   sample::DeviceArray<int> DArrivals(Zeros, 0);
-  for (const char *Call : {"tuning", "tuned"}) {
+  const bool Tuned = Config == tile::autotuned;
+  for (int Call = 0; Call < (Tuned ? 2 : 1); ++Call) {
     DC.upload(C0);
     DSums.upload(Sums0);
     DArrivals.upload(Zeros);
     CUDA_CHECK(tilecc::matmul_split_k(DA.get(), DB.get(), DC.get(), DSums.get(),
                                       DRounded.get(), DArrivals.get(), M, N, K,
-                                      nullptr, tile::autotuned));
+                                      nullptr, Config));
     CUDA_CHECK(cudaDeviceSynchronize());
-    const std::string L = std::string("matmul_split_k ") + Call + " " +
-                          std::to_string(M) + "x" + std::to_string(N) + "x" +
-                          std::to_string(K);
+    const std::string L = "matmul_split_k " +
+                          (Tuned ? std::string(Call ? "tuned" : "tuning")
+                                 : "config " + std::to_string(Config)) +
+                          " " + std::to_string(M) + "x" + std::to_string(N) +
+                          "x" + std::to_string(K);
     const std::vector<float> Final = DC.download();
     compare(L + " c", Final, C, 1e-4);
     compare(L + " column sums", DSums.download(), Sums, 1e-4);
@@ -990,8 +961,8 @@ int main() {
   checkSplitKWith<32, 32, 16, 3>(1, 150, 70, 333);
   checkSplitKWith<64, 64, 32, 4>(0, 192, 128, 320);
   checkSplitKWith<32, 32, 16, 3>(1, 192, 128, 320);
-  checkSplitKTuned(150, 70, 333);
-  checkSplitKTuned(192, 128, 320);
+  checkSplitKWith<64, 64, 32, 4>(tile::autotuned, 150, 70, 333);
+  checkSplitKWith<64, 64, 32, 4>(tile::autotuned, 192, 128, 320);
   checkTransposedDot<64, 64, 64, 0>(0);
   checkTransposedDot<64, 64, 64, 0>(1);
   checkTransposedDot<64, 128, 128, 0>(2); // 48 KB of scratch, static on sm_80
