@@ -94,6 +94,10 @@ struct config {
   bool launch_pdl = false;
   /// What its launches' arguments satisfy (see assumption above).
   assumption assume = assumption::none;
+  /// Whether the autotuner may choose it: false for a configuration that
+  /// computes something else than the others (a fused activation asked for
+  /// by index) or is there only to be compared.
+  bool autotune = true;
 };
 
 /// What the autotuner keys its choice on, and the device buffers it must

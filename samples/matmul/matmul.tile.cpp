@@ -48,8 +48,9 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
 // Tutorial 03's H100 configurations that fit tilecc's rules (a warpgroup
 // per 64 rows) and the shared memory of both sm_90a and sm_80, the first
 // transposed, a small one for small problems, and one whose 96 KB of
-// stages let two programs share an SM; the last applies the leaky ReLU.
-// More configurations may follow.
+// stages let two programs share an SM; the last applies the leaky ReLU
+// (asked for by index: the autotuner never chooses it). More
+// configurations may follow.
 #define MATMUL_CONFIGS(kernel, ...)                                            \
   TILE_CONFIGS(                                                                \
       kernel,                                                                  \
@@ -67,7 +68,8 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
           .meta = {128, 128, 64, 8, 0}, .num_warps = 4, .num_stages = 3},      \
       tile::config{.meta = {128, 128, 64, 8, 1},                               \
                    .num_warps = 4,                                             \
-                   .num_stages = 4} __VA_OPT__(, ) __VA_ARGS__)
+                   .num_stages = 4,                                            \
+                   .autotune = false} __VA_OPT__(, ) __VA_ARGS__)
 
 // One program per block of C can also have a producer warpgroup issue its
 // TMA copies (sm_90a; the persistent form could too, but has not been
@@ -111,8 +113,10 @@ TILE_CONFIGS(
     tile::config{.meta = {128, 128, 32, 8, 0}, .num_warps = 4, .num_stages = 4},
     tile::config{.meta = {128, 256, 32, 8, 0}, .num_warps = 8, .num_stages = 3},
     tile::config{.meta = {64, 64, 32, 8, 0}, .num_warps = 4, .num_stages = 4},
-    tile::config{
-        .meta = {128, 128, 32, 8, 1}, .num_warps = 4, .num_stages = 4});
+    tile::config{.meta = {128, 128, 32, 8, 1},
+                 .num_warps = 4,
+                 .num_stages = 4,
+                 .autotune = false});
 
 template <int BM, int BN, int BK, int GROUP_M, int ACT>
 TILE_GRID(matmul_tf32)

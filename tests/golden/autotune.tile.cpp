@@ -13,7 +13,8 @@
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/accumulate.launch.cpp -o %t.hip/accumulate.o %}
 //
 // Autotuning in the launch wrappers: a kernel without a TILE_TUNE rule is
-// keyed on its integer arguments; one that updates an argument in place
+// keyed on its integer arguments (and never picks a configuration marked
+// autotune = false); one that updates an argument in place
 // without a rule saying how to reset it is not measured (and says so); a
 // rule's key and buffers are printed into the wrapper, and the tuning
 // table's rows for the kernel become a table of configuration indices.
@@ -25,7 +26,8 @@ TILE_KERNEL void scale(const float *x, float *y, float a, int n, long stride) {
   tile::store(y + offs * stride, tile::load(x + offs, offs < n) * a, offs < n);
 }
 TILE_CONFIGS(scale, tile::config{.meta = {256}},
-             tile::config{.meta = {1024}, .num_warps = 8, .num_stages = 2});
+             tile::config{.meta = {1024}, .num_warps = 8, .num_stages = 2},
+             tile::config{.meta = {512}, .autotune = false});
 template <int BLOCK>
 TILE_GRID(scale)
 tile::grid scale_grid(const float *, float *, float, int n, long) {
@@ -38,7 +40,14 @@ tile::grid scale_grid(const float *, float *, float, int n, long) {
 // SCALE: static const char *const config_names[] = {
 // SCALE-NEXT: ("BLOCK=256 num_warps=4 num_stages=1"),
 // SCALE-NEXT: ("BLOCK=1024 num_warps=8 num_stages=2"),
-// SCALE: instance({"scale", "{{[0-9a-f]+}}", 2, config_names}, nullptr, 0);
+// SCALE-NEXT: ("BLOCK=512 num_warps=4 num_stages=1 autotune=false"),
+// SCALE-NEXT: };
+// SCALE-NEXT: static const bool config_tuned[] = {
+// SCALE-NEXT: true,
+// SCALE-NEXT: true,
+// SCALE-NEXT: false,
+// SCALE: instance({"scale", "{{[0-9a-f]+}}", 3, config_names, config_tuned},
+// SCALE-NEXT: nullptr, 0);
 // SCALE: if (config == tile::autotuned || (config == -1 && tile::autotune_enabled())) {
 // SCALE-NEXT: const cudaError_t tilecc_status = tilecc_gen::scale::tuner().launch_tuned(
 // SCALE-NEXT: tilecc_gen::scale::tuning_of(n, stride), stream, tilecc_launch,
@@ -95,8 +104,8 @@ tile::tuning split_sum_tuning(const float *, float *out, int *arrivals,
 // SPLIT-NEXT: {"NVIDIA H200", {4096}, {1, 0}},
 // SPLIT-NEXT: {"", {65536}, {0}},
 // SPLIT-NEXT: };
-// SPLIT: instance({"split_sum", "{{[0-9a-f]+}}", 2, config_names}, tuning_table,
-// SPLIT-NEXT: std::size(tuning_table));
+// SPLIT: {"split_sum", "{{[0-9a-f]+}}", 2, config_names, config_tuned},
+// SPLIT-NEXT: tuning_table, std::size(tuning_table));
 // SPLIT: tilecc_gen::split_sum::tuning_of(x, out, arrivals, n), stream,
 // SPLIT: if (config == -1) {
 // SPLIT-NEXT: const cudaError_t tilecc_status =

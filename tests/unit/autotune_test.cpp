@@ -98,8 +98,11 @@ using Tuner = at::tuner<SimulatedApi>;
 const char *const Names[] = {"BLOCK=64 num_warps=4", "BLOCK=128 num_warps=4",
                              "BLOCK=256 num_warps=8", "BLOCK=512 num_warps=8"};
 
-at::kernel_info info(const char *Hash = "0123456789abcdef") {
-  return {"simulated_kernel", Hash, 4, Names};
+const bool AllTuned[] = {true, true, true, true};
+
+at::kernel_info info(const char *Hash = "0123456789abcdef",
+                     const bool *Tuned = AllTuned) {
+  return {"simulated_kernel", Hash, 4, Names, Tuned};
 }
 
 /// A kernel whose configurations take Ms milliseconds, apply where Applies
@@ -254,6 +257,18 @@ TEST_CASE("autotune: buffers reset and restored around every trial") {
   // Only the launch after the tuning counts.
   CHECK(Sums == std::vector<float>{6, 7, 8});
   CHECK(SimulatedApi::Allocations == 1);
+}
+
+TEST_CASE("autotune: a configuration marked autotune = false is never "
+          "measured") {
+  SimulatedApi::reset();
+  const bool Tuned[] = {true, true, false, true};
+  Tuner T(info("0123456789abcdef", Tuned), nullptr, 0);
+  SimulatedKernel K; // configuration 2, the fastest, computes another thing
+  bool Declined = false;
+  T.launch_tuned(keyed({32}), 0, K.launcher(), Declined);
+  CHECK(K.Launches[2] == 0);
+  CHECK(K.Last == 1);
 }
 
 TEST_CASE("autotune: a configuration that fails to launch is left out") {

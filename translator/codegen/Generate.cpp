@@ -413,8 +413,11 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
   for (json &C : Data["configs"])
     for (const char *Body : {"grid_body", "select_body"})
       C[Body] = markForFormatting(C[Body].get<std::string>());
-  for (unsigned C = 0; C < K.Instances.size(); ++C)
+  for (unsigned C = 0; C < K.Instances.size(); ++C) {
     Data["configs"][C]["name"] = configName(K, K.Instances[C].Cfg);
+    Data["configs"][C]["autotune"] =
+        K.Instances[C].Cfg.Autotune ? "true" : "false";
+  }
   if (!addTuning(K, Opts, Data, Error))
     return std::nullopt;
   Data["num_configs"] = K.Instances.size();

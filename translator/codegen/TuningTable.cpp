@@ -59,6 +59,8 @@ std::string configName(const frontend::Kernel &K, const frontend::Config &C) {
     S += " launch_pdl";
   if (C.Assume != ir::Assumption::None)
     S += std::string(" assume=") + assumptionName(C.Assume);
+  if (!C.Autotune)
+    S += " autotune=false";
   return S;
 }
 
@@ -118,6 +120,12 @@ std::optional<json> tuningTableRows(const json &Table,
       if (It == Names.end()) {
         Error = Of + ": '" + Name + "' is not a configuration of " + K.Name +
                 "; they are: '" + llvm::join(Names, "', '") + "'";
+        return std::nullopt;
+      }
+      if (!K.Instances[It - Names.begin()].Cfg.Autotune) {
+        Error = Of + ": '" + Name +
+                "' is not chosen by autotuning (tile::config::autotune is "
+                "false)";
         return std::nullopt;
       }
       RankingText += (I ? ", " : "") + std::to_string(It - Names.begin());

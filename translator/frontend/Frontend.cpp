@@ -276,6 +276,8 @@ private:
       if (S.getStructNumFields() > 7)
         C.Assume = static_cast<ir::Assumption>(
             S.getStructField(7).getInt().getExtValue());
+      if (S.getStructNumFields() > 8)
+        C.Autotune = S.getStructField(8).getInt().getBoolValue();
       SourceLocation At = Elements && I < Elements->getNumInits()
                               ? Elements->getInit(I)->getBeginLoc()
                               : VD->getLocation();

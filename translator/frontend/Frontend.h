@@ -33,6 +33,8 @@ struct Config {
   bool LaunchPdl = false;
   /// tile::config::assume: the least specialized variant to build.
   ir::Assumption Assume = ir::Assumption::None;
+  /// tile::config::autotune: whether measuring may choose it.
+  bool Autotune = true;
 };
 
 struct KernelInstance {

@@ -84,6 +84,8 @@ struct kernel_info {
   /// Each configuration as the wrapper's comments and the cache name it
   /// ("ROWS=4 BLOCK=1024 num_warps=8").
   const char *const *config_names;
+  /// Whether measuring may choose each (tile::config::autotune).
+  const bool *config_tuned;
 };
 
 /// A row of a tuning table compiled into the wrapper.
@@ -277,7 +279,8 @@ private:
       const json::value *c = t.find("config");
       const std::optional<long long> index = c ? c->integer() : std::nullopt;
       if (!index || *index < 0 || *index >= kernel.num_configs ||
-          text_of(t, "name") != kernel.config_names[*index])
+          text_of(t, "name") != kernel.config_names[*index] ||
+          !kernel.config_tuned[*index])
         return false;
       ranking.push_back(int(*index));
     }
@@ -549,6 +552,8 @@ private:
     };
     const int device = Api::current_device();
     for (int c = 0; c < kernel.num_configs; ++c) {
+      if (!kernel.config_tuned[c])
+        continue;
       if ((e = prepare()) != Api::success)
         return e;
       bool declined = false;
