@@ -8,7 +8,8 @@
 #   workload | size | tilecc GB/s (best config) | triton GB/s | torch GB/s |
 #   tilecc/triton | tilecc/torch
 # All JSON result lines are kept in DIR/bench.jsonl, the benchmark page's
-# tables in DIR/summary.md and its charts in DIR/charts (bench_report.py).
+# tables in DIR/summary.md and its charts in DIR/charts (bench_report.py),
+# autotuning's table in DIR/autotune.md (autotune_report.py).
 # Exit 0 when every binary ran and every result was right.
 set -euo pipefail
 
@@ -56,4 +57,8 @@ elif [[ -f $dir/../manifest.txt ]]; then
 fi
 python3 "$here/bench_report.py" "$results" --card "$card" --date "$(date -u +%F)" \
   --commit "$commit" --charts "$dir/charts" >"$dir/summary.md" || status=1
+# Autotuning against the exhaustive search and Triton's own (autotune_bench,
+# bench_peers.py's autotune peers): DIR/autotune.md.
+echo
+python3 "$here/autotune_report.py" "$results" | tee "$dir/autotune.md" || status=1
 exit $status

@@ -1232,17 +1232,12 @@ def matmul_line(name, dtype, impl, variant, run, config, c, samples, tol):
     print(json.dumps(line), flush=True)
 
 
-def matmul_peers():
-    """Matrix multiply C = A B (fp16 and bf16, row-major, fp32 accumulation, C in
-    the input type) at M = N = K = 4096 and 8192: a Triton tutorial-03-style
-    kernel (grouped ordering, autotuned over the tutorial's H100
-    configurations), a tutorial-09-style one (persistent over the SMs, TMA
-    tensor descriptors), and torch.matmul (cuBLAS). Checked on 4096 sampled
-    elements of C against float64 sums; one JSON line each with "tflops"."""
-    import torch
+def tutorial03_matmul():
+    """Tutorial 03's kernel (grouped ordering), autotuned over the tutorial's
+    H100 configurations keyed on M, N and K: for fp16/bf16, and for fp8 (BK
+    of 128 bytes)."""
     import triton
     import triton.language as tl
-    from triton.tools.tensor_descriptor import TensorDescriptor
 
     tut03_configs = [
         triton.Config({"BM": bm, "BN": bn, "BK": bk, "GROUP_M": 8}, num_stages=s, num_warps=w)
@@ -1288,10 +1283,87 @@ def matmul_peers():
         tl.store(c_ptr + cm[:, None] * N + cn[None, :], acc.to(c_ptr.dtype.element_ty),
                  mask=(cm[:, None] < M) & (cn[None, :] < N))
 
-    grouped_matmul = triton.autotune(configs=tut03_configs, key=["M", "N", "K"])(
-        grouped_matmul_kernel)
-    grouped_matmul_fp8 = triton.autotune(configs=tut03_fp8_configs, key=["M", "N", "K"])(
-        grouped_matmul_kernel)
+    return (triton.autotune(configs=tut03_configs, key=["M", "N", "K"])(grouped_matmul_kernel),
+            triton.autotune(configs=tut03_fp8_configs, key=["M", "N", "K"])(grouped_matmul_kernel))
+
+
+# The shapes autotune_bench tunes tilecc's matmuls on (issue 52): M, N, K
+# from {512, 1000, 3000, 4096, 8192, 12288}, skinny ones included.
+AUTOTUNE_MATMUL_SHAPES = ((512, 512, 512), (1000, 1000, 1000), (3000, 3000, 3000),
+                          (1000, 3000, 4096), (4096, 1000, 3000), (8192, 512, 4096),
+                          (512, 8192, 8192), (12288, 4096, 1000), (3000, 12288, 512),
+                          (8192, 8192, 1000), (4096, 12288, 4096), (12288, 12288, 512))
+
+
+def autotune_peers():
+    """Triton's own autotuning on the shapes of autotune_bench: tutorial 03's
+    matmul (fp16, bf16) autotuned over its configurations. Per shape: the
+    time of the first call with the new key, measuring included (and
+    compiling where this specialization was not compiled yet), then of a
+    second tuning with the choice forgotten (measuring alone, as tilecc's is
+    ahead of time), and the tuned kernel's median; checked on 1024 sampled
+    elements against float64 sums. One JSON line each, "autotune": true."""
+    import time
+
+    import torch
+    import triton
+    from triton.testing import do_bench
+
+    grouped_matmul, _ = tutorial03_matmul()
+    gen = torch.Generator(device="cuda").manual_seed(52)
+    for dtype, name in ((torch.float16, "matmul_f16"), (torch.bfloat16, "matmul_bf16")):
+        for m, n, k in AUTOTUNE_MATMUL_SHAPES:
+            a = torch.rand(m, k, device="cuda", generator=gen).mul_(2).sub_(1).to(dtype)
+            b = torch.rand(k, n, device="cuda", generator=gen).mul_(2).sub_(1).to(dtype)
+            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+            rows = torch.randint(0, m, (1024,), device="cuda", generator=gen)
+            cols = torch.randint(0, n, (1024,), device="cuda", generator=gen)
+            want = (a[rows].double() * b[:, cols].t().double()).sum(dim=1)
+            tol_abs, tol_rel = 1e-2 * (k / 9.0 + 1.0) ** 0.5, 1e-2
+
+            def run():
+                grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)
+                grouped_matmul[grid](a, b, c, m, n, k, n, 1)
+                return c
+
+            line = {"autotune": True, "kernel": name, "impl": "triton", "variant": "tutorial03",
+                    "shape": [m, n, k]}
+            try:
+                tuning = []
+                for _ in range(2):
+                    grouped_matmul.cache.clear()
+                    torch.cuda.synchronize()
+                    start = time.perf_counter()
+                    run()
+                    torch.cuda.synchronize()
+                    tuning.append(1000 * (time.perf_counter() - start))
+                got = c[rows, cols].double()
+                err = (got - want).abs()
+                ok = bool(((err <= tol_abs + tol_rel * want.abs()) & ~torch.isnan(got)).all())
+                ms = do_bench(run, warmup=25, rep=100, return_mode="median")
+                line.update({"config": autotuned_config(grouped_matmul, stages=True),
+                             "ms": round(ms, 5), "tflops": round(2.0 * m * n * k / ms / 1e9, 1),
+                             "tuning_ms_first": round(tuning[0], 1),
+                             "tuning_ms": round(tuning[1], 1), "ok": ok})
+            except Exception as e:
+                line.update({"ok": False, "error": str(e)[:300]})
+            print(json.dumps(line), flush=True)
+            del a, b, c
+
+
+def matmul_peers():
+    """Matrix multiply C = A B (fp16 and bf16, row-major, fp32 accumulation, C in
+    the input type) at M = N = K = 4096 and 8192: a Triton tutorial-03-style
+    kernel (grouped ordering, autotuned over the tutorial's H100
+    configurations), a tutorial-09-style one (persistent over the SMs, TMA
+    tensor descriptors), and torch.matmul (cuBLAS). Checked on 4096 sampled
+    elements of C against float64 sums; one JSON line each with "tflops"."""
+    import torch
+    import triton
+    import triton.language as tl
+    from triton.tools.tensor_descriptor import TensorDescriptor
+
+    grouped_matmul, grouped_matmul_fp8 = tutorial03_matmul()
 
     tut09_configs = [
         triton.Config({"BM": bm, "BN": bn, "BK": bk, "GROUP_M": 8}, num_stages=s, num_warps=w)
@@ -1971,8 +2043,9 @@ def best_rows(path):
                 status = 1
                 print(f"WRONG RESULT: {text.strip()}")
             # A kernel of a pass with several (attention_bwd's dK/dV, dQ):
-            # the pass's own line has the peers.
-            if r.get("part_of"):
+            # the pass's own line has the peers. Autotuning's lines
+            # (autotune_bench, --only autotune) have their own report.
+            if r.get("part_of") or r.get("autotune"):
                 continue
             # One row per workload and shape.
             entry = rows.setdefault((r["workload"], tuple(r["shape"])),
@@ -2023,7 +2096,8 @@ def table(path):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--table", metavar="FILE", help="print the table of the JSON lines in FILE")
-    ap.add_argument("--only", choices=["memory", "matmul", "attention", "attention_backward"],
+    ap.add_argument("--only", choices=["memory", "matmul", "attention", "attention_backward",
+                                       "autotune"],
                     help="run only these peers (memory: every memory-bound workload)")
     ap.add_argument("--workloads", metavar="A,B",
                     help="of the memory-bound peers, run only these workloads")
@@ -2039,6 +2113,8 @@ def main():
         attention_peers()
     if args.only in (None, "attention_backward"):
         attention_backward_peers()
+    if args.only in (None, "autotune"):
+        autotune_peers()
     return 0
 
 

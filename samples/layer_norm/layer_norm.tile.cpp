@@ -127,7 +127,8 @@ TILE_CONFIGS(layer_norm_fwd, tile::config{.meta = {1, 256}, .num_warps = 2},
              tile::config{.meta = {1, 4096}, .num_warps = 4},
              tile::config{.meta = {1, 8192}, .num_warps = 8},
              tile::config{.meta = {1, 8192}, .num_warps = 16},
-             tile::config{.meta = {2, 8192}, .num_warps = 16});
+             tile::config{.meta = {2, 8192}, .num_warps = 16},
+             tile::config{.meta = {1, 16384}, .num_warps = 16});
 // Backward: several rows per program, which take the lock less often,
 // first (the fastest measured on an H100); one row per program with
 // num_warps as Triton's tutorial chooses them after.

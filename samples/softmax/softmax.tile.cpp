@@ -90,7 +90,9 @@ softmax_persistent_dynamic(const float *x, float *y, int x_stride, int y_stride,
       tile::config{.meta = {4096}, .num_warps = 16},                           \
       tile::config{.meta = {8192}, .num_warps = 16},                           \
       tile::config{.meta = {4096}, .num_warps = 8},                            \
-      tile::config{.meta = {8192}, .num_warps = 8}
+      tile::config{.meta = {8192}, .num_warps = 8},                            \
+      tile::config{.meta = {16384}, .num_warps = 16},                          \
+      tile::config{.meta = {16384}, .num_warps = 32}
 TILE_CONFIGS(softmax, SOFTMAX_CONFIGS);
 TILE_CONFIGS(softmax_f16, SOFTMAX_CONFIGS);
 // Persistent: BLOCK and STAGES, smallest block first as above; per block,
