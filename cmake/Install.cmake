@@ -1,6 +1,7 @@
 # Installs the translator, the runtime headers and the `tilecc` CMake package:
 #
 #   <prefix>/bin/tilecc
+#   <prefix>/bin/tilecc-tune                   autotuning caches to a table
 #   <prefix>/include/tile/...                  tile.hpp, types.hpp, rt/*.cuh
 #   <prefix>/lib/cmake/tilecc/tilecc-config.cmake, -config-version.cmake,
 #                              AddTileKernel.cmake, TileccResources.cmake
@@ -17,6 +18,7 @@ set(TILECC_INSTALL_CMAKEDIR lib/cmake/tilecc)
 # linked against, so an install under any prefix runs without LD_LIBRARY_PATH.
 set_target_properties(tilecc PROPERTIES INSTALL_RPATH_USE_LINK_PATH ON)
 install(TARGETS tilecc RUNTIME DESTINATION bin)
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/tilecc-tune DESTINATION bin)
 install(DIRECTORY ${TILECC_RUNTIME_HEADERS_DIR}/tile DESTINATION include)
 
 configure_package_config_file(

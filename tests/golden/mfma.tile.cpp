@@ -2,14 +2,17 @@
 // RUN: %FileCheck %s --check-prefix=BF16 < %t/mm_bf16.hip
 // RUN: %FileCheck %s --check-prefix=FMA < %t/narrow.hip
 // RUN: %FileCheck %s --check-prefix=I8 < %t/mm_i8.hip
+// RUN: %FileCheck %s --check-prefix=F32 < %t/mm_f32.hip
 // RUN: %if hipcc %{ %hipcc-gfx90a %t/mm.hip -o %t/mm.o %}
 // RUN: %if hipcc %{ %hipcc-gfx90a %t/mm_bf16.hip -o %t/mm_bf16.o %}
 // RUN: %if hipcc %{ %hipcc-gfx90a %t/narrow.hip -o %t/narrow.o %}
 // RUN: %if hipcc %{ %hipcc-gfx90a %t/mm_i8.hip -o %t/mm_i8.o %}
+// RUN: %if hipcc %{ %hipcc-gfx90a %t/mm_f32.hip -o %t/mm_f32.o %}
 //
 // dot on AMD matrix cores (gfx90a): fp16 and bf16 products accumulate in
 // fp32 through v_mfma_f32_32x32x8, int8 ones in int32 through
-// v_mfma_i32_32x32x8i8 (rt::dot_mfma). The accumulator's layout is the
+// v_mfma_i32_32x32x8i8, fp32 ones through v_mfma_f32_32x32x2f32 (2 deep)
+// (rt::dot_mfma). The accumulator's layout is the
 // instruction's: 4 rows a thread, 2 x 32 lanes of a wavefront of 64, each
 // wavefront repeating the 32 x 32 tile over its block (warp_reps), and the
 // row statistics an epilogue takes of it are its slices. Both operands go
@@ -88,6 +91,18 @@ TILE_GRID(mm_i8) tile::grid mm_i8_grid(const int8_t *, const int8_t *, int *) {
   return {1};
 }
 
+template <int BM, int BN, int BK>
+TILE_KERNEL void mm_f32(const float *a, const float *b, float *c,
+                        float *row_max, int k) {
+  product<float, BM, BN, BK>(a, b, c, row_max, k);
+}
+TILE_CONFIGS(mm_f32, tile::config{.meta = {64, 64, 16}, .num_warps = 2});
+template <int BM, int BN, int BK>
+TILE_GRID(mm_f32)
+tile::grid mm_f32_grid(const float *, const float *, float *, float *, int) {
+  return {1};
+}
+
 // Two wavefronts along each dimension, two 32 x 32 tiles each way.
 // CHECK: // [[ROWS:L[0-9]+]] = #slice<dim=1, #blocked<spt=[4, 1], tpw=[2, 32], wpc=[2, 2], order=[1, 0], warp_reps=[8, 2], mfma>> over [128]
 // CHECK: // [[ACC:L[0-9]+]] = #blocked<spt=[4, 1], tpw=[2, 32], wpc=[2, 2], order=[1, 0], warp_reps=[8, 2], mfma> over [128, 128]
@@ -107,3 +122,8 @@ TILE_GRID(mm_i8) tile::grid mm_i8_grid(const int8_t *, const int8_t *, int *) {
 // I8: __shared__ unsigned char scratch[2304];
 // I8: int {{t[0-9]+}}[16];
 // I8: rt::dot_mfma<
+
+// (64 + 64) x (16 + 4) floats, eight instructions along K.
+// F32: #blocked<spt=[4, 1], tpw=[2, 32], wpc=[2, 1], order=[1, 0], warp_reps=[4, 2], mfma> over [64, 64]
+// F32: __shared__ unsigned char scratch[10240];
+// F32: rt::dot_mfma<

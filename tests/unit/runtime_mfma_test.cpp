@@ -1,4 +1,5 @@
-// A CPU model of v_mfma_f32_32x32x8 (f16 and bf16_1k: the same lanes),
+// A CPU model of v_mfma_f32_32x32x8 (f16 and bf16_1k: the same lanes) and
+// v_mfma_f32_32x32x2f32,
 // written from AMD's matrix instruction layouts, and rt::dot_mfma's index
 // arithmetic (tile/rt/mfma.cuh) checked against it on the accumulator
 // layouts the translator assigns: every element of every thread must be
@@ -8,12 +9,14 @@
 
 #include "RuntimeOnHost.h"
 #include <tile/rt/mfma.cuh>
+#include <tile/types.hpp>
 
 #include "analysis/Layout.h"
 
 #include <doctest/doctest.h>
 
 #include <array>
+#include <type_traits>
 #include <vector>
 
 namespace rt = tile::rt;
@@ -28,32 +31,35 @@ struct Wave {
   std::array<std::array<float, 16>, Lanes> D;
 };
 
-/// v_mfma_f32_32x32x8: D += A B, 32 x 8 by 8 x 32, as AMD's matrix
-/// instruction calculator lays the lanes out: lane l's operand register i
-/// holds A[l % 32][4 (l / 32) + i] and B[4 (l / 32) + i][l % 32]; its
-/// accumulator register j is D[8 (j / 4) + 4 (l / 32) + j % 4][l % 32].
-void mfmaModel(Wave &W) {
-  float A[32][8], B[8][32];
+/// v_mfma_f32_32x32x8 (Depth 8) or v_mfma_f32_32x32x2f32 (Depth 2): D +=
+/// A B, 32 x Depth by Depth x 32, as AMD's matrix instruction calculator
+/// lays the lanes out: lane l's operand register i < Depth / 2 holds
+/// A[l % 32][Depth / 2 (l / 32) + i] and B[Depth / 2 (l / 32) + i][l % 32];
+/// its accumulator register j is D[8 (j / 4) + 4 (l / 32) + j % 4][l % 32].
+template <int Depth> void mfmaModel(Wave &W) {
+  constexpr int Regs = Depth / 2;
+  float A[32][Depth], B[Depth][32];
   for (int L = 0; L < Lanes; ++L)
-    for (int I = 0; I < 4; ++I) {
-      A[L % 32][4 * (L / 32) + I] = W.A[L][I];
-      B[4 * (L / 32) + I][L % 32] = W.B[L][I];
+    for (int I = 0; I < Regs; ++I) {
+      A[L % 32][Regs * (L / 32) + I] = W.A[L][I];
+      B[Regs * (L / 32) + I][L % 32] = W.B[L][I];
     }
   for (int L = 0; L < Lanes; ++L)
     for (int J = 0; J < 16; ++J) {
       const int Row = 8 * (J / 4) + 4 * (L / 32) + J % 4, Col = L % 32;
-      for (int K = 0; K < 8; ++K)
+      for (int K = 0; K < Depth; ++K)
         W.D[L][J] += A[Row][K] * B[K][Col];
     }
 }
 
-/// Runs dot_mfma's arithmetic for accumulator layout LC (M x N) and K on
-/// small integers (exact in float), through the model, and checks each
-/// thread's elements against the product at LC's coordinates.
-template <class LC, int K> void checkProduct(int Warps) {
+/// Runs dot_mfma's arithmetic for accumulator layout LC (M x N) and K of
+/// T operands on small integers (exact in float), through the model, and
+/// checks each thread's elements against the product at LC's coordinates.
+template <class LC, int K, class Elem = tile::half>
+void checkProduct(int Warps) {
   constexpr int M = LC::shape(0), N = LC::shape(1);
   static_assert(rt::detail::is_mfma_accumulator<LC>());
-  using I = rt::mfma_32x32x8;
+  using I = rt::mfma_instruction<Elem>;
   std::vector<float> A(M * K), B(K * N), C(M * N, 0);
   for (int X = 0; X < M * K; ++X)
     A[X] = float(X * 7 % 11) - 5;
@@ -86,7 +92,7 @@ template <class LC, int K> void checkProduct(int Warps) {
             T.B[L][R] = B[(K0 + I::operand_k(L) + R) * N + Col];
           }
         }
-        mfmaModel(T);
+        mfmaModel<I::k>(T);
       }
     }
     // Each accumulator element where dot_mfma reads it back.
@@ -128,10 +134,23 @@ using Accumulator = rt::blocked<rt::dims{M, N}, rt::dims{4, 1}, rt::dims{2, 32},
 
 TEST_CASE("mfma: the instruction's lanes, as the model lays them out") {
   using I = rt::mfma_32x32x8;
+  using F = rt::mfma_32x32x2;
+  static_assert(std::is_same_v<rt::mfma_instruction<float>, F>);
+  static_assert(std::is_same_v<rt::mfma_instruction<int8_t>, I>);
+  CHECK(F::operand_regs == 1);
   for (int L = 0; L < Lanes; ++L) {
     CHECK(I::operand_row(L) == L % 32);
     CHECK(I::operand_k(L) == 4 * (L / 32));
+    CHECK(F::operand_row(L) == L % 32);
+    CHECK(F::operand_k(L) == L / 32);
   }
+}
+
+TEST_CASE("mfma: fp32 operands, two deep") {
+  checkProduct<Accumulator<32, 32, 1, 1>, 2, float>(1);
+  checkProduct<Accumulator<32, 32, 1, 1>, 16, float>(1);
+  checkProduct<Accumulator<128, 128, 2, 2>, 32, float>(4);
+  checkProduct<Accumulator<64, 128, 2, 2>, 6, float>(4);
 }
 
 TEST_CASE("mfma: one wavefront, one tile") {

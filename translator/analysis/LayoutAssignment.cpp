@@ -50,15 +50,18 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
     return std::nullopt;
   const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
   const Type &C = O.result()->type();
-  // AMD matrix cores: fp16 or bf16 into fp32, int8 into int32, 8 deep.
+  // AMD matrix cores: fp16 or bf16 into fp32, int8 into int32, 8 deep;
+  // fp32, 2 deep (full fp32 products, whatever the precision asked for).
   if (Target.HasMfma) {
     const ScalarKind K = A.Elem.Kind;
     const bool Types =
         K == B.Elem.Kind &&
-        (((K == ScalarKind::F16 || K == ScalarKind::BF16) &&
+        (((K == ScalarKind::F16 || K == ScalarKind::BF16 ||
+           K == ScalarKind::F32) &&
           C.Elem.Kind == ScalarKind::F32) ||
          (K == ScalarKind::I8 && C.Elem.Kind == ScalarKind::I32));
-    return C.rank() == 2 && Types && A.Shape[1] % 8 == 0
+    const int64_t Depth = K == ScalarKind::F32 ? 2 : 8;
+    return C.rank() == 2 && Types && A.Shape[1] % Depth == 0
                ? mfmaAccumulator(C.Shape, NumWarps)
                : std::nullopt;
   }

@@ -1,11 +1,11 @@
 // Matrix products on the matrix cores of AMD CDNA GPUs (gfx90a's MFMA
 // instructions), the HIP counterpart of dot_mma. A wavefront of 64 lanes
 // runs v_mfma_f32_32x32x8f16 (bf16: v_mfma_f32_32x32x8bf16_1k; int8 into
-// int32: v_mfma_i32_32x32x8i8): a 32 x 8 tile of A times an 8 x 32 tile of
-// B added to a 32 x 32 accumulator, each lane holding, by AMD's matrix
-// instruction layouts,
-//   A[l % 32][4 (l / 32) + i] and B[4 (l / 32) + i][l % 32], i < 4, and
-//   accumulator register j: D[8 (j / 4) + 4 (l / 32) + j % 4][l % 32].
+// int32: v_mfma_i32_32x32x8i8; fp32: v_mfma_f32_32x32x2f32, K = 2): a
+// 32 x K tile of A times a K x 32 tile of B added to a 32 x 32
+// accumulator, each lane holding, by AMD's matrix instruction layouts,
+//   A[l % 32][K/2 (l / 32) + i] and B[K/2 (l / 32) + i][l % 32], i < K/2,
+//   and accumulator register j: D[8 (j / 4) + 4 (l / 32) + j % 4][l % 32].
 // The accumulator's tile layout is a blocked one that says the same
 // (analysis/Layout.h's mfmaAccumulator): 4 rows a thread, 2 x 32 lanes,
 // each wavefront repeating the 32 x 32 tile over its block. The index
@@ -17,18 +17,24 @@
 
 namespace tile::rt {
 
-/// Where the lanes of one v_mfma_f32_32x32x8 hold their operands.
-struct mfma_32x32x8 {
-  static constexpr int m = 32, n = 32, k = 8;
+/// Where the lanes of one 32 x 32 x K MFMA instruction hold their
+/// operands: K is 8 for 16- and 8-bit operands, 2 for fp32.
+template <int K> struct mfma_32x32 {
+  static constexpr int m = 32, n = 32, k = K;
   /// Operand and accumulator registers per lane.
-  static constexpr int operand_regs = 4, acc_regs = 16;
+  static constexpr int operand_regs = K / 2, acc_regs = 16;
   /// The row of A (the column of B) lane l holds.
   TILE_RT_HD static constexpr int operand_row(int lane) { return lane % 32; }
   /// Along k, the first of the operand_regs elements lane l holds.
   TILE_RT_HD static constexpr int operand_k(int lane) {
-    return 4 * (lane / 32);
+    return operand_regs * (lane / 32);
   }
 };
+using mfma_32x32x8 = mfma_32x32<8>;
+using mfma_32x32x2 = mfma_32x32<2>;
+
+/// The instruction a dot of T operands runs.
+template <class T> using mfma_instruction = mfma_32x32<sizeof(T) == 4 ? 2 : 8>;
 
 /// Rows of the operands in shared memory are this many elements longer
 /// than K, so that the 32 lanes reading the same k of 32 rows spread over
@@ -122,26 +128,40 @@ __device__ __forceinline__ mfma_i32x16 mfma_32x32x8(const int8_t *a,
                                              *reinterpret_cast<const int *>(b),
                                              d, 0, 0, 0);
 }
+__device__ __forceinline__ mfma_f32x16 mfma_32x32x2(const float *a,
+                                                    const float *b,
+                                                    mfma_f32x16 d) {
+  return __builtin_amdgcn_mfma_f32_32x32x2f32(*a, *b, d, 0, 0, 0);
+}
+
+/// One instruction of a dot of T operands: 8 deep, or 2 for fp32.
+template <class T, class D>
+__device__ __forceinline__ D mfma_step(const T *a, const T *b, D d) {
+  if constexpr (sizeof(T) == 4)
+    return mfma_32x32x2(a, b, d);
+  else
+    return mfma_32x32x8(a, b, d);
+}
 
 } // namespace detail
 
-/// out = acc + a b on matrix cores, for fp16 or bf16 a (M x K, layout LA)
-/// and b (K x N, LB) in registers and fp32 acc, out (int8 and int32) in an
-/// MFMA accumulator layout LC. a and b are written to scratch (16-byte
-/// aligned, dot_mfma_scratch bytes; b transposed, so that each lane reads
-/// its four k of B as one load, as it does A's), then every wavefront runs
-/// its 32 x 32 tiles over K. Sync: as dot_fma's.
+/// out = acc + a b on matrix cores, for fp16, bf16 or fp32 a (M x K,
+/// layout LA) and b (K x N, LB) in registers and fp32 acc, out (int8 and
+/// int32) in an MFMA accumulator layout LC. a and b are written to scratch
+/// (16-byte aligned, dot_mfma_scratch bytes; b transposed, so that each
+/// lane reads its k of B as one load, as it does A's), then every
+/// wavefront runs its 32 x 32 tiles over K. Sync: as dot_fma's.
 template <class LA, class LB, class LC, int Sync = 0, class T, int NA, int NB,
           class TC, int NC>
 __device__ void dot_mfma(const T (&a)[NA], const T (&b)[NB],
                          const TC (&acc)[NC], TC (&out)[NC],
                          unsigned char *scratch) {
-  using I = mfma_32x32x8;
+  using I = mfma_instruction<T>;
   constexpr int M = LA::shape(0), K = LA::shape(1), N = LB::shape(1);
   constexpr int Row = K + mfma_row_pad;
   static_assert(LB::shape(0) == K && LC::shape(0) == M && LC::shape(1) == N,
                 "dot shapes");
-  static_assert(K % I::k == 0, "K a multiple of the instruction's 8");
+  static_assert(K % I::k == 0, "K a multiple of the instruction's depth");
   static_assert(detail::is_mfma_accumulator<LC>(),
                 "an MFMA accumulator layout");
   T *const sa = reinterpret_cast<T *>(scratch);
@@ -175,9 +195,8 @@ __device__ void dot_mfma(const T (&a)[NA], const T (&b)[NB],
     for (int tm = 0; tm < TM; ++tm)
 #pragma unroll
       for (int tn = 0; tn < TN; ++tn)
-        d[tm][tn] =
-            detail::mfma_32x32x8(a_lane + tm * I::m * Row + k0,
-                                 b_lane + tn * I::n * Row + k0, d[tm][tn]);
+        d[tm][tn] = detail::mfma_step(a_lane + tm * I::m * Row + k0,
+                                      b_lane + tn * I::n * Row + k0, d[tm][tn]);
 #pragma unroll
   for (int e = 0; e < NC; ++e) {
     const int slot = mfma_slot<LC>(e), tile = slot / I::acc_regs;
