@@ -1,12 +1,13 @@
 // RUN: rm -rf %t && %not %tilecc %s -o %t --target gfx90a 2>&1 | %check-errors %s
 // RUN: test ! -e %t
-// CHECK: dot_shared_memory.tile.cpp:19:25: error: the kernel needs 131072
-// CHECK-SAME: bytes of shared memory (configuration 0, 131072 of them for
+// CHECK: dot_shared_memory.tile.cpp:20:25: error: the kernel needs 135168
+// CHECK-SAME: bytes of shared memory (configuration 0, 135168 of them for
 // CHECK-SAME: layout conversions, transposes and dots), more than the 65536
 // CHECK-SAME: gfx90a allows: use smaller tiles
 #include <tile/tile.hpp>
 // The operands of a dot are staged in shared memory, which holds 64 KB per
-// program on gfx90a: reported at the dot, with the numbers. (NVIDIA targets
+// program on gfx90a: reported at the dot, with the numbers ((128 + 128)
+// rows of 128 + 4 floats for the matrix cores). (NVIDIA targets
 // take them in dynamic shared memory: golden/scratch.tile.cpp.)
 TILE_KERNEL void k(const float *a, const float *b, float *c) {
   auto r = tile::arange<128>();
