@@ -1287,6 +1287,34 @@ def tutorial03_matmul():
             triton.autotune(configs=tut03_fp8_configs, key=["M", "N", "K"])(grouped_matmul_kernel))
 
 
+def matmul_problem(gen, dtype, m, n, k, samples):
+    """Random A (m x k) and B (k x n) in [-1, 1) of dtype, C (m x n) full of
+    NaN, samples sampled elements of C with their float64 values, and the
+    tolerance (abs, rel) of an fp32-accumulated product K deep."""
+    import torch
+
+    a = torch.rand(m, k, device="cuda", generator=gen).mul_(2).sub_(1).to(dtype)
+    b = torch.rand(k, n, device="cuda", generator=gen).mul_(2).sub_(1).to(dtype)
+    c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
+    rows = torch.randint(0, m, (samples,), device="cuda", generator=gen)
+    cols = torch.randint(0, n, (samples,), device="cuda", generator=gen)
+    want = (a[rows].double() * b[:, cols].t().double()).sum(dim=1)
+    return a, b, c, (rows, cols, want), (1e-2 * (k / 9.0 + 1.0) ** 0.5, 1e-2)
+
+
+def tutorial03_run(grouped_matmul, a, b, c):
+    """A function launching tutorial 03's kernel for C = A B."""
+    import triton
+
+    (m, k), n = a.shape, b.shape[1]
+
+    def run():
+        grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)
+        grouped_matmul[grid](a, b, c, m, n, k, n, 1)
+        return c
+    return run
+
+
 # The shapes autotune_bench tunes tilecc's matmuls on (issue 52): M, N, K
 # from {512, 1000, 3000, 4096, 8192, 12288}, skinny ones included.
 AUTOTUNE_MATMUL_SHAPES = ((512, 512, 512), (1000, 1000, 1000), (3000, 3000, 3000),
@@ -1306,26 +1334,15 @@ def autotune_peers():
     import time
 
     import torch
-    import triton
     from triton.testing import do_bench
 
     grouped_matmul, _ = tutorial03_matmul()
     gen = torch.Generator(device="cuda").manual_seed(52)
     for dtype, name in ((torch.float16, "matmul_f16"), (torch.bfloat16, "matmul_bf16")):
         for m, n, k in AUTOTUNE_MATMUL_SHAPES:
-            a = torch.rand(m, k, device="cuda", generator=gen).mul_(2).sub_(1).to(dtype)
-            b = torch.rand(k, n, device="cuda", generator=gen).mul_(2).sub_(1).to(dtype)
-            c = torch.full((m, n), float("nan"), device="cuda", dtype=dtype)
-            rows = torch.randint(0, m, (1024,), device="cuda", generator=gen)
-            cols = torch.randint(0, n, (1024,), device="cuda", generator=gen)
-            want = (a[rows].double() * b[:, cols].t().double()).sum(dim=1)
-            tol_abs, tol_rel = 1e-2 * (k / 9.0 + 1.0) ** 0.5, 1e-2
-
-            def run():
-                grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)
-                grouped_matmul[grid](a, b, c, m, n, k, n, 1)
-                return c
-
+            a, b, c, (rows, cols, want), (tol_abs, tol_rel) = matmul_problem(
+                gen, dtype, m, n, k, 1024)
+            run = tutorial03_run(grouped_matmul, a, b, c)
             line = {"autotune": True, "kernel": name, "impl": "triton", "variant": "tutorial03",
                     "shape": [m, n, k]}
             try:
@@ -1404,18 +1421,9 @@ def matmul_peers():
     for dtype, name in ((torch.float16, "matmul_f16"), (torch.bfloat16, "matmul_bf16")):
         for size in (4096, 8192):
             m = n = k = size
-            a = torch.rand(m, k, device="cuda", generator=gen).mul_(2).sub_(1).to(dtype)
-            b = torch.rand(k, n, device="cuda", generator=gen).mul_(2).sub_(1).to(dtype)
-            c = torch.empty(m, n, device="cuda", dtype=dtype)
-            rows = torch.randint(0, m, (4096,), device="cuda", generator=gen)
-            cols = torch.randint(0, n, (4096,), device="cuda", generator=gen)
-            want = (a[rows].double() * b[:, cols].t().double()).sum(dim=1)
-            tol_abs, tol_rel = 1e-2 * (k / 9.0 + 1.0) ** 0.5, 1e-2
-
-            def run_tut03():
-                grid = lambda meta: (triton.cdiv(m, meta["BM"]) * triton.cdiv(n, meta["BN"]),)
-                grouped_matmul[grid](a, b, c, m, n, k, n, 1)
-                return c
+            a, b, c, (rows, cols, want), (tol_abs, tol_rel) = matmul_problem(
+                gen, dtype, m, n, k, 4096)
+            run_tut03 = tutorial03_run(grouped_matmul, a, b, c)
 
             def run_tut09():
                 a_desc = TensorDescriptor.from_tensor(a, [1, 1])
