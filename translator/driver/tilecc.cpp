@@ -183,14 +183,12 @@ static std::string format(codegen::GeneratedFile &F) {
   return "";
 }
 
-/// Reports why K's generation failed, at the user's line where it has one.
+/// Reports why K's generation failed, at the user's line (or the input's,
+/// such as the tuning table's) where it has one.
 static void reportError(raw_ostream &OS, const codegen::GenerateError &Error) {
-  if (!Error.File.empty())
-    OS << Error.File << ":" << Error.Loc->Line << ":" << Error.Loc->Col
-       << ": error: " << Error.Message << "\n";
-  else if (Error.Loc)
-    OS << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
-       << ": error: " << Error.Message << "\n";
+  if (Error.Loc)
+    OS << (Error.File.empty() ? Input : Error.File) << ":" << Error.Loc->Line
+       << ":" << Error.Loc->Col << ": error: " << Error.Message << "\n";
   else
     OS << "tilecc: error: internal error: " << Error.Message << "\n";
 }

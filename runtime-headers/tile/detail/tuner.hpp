@@ -141,7 +141,6 @@ public:
   }
 
   bool enabled() const { return !path.empty(); }
-  const std::string &file() const { return path; }
 
   /// The rankings the file holds for id, by key values.
   std::vector<std::pair<std::vector<long long>, std::vector<int>>>
