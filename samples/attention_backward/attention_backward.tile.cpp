@@ -461,6 +461,18 @@ bool attention_bwd_fused_f16_fits(const tile::half *, const tile::half *,
                                   int head_dim, int causal) {
   return head_dim == D && causal == CAUSAL;
 }
+// dQ is added up in dq_acc: tuning zeroes it before each trial.
+TILE_TUNE(attention_bwd_fused_f16)
+tile::tuning
+attention_bwd_fused_f16_tuning(const tile::half *, const tile::half *,
+                               const tile::half *, const tile::half *,
+                               const float *, const float *, tile::half *,
+                               tile::half *, float *dq_acc, float, int seq,
+                               int heads, int head_dim, int causal) {
+  return {.key = {seq, heads, head_dim, causal},
+          .reset_to_zero = {
+              tile::elements(dq_acc, (long long)heads * seq * head_dim)}};
+}
 template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
 TILE_GRID(attention_bwd_fused_f16)
 tile::grid attention_bwd_fused_f16_grid(const tile::half *, const tile::half *,

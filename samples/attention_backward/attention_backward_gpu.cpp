@@ -25,8 +25,9 @@ constexpr std::initializer_list<const char *> fused_names = {
     "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
 
 /// The configurations of a kernel to run for one shape, where any serves
-/// it: -1 (the wrapper's choice) and, with aligned pointers, every explicit
-/// one that does.
+/// it: -1 (the wrapper's choice) and, with aligned pointers, the tuned
+/// launch (the fused kernel's rule zeroes dq_acc for each trial) and every
+/// explicit one that serves it.
 template <std::size_t N, class Serves>
 std::vector<int> configs_to_run(const tile::config (&configs)[N], bool shifted,
                                 Serves serves) {
@@ -38,6 +39,8 @@ std::vector<int> configs_to_run(const tile::config (&configs)[N], bool shifted,
     return run;
   if (shifted)
     run.clear();
+  else
+    run.insert(run.begin(), tile::autotuned);
   run.insert(run.begin(), -1);
   return run;
 }

@@ -227,9 +227,8 @@ inline std::string describe(const tile::config &c,
 /// describe() of configs[index], "default config" for index -1 (the
 /// launch wrapper chooses) or "autotuned" for tile::autotuned (the wrapper
 /// measures).
-template <std::size_t N>
-std::string describe_config(const tile::config (&configs)[N], int index,
-                            std::initializer_list<const char *> names) {
+inline std::string describe_config(const tile::config *configs, int index,
+                                   std::initializer_list<const char *> names) {
   if (index == tile::autotuned)
     return "autotuned";
   return index == -1 ? std::string("default config")

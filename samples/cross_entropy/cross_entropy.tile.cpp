@@ -25,6 +25,11 @@ TILE_KERNEL void count_targets(const int64_t *target, int *count, int n_rows,
   tile::atomic_add(count, tile::sum(tile::cast<int>(t != ignore_index)));
 }
 TILE_CONFIGS(count_targets, tile::config{.meta = {1024}, .num_warps = 4});
+TILE_TUNE(count_targets)
+tile::tuning count_targets_tuning(const int64_t *, int *count, int n_rows,
+                                  int64_t) {
+  return {.key = {n_rows}, .reset_to_zero = {tile::elements(count, 1)}};
+}
 template <int BLOCK>
 TILE_GRID(count_targets)
 tile::grid count_targets_grid(const int64_t *, int *, int n_rows, int64_t) {
@@ -75,7 +80,8 @@ void cross_entropy_row(T *logits, const int64_t *target, float *loss,
 }
 
 // The kernels for each type (T is not a meta-parameter): a program a row
-// (n_rows is the grid rule's).
+// (n_rows is the grid rule's). The gradient overwrites the logits, so tuning
+// restores them after each trial.
 #define CROSS_ENTROPY_KERNEL(SUFFIX, T)                                        \
   template <int BLOCK>                                                         \
   TILE_KERNEL void cross_entropy_##SUFFIX(                                     \
@@ -89,6 +95,14 @@ void cross_entropy_row(T *logits, const int64_t *target, float *loss,
                tile::config{.meta = {4096}, .num_warps = 8},                   \
                tile::config{.meta = {8192}, .num_warps = 16},                  \
                tile::config{.meta = {2048}, .num_warps = 4});                  \
+  TILE_TUNE(cross_entropy_##SUFFIX)                                            \
+  tile::tuning cross_entropy_##SUFFIX##_tuning(                                \
+      T *logits, const int64_t *, float *, const int *, int n_rows,            \
+      int n_vocab, int64_t stride, int64_t, float) {                           \
+    return {.key = {n_rows, n_vocab},                                          \
+            .restore_value = {                                                 \
+                tile::elements(logits, (n_rows - 1) * stride + n_vocab)}};     \
+  }                                                                            \
   template <int BLOCK>                                                         \
   TILE_GRID(cross_entropy_##SUFFIX)                                            \
   tile::grid cross_entropy_##SUFFIX##_grid(T *, const int64_t *, float *,      \

@@ -24,7 +24,8 @@
 
 // The kernels for each type (T is not a meta-parameter): logits = x W^T
 // (W given as it lies, vocab x hidden), dx = dlogits W, dW += dlogits^T x
-// (dlogits given as it lies, tokens x vocab).
+// (dlogits given as it lies, tokens x vocab; tuning restores dW after each
+// trial).
 #define FLCE_KERNELS(SUFFIX, T)                                                \
   template <int BM, int BN, int BK, int GROUP_M>                               \
   TILE_KERNEL void flce_logits_##SUFFIX(const T *x, const T *w, T *logits,     \
@@ -58,6 +59,12 @@
   tile::grid flce_grad_input_##SUFFIX##_grid(const T *, const T *, T *, int m, \
                                              int n, int) {                     \
     return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};                            \
+  }                                                                            \
+  TILE_TUNE(flce_grad_weight_##SUFFIX)                                         \
+  tile::tuning flce_grad_weight_##SUFFIX##_tuning(                             \
+      const T *, const T *, float *dw, int m, int n, int k) {                  \
+    return {.key = {m, n, k},                                                  \
+            .restore_value = {tile::elements(dw, (long long)m * n)}};          \
   }                                                                            \
   template <int BM, int BN, int BK, int GROUP_M>                               \
   TILE_GRID(flce_grad_weight_##SUFFIX)                                         \

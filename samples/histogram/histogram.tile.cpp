@@ -54,6 +54,13 @@ bool histogram_fits(const int *, int *, int, int n_bins) {
   return BINS == 0 || n_bins <= BINS;
 }
 
+// Tuning zeroes the bins before each trial: the kernel adds to them.
+TILE_TUNE(histogram)
+tile::tuning histogram_tuning(const int *, int *bins_out, int n, int n_bins) {
+  return {.key = {n, n_bins},
+          .reset_to_zero = {tile::elements(bins_out, n_bins)}};
+}
+
 // Shared-memory counting: as many programs as run at once (each loops over
 // blocks); global atomics: a program per block.
 template <int BLOCK, int BINS>

@@ -63,6 +63,15 @@ bool moe_routing_fits(const tile::bfloat16 *, float *, int *, int *, int,
   return n_experts == E && k == K;
 }
 
+// Tuning zeroes the expert counts before each trial: the kernel adds to them.
+TILE_TUNE(moe_routing)
+tile::tuning moe_routing_tuning(const tile::bfloat16 *, float *, int *,
+                                int *counts, int n_tokens, int n_experts,
+                                int k) {
+  return {.key = {n_tokens, n_experts, k},
+          .reset_to_zero = {tile::elements(counts, n_experts)}};
+}
+
 template <int BLOCK_T, int E, int K>
 TILE_GRID(moe_routing)
 tile::grid moe_routing_grid(const tile::bfloat16 *, float *, int *, int *,

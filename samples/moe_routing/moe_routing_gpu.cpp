@@ -37,8 +37,10 @@ int main() {
       sample::DeviceArray<float> d_weights(std::size_t(n_tokens) * k, 0);
       sample::DeviceArray<int> d_experts(std::size_t(n_tokens) * k, 0),
           d_counts(n_experts, 0);
-      for (int config = -1; config < tilecc::moe_routing_num_configs;
-           ++config) {
+      // Tuned too: measuring adds to the counts many times, which the
+      // tuning rule resets.
+      for (int config = tile::autotuned;
+           config < tilecc::moe_routing_num_configs; ++config) {
         const std::string what =
             "moe_routing " +
             sample::describe_config(moe_routing_tile_configs, config,

@@ -63,7 +63,8 @@ void rope_position(T *q, T *k, const T *cos, const T *sin, int seq,
 }
 
 // The kernels for each direction and type (T is not a meta-parameter);
-// batch and head_dim are the rules'.
+// batch and head_dim are the rules'. They rotate q and k in place, so tuning
+// restores both, from the first element to past the last, after each trial.
 #define ROPE_KERNEL(NAME, BACKWARD, T)                                         \
   template <int BLOCK_Q, int BLOCK_K, int HALF>                                \
   TILE_KERNEL void NAME(                                                       \
@@ -88,6 +89,21 @@ void rope_position(T *q, T *k, const T *cos, const T *sin, int seq,
                    int64_t, int64_t, int64_t) {                                \
     return n_q_heads <= BLOCK_Q && n_k_heads <= BLOCK_K &&                     \
            head_dim == 2 * HALF;                                               \
+  }                                                                            \
+  TILE_TUNE(NAME)                                                              \
+  tile::tuning NAME##_tuning(                                                  \
+      T *q, T *k, const T *, const T *, int batch, int seq, int n_q_heads,     \
+      int n_k_heads, int head_dim, int64_t q_batch_stride,                     \
+      int64_t q_head_stride, int64_t q_seq_stride, int64_t k_batch_stride,     \
+      int64_t k_head_stride, int64_t k_seq_stride) {                           \
+    return {.key = {batch, seq, n_q_heads, n_k_heads, head_dim},               \
+            .restore_value = {                                                 \
+                tile::elements(q, (batch - 1) * q_batch_stride +               \
+                                      (n_q_heads - 1) * q_head_stride +        \
+                                      (seq - 1) * q_seq_stride + head_dim),    \
+                tile::elements(k, (batch - 1) * k_batch_stride +               \
+                                      (n_k_heads - 1) * k_head_stride +        \
+                                      (seq - 1) * k_seq_stride + head_dim)}};  \
   }                                                                            \
   template <int BLOCK_Q, int BLOCK_K, int HALF>                                \
   TILE_GRID(NAME)                                                              \

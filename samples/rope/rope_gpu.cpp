@@ -55,12 +55,12 @@ bool check(const char *name, bool backward, const tile::config *configs,
         reference::rotate(sample::convert_all<float>(k), kl, cr, sr, backward);
     sample::DeviceArray<T> dq(q.size(), 0), dk(k.size(), 0), dcos(cos, 0),
         dsin(sin, 0);
-    for (int c = -1; c < n_configs; ++c) {
+    // Tuned too: measuring rotates q and k many times over, which the
+    // tuning rule restores.
+    for (int c = tile::autotuned; c < n_configs; ++c) {
       const std::string what =
           std::string(name) + " " +
-          (c < 0
-               ? std::string("default config")
-               : sample::describe(configs[c], {"BLOCK_Q", "BLOCK_K", "HALF"})) +
+          sample::describe_config(configs, c, {"BLOCK_Q", "BLOCK_K", "HALF"}) +
           " " + std::to_string(batch) + "x" + std::to_string(q_heads) + "/" +
           std::to_string(k_heads) + "x" + std::to_string(seq) + "x" +
           std::to_string(head_dim);

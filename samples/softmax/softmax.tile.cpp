@@ -154,6 +154,15 @@ bool softmax_persistent_dynamic_fits(const float *, float *, int, int, int,
                                      int n_cols, int *) {
   return n_cols <= BLOCK;
 }
+// The row counter must be zero when a launch starts (a trial cut short
+// would leave it otherwise): tuning zeroes it before each trial.
+TILE_TUNE(softmax_persistent_dynamic)
+tile::tuning softmax_persistent_dynamic_tuning(const float *, float *, int, int,
+                                               int n_rows, int n_cols,
+                                               int *rows_taken) {
+  return {.key = {n_rows, n_cols},
+          .reset_to_zero = {tile::elements(rows_taken, 1)}};
+}
 template <int BLOCK>
 TILE_GRID(softmax_persistent_dynamic)
 tile::grid softmax_persistent_dynamic_grid(const float *, float *, int, int,

@@ -45,7 +45,9 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
                         " stride=" + std::to_string(stride) +
                         " shift=" + std::to_string(shift);
     const auto &all = configs<S>();
-    for (int config = -1; config < int(std::size(all)); ++config) {
+    // Tuned too (the dynamic schedule's row counter is reset for each
+    // trial by its tuning rule).
+    for (int config = tile::autotuned; config < int(std::size(all)); ++config) {
       auto launch = [&] {
         if constexpr (S == Schedule::persistent)
           return tilecc::softmax_persistent(dx.get(), dy.get(), stride, cols,
@@ -61,7 +63,7 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
           return tilecc::softmax_f16(dx.get(), dy.get(), stride, cols, rows,
                                      cols, stream, config);
       };
-      bool fits = config == -1 || cols <= all[config].meta[0];
+      bool fits = config < 0 || cols <= all[config].meta[0];
       std::string what = std::string(name) + " " +
                          sample::describe_config(all, config, meta_names<S>) +
                          " " + shape;
