@@ -1,5 +1,6 @@
 //===- Pipelining.cpp -----------------------------------------------------===//
 #include "analysis/Pipelining.h"
+#include "analysis/LoopAdvances.h"
 #include "analysis/LoopInvariantA.h"
 #include "analysis/PointerRoots.h"
 #include "analysis/ShapeLayouts.h"
@@ -26,8 +27,8 @@ bool recomputable(const Op &O, const LayoutMap &LM) {
 class Planner {
 public:
   Planner(const Function &F, const Op &Loop, const LayoutMap &LM)
-      : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(users(Body)),
-        Roots(F) {}
+      : Loop(Loop), Body(*Loop.region(0)), LM(LM), Users(users(Body)), Roots(F),
+        Steps(Body, [&LM](const Op &O) { return recomputable(O, LM); }) {}
 
   std::optional<PipelinedLoop> run(unsigned NumStages, unsigned Threads,
                                    PipelineTarget Target) {
@@ -97,11 +98,11 @@ public:
     // The steps of carried pointers come first: the prefetch advances
     // the pointers before re-running the rest.
     for (const auto &O : Body.ops())
-      if (InSlice.count(O.get()) && StepSlice.count(O.get()))
+      if (InSlice.count(O.get()) && Steps.stepOps().count(O.get()))
         P.Slice.push_back(O.get());
     P.StepOps = P.Slice.size();
     for (const auto &O : Body.ops())
-      if (InSlice.count(O.get()) && !StepSlice.count(O.get()))
+      if (InSlice.count(O.get()) && !Steps.stepOps().count(O.get()))
         P.Slice.push_back(O.get());
     for (const auto &[Arg, Step] : Advances)
       P.Advances.push_back({Arg, Step});
@@ -149,13 +150,7 @@ private:
   /// Whether the loop writes memory load L may read: a prefetch, issued
   /// iterations ahead, would read it before the write.
   bool writtenInLoop(const Op &L) {
-    bool Written = false;
-    walk(Body, [&](const Op &O) {
-      Written = Written || (categoryOf(O.kind()) == OpCategory::Memory &&
-                            O.kind() != OpKind::Load &&
-                            Roots.mayOverlap(O.operand(0), L.operand(0)));
-    });
-    return Written;
+    return Roots.writtenIn(Body, L.operand(0));
   }
 
   /// Whether dot D's A operand is held in registers as mma fragments.
@@ -255,34 +250,6 @@ private:
     return false;
   }
 
-  /// The loop-invariant step carried value Arg advances by each
-  /// iteration (its yield is `Arg + Step`), or null.
-  const Value *advanceStep(const Value *Arg) {
-    const Op *Yield = Body.terminator();
-    const Value *Next = Yield->operand(Body.argumentNumber(Arg) - 1);
-    const Op *D = Next->definingOp();
-    if (!Arg->type().Elem.isPointer() || !D || D->kind() != OpKind::AddPtr ||
-        D->operand(0) != Arg || !addStepSlice(D->operand(1)))
-      return nullptr;
-    return D->operand(1);
-  }
-
-  /// Adds the body ops a step is computed by; false unless they depend
-  /// only on values from outside the loop.
-  bool addStepSlice(const Value *V) {
-    if (const Block *Owner = V->ownerBlock())
-      return Owner != &Body;
-    const Op *D = V->definingOp();
-    if (!D || D->parentBlock() != &Body || StepSlice.count(D))
-      return true;
-    if (!recomputable(*D, LM) ||
-        !llvm::all_of(D->operands(),
-                      [&](const Value *O) { return addStepSlice(O); }))
-      return false;
-    StepSlice.insert(D);
-    return true;
-  }
-
   /// Adds the body ops V is computed by; false if one cannot be re-run
   /// for a later iteration.
   bool addSlice(const Value *V, llvm::DenseSet<const Op *> &InSlice) {
@@ -291,7 +258,7 @@ private:
         return true;
       if (Advances.count(V))
         return addSlice(Advances[V], InSlice);
-      const Value *Step = advanceStep(V);
+      const Value *Step = Steps.stepOf(V);
       if (!Step)
         return false;
       Advances[V] = Step;
@@ -314,10 +281,9 @@ private:
   const LayoutMap &LM;
   UserMap Users;
   PointerRoots Roots;
-  /// Carried pointer tiles the slices read, with their steps, and the ops
-  /// computing the steps.
+  LoopAdvances Steps;
+  /// Carried pointer tiles the slices read, with their steps.
   llvm::MapVector<const Value *, const Value *> Advances;
-  llvm::DenseSet<const Op *> StepSlice;
 };
 
 } // namespace

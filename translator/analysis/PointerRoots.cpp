@@ -35,6 +35,16 @@ bool PointerRoots::mayOverlap(const Value *A, const Value *B) {
   });
 }
 
+bool PointerRoots::writtenIn(const Block &B, const Value *Address) {
+  bool Written = false;
+  walk(B, [&](const Op &O) {
+    Written = Written ||
+              (categoryOf(O.kind()) == OpCategory::Memory &&
+               O.kind() != OpKind::Load && mayOverlap(O.operand(0), Address));
+  });
+  return Written;
+}
+
 RootSet PointerRoots::find(const Value *P, unsigned Depth) {
   if (Depth > 64)
     return std::nullopt;

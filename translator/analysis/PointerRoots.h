@@ -35,6 +35,10 @@ public:
   /// Whether two addresses may point into the same memory.
   bool mayOverlap(const ir::Value *A, const ir::Value *B);
 
+  /// Whether an op in B, at any depth, writes memory Address may point
+  /// into (a store or an atomic).
+  bool writtenIn(const ir::Block &B, const ir::Value *Address);
+
 private:
   RootSet find(const ir::Value *P, unsigned Depth);
 

@@ -24,6 +24,7 @@
 #include "transforms/DeadCode.h"
 #include "transforms/GlobalMemoryOrder.h"
 #include "transforms/PriorGridWait.h"
+#include "transforms/RegisterPrefetch.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -70,6 +71,11 @@ planConfiguration(frontend::Kernel &K, unsigned C,
         K.Loc};
     return std::nullopt;
   }
+  // Without cp.async, num_stages >= 2 loads dot operands an iteration ahead
+  // into registers instead (Triton's AMD stream pipeliner).
+  if (!Target.hasAsyncCopies() &&
+      transforms::prefetchIntoRegisters(F, Inst.Cfg.NumStages))
+    transforms::eraseDeadCode(F);
   // One set of layouts serves all variants (they share the function), made
   // for the most specialized one, which is the fast path; each variant's
   // access widths follow its own axis info.

@@ -8,6 +8,7 @@
 #include "transforms/DeadCode.h"
 #include "transforms/GlobalMemoryOrder.h"
 #include "transforms/PriorGridWait.h"
+#include "transforms/RegisterPrefetch.h"
 
 using namespace tilecc::ir;
 using namespace tilecc::analysis;
@@ -49,6 +50,13 @@ const NamedPass Passes[] = {
     {"dead-code", "erases ops whose results nothing uses",
      [](PassState &S) {
        transforms::eraseDeadCode(S.F);
+       return true;
+     }},
+    {"register-prefetch",
+     "loads dot operands an iteration ahead into registers the loop carries "
+     "(targets without cp.async, as for num_stages = 2)",
+     [](PassState &S) {
+       transforms::prefetchIntoRegisters(S.F, 2);
        return true;
      }},
     {"prior-grid-wait",

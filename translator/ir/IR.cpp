@@ -179,6 +179,14 @@ bool definedInside(const Value *V, const Op &O) {
       V->definingOp() ? V->definingOp()->parentBlock() : V->ownerBlock(), O);
 }
 
+void replaceUses(Block &B, const Value *Old, Value *New) {
+  walk(B, [&](Op &O) {
+    for (unsigned I = 0; I < O.numOperands(); ++I)
+      if (O.operand(I) == Old)
+        O.setOperand(I, New);
+  });
+}
+
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn) {
   for (auto &O : B.ops()) {
     Fn(*O);

@@ -400,6 +400,9 @@ private:
 void walk(Block &B, llvm::function_ref<void(Op &)> Fn);
 void walk(const Block &B, llvm::function_ref<void(const Op &)> Fn);
 
+/// Makes every op in B and its nested blocks that uses Old use New.
+void replaceUses(Block &B, const Value *Old, Value *New);
+
 /// The innermost for loop around O, or null.
 const Op *enclosingFor(const Op &O);
 

@@ -10,14 +10,6 @@ namespace tilecc::transforms {
 
 namespace {
 
-void replaceUses(Block &B, const Value *Old, Value *New) {
-  walk(B, [&](Op &O) {
-    for (unsigned I = 0; I < O.numOperands(); ++I)
-      if (O.operand(I) == Old)
-        O.setOperand(I, New);
-  });
-}
-
 class CarriedScalars {
 public:
   explicit CarriedScalars(Function &F) : F(F) {}
