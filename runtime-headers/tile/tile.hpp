@@ -132,6 +132,10 @@ struct tuning {
 
   list<long long> key = {};
   rounding key_rounding = rounding::next_power_of_2;
+  /// Measures only the first max_trials configurations that apply, in
+  /// TILE_CONFIGS order (Triton's prune_configs_by top_k, with the
+  /// declaration order as the performance model); 0 measures them all.
+  int max_trials = 0;
   /// Zeroed before every trial and before the launch that follows the
   /// tuning: what the kernel expects zero (locks, arrival counters).
   list<buffer> reset_to_zero = {};

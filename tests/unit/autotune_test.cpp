@@ -187,6 +187,27 @@ TEST_CASE("autotune: the fastest configuration that applies, measured once "
   CHECK(K.Last == 1);
 }
 
+TEST_CASE("autotune: max_trials measures the first configurations that "
+          "apply") {
+  SimulatedApi::reset();
+  Tuner T(info(), nullptr, 0);
+  SimulatedKernel K;
+  K.Applies = {false, true, true, true}; // 0 does not count
+  tile::tuning Two = keyed({4096});
+  Two.max_trials = 2;
+  bool Declined = true;
+  CHECK(T.launch_tuned(Two, 0, K.launcher(), Declined) == 0);
+  CHECK(K.Launches[3] == 0); // never measured
+  CHECK(K.Last == 2);        // the faster of 1 and 2
+
+  SimulatedKernel One;
+  tile::tuning First = keyed({8192});
+  First.max_trials = 1;
+  T.launch_tuned(First, 0, One.launcher(), Declined);
+  CHECK(One.Launches[2] == 0);
+  CHECK(One.Last == 0); // the only one measured, though 2 is faster
+}
+
 TEST_CASE("autotune: key values rounded up to powers of two unless exact") {
   CHECK(at::round_key(3000, tile::tuning::rounding::next_power_of_2) == 4096);
   CHECK(at::round_key(4096, tile::tuning::rounding::next_power_of_2) == 4096);

@@ -550,7 +550,10 @@ private:
       return status;
     };
     const int device = Api::current_device();
+    int timed = 0;
     for (int c = 0; c < kernel.num_configs; ++c) {
+      if (t.max_trials > 0 && timed == t.max_trials)
+        break;
       if (!kernel.config_tuned[c])
         continue;
       if ((e = prepare()) != Api::success)
@@ -577,6 +580,7 @@ private:
                          ms)) != Api::success)
         return e;
       trials.push_back({c, median(ms)});
+      ++timed;
     }
     return prepare();
   }
