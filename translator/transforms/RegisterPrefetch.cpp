@@ -109,6 +109,17 @@ private:
                         [&](const Value *O) { return addSlice(O, InSlice); });
   }
 
+  /// The body ops of Set in program order, listed before clones are
+  /// appended to the body (which moves its ops).
+  llvm::SmallVector<const Op *, 16>
+  inProgramOrder(const llvm::DenseSet<const Op *> &Set) const {
+    llvm::SmallVector<const Op *, 16> Ordered;
+    for (const auto &O : Body.ops())
+      if (Set.count(O.get()))
+        Ordered.push_back(O.get());
+    return Ordered;
+  }
+
   /// A clone of D's computation with its operands mapped by M; maps D's
   /// results to the clone's.
   void clone(Builder &B, const Op &D, ValueMap &M) {
@@ -132,9 +143,8 @@ private:
   llvm::SmallVector<Value *, 2> loadsOf(Builder &B, llvm::ArrayRef<Op *> Loads,
                                         const llvm::DenseSet<const Op *> &Slice,
                                         Value *Runs, ValueMap &M) {
-    for (const auto &O : Body.ops())
-      if (Slice.count(O.get()))
-        clone(B, *O, M);
+    for (const Op *O : inProgramOrder(Slice))
+      clone(B, *O, M);
     llvm::SmallVector<Value *, 2> Tiles;
     for (Op *L : Loads) {
       B.setLoc(L->loc());
@@ -203,9 +213,8 @@ private:
                  {B.create(OpKind::Add, Type::scalar(Wide),
                            {B.cast(IV, Wide), B.cast(Loop.operand(2), Wide)}),
                   B.cast(Loop.operand(1), Wide)});
-    for (const auto &O : Body.ops())
-      if (Steps.stepOps().count(O.get()))
-        clone(B, *O, M);
+    for (const Op *O : inProgramOrder(Steps.stepOps()))
+      clone(B, *O, M);
     // The advanced tiles are what the iteration yields for the next: the
     // body's own advance is then left unused.
     for (const auto &[Arg, Step] : Advances) {
