@@ -2887,19 +2887,26 @@ void store(const block_ptr<T, Block...> &p, const V &value,
 // Inline assembly
 //===----------------------------------------------------------------------===//
 
-/// Runs the PTX text asm_text on each element of the arguments, broadcast
-/// together (tl.inline_asm_elementwise with is_pure and pack=1): $0 is
-/// the result, of type R, and $1, $2, ... the arguments. constraints gives
-/// each its register, "=r,r,r": r for 32 bits, l 64, h 16, f a float, d a
-/// double, which must be the element's width (the bits move unchanged).
-/// The text must only compute its result. The emulation, which cannot run
-/// it, calls emulate on the elements instead. Not on AMD GPUs.
-template <class R, class F, class... A>
+/// Runs the PTX text asm_text on the elements of the arguments, broadcast
+/// together (tl.inline_asm_elementwise with is_pure): $0 is the result, of
+/// type R, and $1, $2, ... the arguments. constraints gives each its
+/// register, "=r,r,r": r for 32 bits, l 64, h 16, f a float, d a double,
+/// which must be the element's width (the bits move unchanged).
+/// With Pack > 1 (a power of two up to 16) one run takes Pack elements of a
+/// thread: those narrower than 32 bits side by side in registers of up to
+/// 32 bits (the first in the low bits), wider ones a register each; the
+/// result's registers come first ("=r,=r,r,r" for two fp32 elements), then
+/// each argument's. The text must compute each element from the same
+/// element of the arguments, and nothing else. The emulation, which cannot
+/// run it, calls emulate on the elements instead. Not on AMD GPUs.
+template <class R, int Pack = 1, class F, class... A>
 TILE_OP("inline_asm_elementwise")
 auto inline_asm_elementwise([[maybe_unused]] const char *asm_text,
                             [[maybe_unused]] const char *constraints, F emulate,
                             const A &...args) {
   static_assert(sizeof...(A) >= 1, "inline assembly takes an argument");
+  static_assert(Pack >= 1 && Pack <= 16 && (Pack & (Pack - 1)) == 0,
+                "pack is a power of two from 1 to 16");
   return detail::elementwise<R>(
       [&](detail::element_t<A>... v) { return static_cast<R>(emulate(v...)); },
       args...);

@@ -199,7 +199,8 @@ bool layerNorms() {
         },
         [&](const std::string &what) {
           return sample::compare(what + " y", dy.download_floats(), want.y,
-                                 {reference::y_abs_tol, reference::y_rel_tol});
+                                 {reference::output_tolerance(false).abs,
+                                  reference::output_tolerance(false).rel});
         });
   }
   return ok;

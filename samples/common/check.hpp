@@ -201,6 +201,33 @@ template <int N, class F> void for_each_index(F &&f) {
         block);                                                                \
   })
 
+/// For a kernel whose meta-parameters are two, named NAME0 and NAME1: a
+/// callable that, given f, calls f(launch, description, config) for each of
+/// the kernel's configurations, launch(args...) running the kernel with
+/// that configuration in emulation (its grid rule's grid).
+#define SAMPLE_EACH_CONFIG2(KERNEL, NAME0, NAME1)                              \
+  [](auto &&f) {                                                               \
+    ::sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {   \
+      constexpr tile::config c = KERNEL##_tile_configs[decltype(i)::value];    \
+      f(                                                                       \
+          [](auto... args) {                                                   \
+            constexpr auto m = KERNEL##_tile_configs[decltype(i)::value].meta; \
+            tile::emulate::launch(KERNEL##_grid<m[0], m[1]>(args...),          \
+                                  KERNEL<m[0], m[1]>, args...);                \
+          },                                                                   \
+          ::sample::describe(c, {NAME0, NAME1}), c);                           \
+    });                                                                        \
+  }
+
+/// launch(args...) of a kernel with two meta-parameters in its first
+/// configuration, in emulation.
+#define SAMPLE_FIRST_CONFIG2(KERNEL)                                           \
+  [](auto... args) {                                                           \
+    constexpr tile::config c = KERNEL##_tile_configs[0];                       \
+    tile::emulate::launch(KERNEL##_grid<c.meta[0], c.meta[1]>(args...),        \
+                          KERNEL<c.meta[0], c.meta[1]>, args...);              \
+  }
+
 /// "BLOCK=1024,num_warps=4" from a configuration and the names of the
 /// kernel's template parameters; ",num_stages=3" follows for pipelined ones
 /// and ",min_programs_per_sm=2" for those whose registers are bounded,

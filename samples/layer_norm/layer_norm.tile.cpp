@@ -1,18 +1,19 @@
-// Layer normalization (Triton's tutorial 05) of fp16 rows, computed in fp32:
+// Layer normalization (Triton's tutorial 05) of fp16 or bf16 rows, computed
+// in fp32 and rounded once:
 //   forward   y = (x - mean) * rstd * w + b, saving each row's mean and rstd;
 //   backward  dx from dy, and dw, db summed over all rows in two stages:
 //             each program adds its rows' share to one of `groups` partial
 //             sums under that group's spin lock, then a second kernel sums
 //             the groups.
 // Every kernel holds a whole row (or ROWS rows) in registers, so x and dy
-// cross memory once.
+// cross memory once. The fp16 kernels keep tutorial 05's names
+// (layer_norm_fwd, ...); the bf16 ones end in _bf16.
 #include <tile/tile.hpp>
 
-template <int ROWS, int BLOCK>
-TILE_KERNEL void layer_norm_fwd(const tile::half *x, tile::half *y,
-                                const tile::half *w, const tile::half *b,
-                                float *mean_out, float *rstd_out, int stride,
-                                int n_rows, int n_cols, float eps) {
+template <class T, int ROWS, int BLOCK>
+void layer_norm_fwd_rows(const T *x, T *y, const T *w, const T *b,
+                         float *mean_out, float *rstd_out, int stride,
+                         int n_rows, int n_cols, float eps) {
   auto rows = tile::program_id(0) * ROWS + tile::arange<ROWS>();
   auto cols = tile::arange<BLOCK>();
   auto row_ok = rows < n_rows;
@@ -30,7 +31,7 @@ TILE_KERNEL void layer_norm_fwd(const tile::half *x, tile::half *y,
   auto bv = tile::cast<float>(tile::load(b + cols, col_ok, 0.0f));
   auto out = centered * tile::expand_dims<1>(rstd) * tile::expand_dims<0>(wv) +
              tile::expand_dims<0>(bv);
-  tile::store(y + offs, tile::cast<tile::half>(out), mask);
+  tile::store(y + offs, tile::cast<T>(out), mask);
 }
 
 /// dx of ROWS rows, and their dw = sum(dy * xhat) and db = sum(dy) added
@@ -38,12 +39,11 @@ TILE_KERNEL void layer_norm_fwd(const tile::half *x, tile::half *y,
 /// to group p % groups under that group's spin lock. locks holds the lock
 /// words, then a count per group that says whether the group's partial sums
 /// have been written; it must be zero before the launch.
-template <int ROWS, int BLOCK>
-TILE_KERNEL void
-layer_norm_bwd_dx(tile::half *dx, const tile::half *dy, float *partial_dw,
-                  float *partial_db, const tile::half *x, const tile::half *w,
-                  const float *mean, const float *rstd, int *locks, int stride,
-                  int n_rows, int n_cols, int groups) {
+template <class T, int ROWS, int BLOCK>
+void layer_norm_bwd_dx_rows(T *dx, const T *dy, float *partial_dw,
+                            float *partial_db, const T *x, const T *w,
+                            const float *mean, const float *rstd, int *locks,
+                            int stride, int n_rows, int n_cols, int groups) {
   int program = tile::program_id(0);
   auto rows = program * ROWS + tile::arange<ROWS>();
   auto cols = tile::arange<BLOCK>();
@@ -60,8 +60,7 @@ layer_norm_bwd_dx(tile::half *dx, const tile::half *dy, float *partial_dw,
   auto wdy = tile::expand_dims<0>(wv) * dyv;
   auto c1 = tile::sum<1, true>(xhat * wdy) / n_cols;
   auto c2 = tile::sum<1, true>(wdy) / n_cols;
-  tile::store(dx + offs, tile::cast<tile::half>((wdy - (xhat * c1 + c2)) * rs),
-              mask);
+  tile::store(dx + offs, tile::cast<T>((wdy - (xhat * c1 + c2)) * rs), mask);
 
   // The program's rows are summed first: one locked update per program.
   auto dw = tile::sum<0>(dyv * xhat);
@@ -87,11 +86,10 @@ layer_norm_bwd_dx(tile::half *dx, const tile::half *dy, float *partial_dw,
 
 /// dw and db: the sums of the groups' partial sums, BLOCK_N columns per
 /// program. Groups no program reached (their count is zero) hold nothing.
-template <int BLOCK_M, int BLOCK_N>
-TILE_KERNEL void layer_norm_bwd_dwdb(const float *partial_dw,
-                                     const float *partial_db, const int *counts,
-                                     tile::half *dw, tile::half *db, int groups,
-                                     int n_cols) {
+template <class T, int BLOCK_M, int BLOCK_N>
+void layer_norm_bwd_dwdb_columns(const float *partial_dw,
+                                 const float *partial_db, const int *counts,
+                                 T *dw, T *db, int groups, int n_cols) {
   auto cols = tile::program_id(0) * BLOCK_N + tile::arange<BLOCK_N>();
   auto acc_dw = tile::zeros<float, BLOCK_M, BLOCK_N>();
   auto acc_db = tile::zeros<float, BLOCK_M, BLOCK_N>();
@@ -104,95 +102,117 @@ TILE_KERNEL void layer_norm_bwd_dwdb(const float *partial_dw,
     acc_dw += tile::load(partial_dw + offs, mask, 0.0f);
     acc_db += tile::load(partial_db + offs, mask, 0.0f);
   }
-  tile::store(dw + cols, tile::cast<tile::half>(tile::sum<0>(acc_dw)),
-              cols < n_cols);
-  tile::store(db + cols, tile::cast<tile::half>(tile::sum<0>(acc_db)),
-              cols < n_cols);
+  tile::store(dw + cols, tile::cast<T>(tile::sum<0>(acc_dw)), cols < n_cols);
+  tile::store(db + cols, tile::cast<T>(tile::sum<0>(acc_db)), cols < n_cols);
 }
 
+// The kernels for each type (T is not a meta-parameter), their
+// configurations, selection, tuning and grids.
+//
 // Forward: short rows take several per program, so that a program still
-// moves enough data; a block must hold a whole row (TILE_SELECT below), and
-// the wrapper's default is the first configuration that holds one, the
-// fastest measured on an H100. The others are there for the benchmark to
-// compare.
-TILE_CONFIGS(layer_norm_fwd, tile::config{.meta = {1, 256}, .num_warps = 2},
-             tile::config{.meta = {4, 1024}, .num_warps = 4},
-             tile::config{.meta = {2, 1024}, .num_warps = 4},
-             tile::config{.meta = {4, 1024}, .num_warps = 8},
-             tile::config{.meta = {8, 1024}, .num_warps = 8},
-             tile::config{.meta = {1, 2048}, .num_warps = 8},
-             tile::config{.meta = {2, 4096}, .num_warps = 8},
-             tile::config{.meta = {1, 4096}, .num_warps = 8},
-             tile::config{.meta = {2, 4096}, .num_warps = 16},
-             tile::config{.meta = {1, 4096}, .num_warps = 4},
-             tile::config{.meta = {1, 8192}, .num_warps = 8},
-             tile::config{.meta = {1, 8192}, .num_warps = 16},
-             tile::config{.meta = {2, 8192}, .num_warps = 16},
-             tile::config{.meta = {1, 16384}, .num_warps = 16});
+// moves enough data; a block must hold a whole row (TILE_SELECT), and the
+// wrapper's default is the first configuration that holds one, the fastest
+// measured on an H100 (fp16). The others are there for the benchmark and
+// the tuner to compare.
 // Backward: several rows per program, which take the lock less often,
-// first (the fastest measured on an H100); one row per program with
+// first (the fastest measured on an H100, fp16); one row per program with
 // num_warps as Triton's tutorial chooses them after.
-TILE_CONFIGS(layer_norm_bwd_dx, tile::config{.meta = {1, 256}, .num_warps = 1},
-             tile::config{.meta = {4, 1024}, .num_warps = 8},
-             tile::config{.meta = {2, 1024}, .num_warps = 4},
-             tile::config{.meta = {1, 1024}, .num_warps = 4},
-             tile::config{.meta = {1, 2048}, .num_warps = 8},
-             tile::config{.meta = {2, 4096}, .num_warps = 16},
-             tile::config{.meta = {2, 4096}, .num_warps = 8},
-             tile::config{.meta = {1, 4096}, .num_warps = 8},
-             tile::config{.meta = {2, 8192}, .num_warps = 16},
-             tile::config{.meta = {1, 8192}, .num_warps = 8});
-TILE_CONFIGS(layer_norm_bwd_dwdb,
-             tile::config{.meta = {32, 128}, .num_warps = 4});
-
-template <int ROWS, int BLOCK>
-TILE_SELECT(layer_norm_fwd)
-bool layer_norm_fwd_fits(const tile::half *, tile::half *, const tile::half *,
-                         const tile::half *, float *, float *, int, int,
-                         int n_cols, float) {
-  return n_cols <= BLOCK;
-}
-template <int ROWS, int BLOCK>
-TILE_SELECT(layer_norm_bwd_dx)
-bool layer_norm_bwd_dx_fits(tile::half *, const tile::half *, float *, float *,
-                            const tile::half *, const tile::half *,
-                            const float *, const float *, int *, int, int,
-                            int n_cols, int) {
-  return n_cols <= BLOCK;
-}
-
 // Autotuning: the rows' shape decides, and every trial must find the locks
 // and the counts beside them zero (the partial sums start over with them).
-TILE_TUNE(layer_norm_bwd_dx)
-tile::tuning layer_norm_bwd_dx_tuning(tile::half *, const tile::half *, float *,
-                                      float *, const tile::half *,
-                                      const tile::half *, const float *,
-                                      const float *, int *locks, int,
-                                      int n_rows, int n_cols, int groups) {
-  return {.key = {n_rows, n_cols},
-          .reset_to_zero = {tile::elements(locks, 2 * groups)}};
-}
+#define LAYER_NORM_KERNELS(SUFFIX, T)                                          \
+  template <int ROWS, int BLOCK>                                               \
+  TILE_KERNEL void layer_norm_fwd##SUFFIX(                                     \
+      const T *x, T *y, const T *w, const T *b, float *mean_out,               \
+      float *rstd_out, int stride, int n_rows, int n_cols, float eps) {        \
+    layer_norm_fwd_rows<T, ROWS, BLOCK>(x, y, w, b, mean_out, rstd_out,        \
+                                        stride, n_rows, n_cols, eps);          \
+  }                                                                            \
+  template <int ROWS, int BLOCK>                                               \
+  TILE_KERNEL void layer_norm_bwd_dx##SUFFIX(                                  \
+      T *dx, const T *dy, float *partial_dw, float *partial_db, const T *x,    \
+      const T *w, const float *mean, const float *rstd, int *locks,            \
+      int stride, int n_rows, int n_cols, int groups) {                        \
+    layer_norm_bwd_dx_rows<T, ROWS, BLOCK>(dx, dy, partial_dw, partial_db, x,  \
+                                           w, mean, rstd, locks, stride,       \
+                                           n_rows, n_cols, groups);            \
+  }                                                                            \
+  template <int BLOCK_M, int BLOCK_N>                                          \
+  TILE_KERNEL void layer_norm_bwd_dwdb##SUFFIX(                                \
+      const float *partial_dw, const float *partial_db, const int *counts,     \
+      T *dw, T *db, int groups, int n_cols) {                                  \
+    layer_norm_bwd_dwdb_columns<T, BLOCK_M, BLOCK_N>(                          \
+        partial_dw, partial_db, counts, dw, db, groups, n_cols);               \
+  }                                                                            \
+  TILE_CONFIGS(layer_norm_fwd##SUFFIX,                                         \
+               tile::config{.meta = {1, 256}, .num_warps = 2},                 \
+               tile::config{.meta = {4, 1024}, .num_warps = 4},                \
+               tile::config{.meta = {2, 1024}, .num_warps = 4},                \
+               tile::config{.meta = {4, 1024}, .num_warps = 8},                \
+               tile::config{.meta = {8, 1024}, .num_warps = 8},                \
+               tile::config{.meta = {1, 2048}, .num_warps = 8},                \
+               tile::config{.meta = {2, 4096}, .num_warps = 8},                \
+               tile::config{.meta = {1, 4096}, .num_warps = 8},                \
+               tile::config{.meta = {2, 4096}, .num_warps = 16},               \
+               tile::config{.meta = {1, 4096}, .num_warps = 4},                \
+               tile::config{.meta = {1, 8192}, .num_warps = 8},                \
+               tile::config{.meta = {1, 8192}, .num_warps = 16},               \
+               tile::config{.meta = {2, 8192}, .num_warps = 16},               \
+               tile::config{.meta = {1, 16384}, .num_warps = 16});             \
+  TILE_CONFIGS(layer_norm_bwd_dx##SUFFIX,                                      \
+               tile::config{.meta = {1, 256}, .num_warps = 1},                 \
+               tile::config{.meta = {4, 1024}, .num_warps = 8},                \
+               tile::config{.meta = {2, 1024}, .num_warps = 4},                \
+               tile::config{.meta = {1, 1024}, .num_warps = 4},                \
+               tile::config{.meta = {1, 2048}, .num_warps = 8},                \
+               tile::config{.meta = {2, 4096}, .num_warps = 16},               \
+               tile::config{.meta = {2, 4096}, .num_warps = 8},                \
+               tile::config{.meta = {1, 4096}, .num_warps = 8},                \
+               tile::config{.meta = {2, 8192}, .num_warps = 16},               \
+               tile::config{.meta = {1, 8192}, .num_warps = 8});               \
+  TILE_CONFIGS(layer_norm_bwd_dwdb##SUFFIX,                                    \
+               tile::config{.meta = {32, 128}, .num_warps = 4});               \
+  template <int ROWS, int BLOCK>                                               \
+  TILE_SELECT(layer_norm_fwd##SUFFIX)                                          \
+  bool layer_norm_fwd##SUFFIX##_fits(const T *, T *, const T *, const T *,     \
+                                     float *, float *, int, int, int n_cols,   \
+                                     float) {                                  \
+    return n_cols <= BLOCK;                                                    \
+  }                                                                            \
+  template <int ROWS, int BLOCK>                                               \
+  TILE_SELECT(layer_norm_bwd_dx##SUFFIX)                                       \
+  bool layer_norm_bwd_dx##SUFFIX##_fits(                                       \
+      T *, const T *, float *, float *, const T *, const T *, const float *,   \
+      const float *, int *, int, int, int n_cols, int) {                       \
+    return n_cols <= BLOCK;                                                    \
+  }                                                                            \
+  TILE_TUNE(layer_norm_bwd_dx##SUFFIX)                                         \
+  tile::tuning layer_norm_bwd_dx##SUFFIX##_tuning(                             \
+      T *, const T *, float *, float *, const T *, const T *, const float *,   \
+      const float *, int *locks, int, int n_rows, int n_cols, int groups) {    \
+    return {.key = {n_rows, n_cols},                                           \
+            .reset_to_zero = {tile::elements(locks, 2 * groups)}};             \
+  }                                                                            \
+  template <int ROWS, int BLOCK>                                               \
+  TILE_GRID(layer_norm_fwd##SUFFIX)                                            \
+  tile::grid layer_norm_fwd##SUFFIX##_grid(const T *, T *, const T *,          \
+                                           const T *, float *, float *, int,   \
+                                           int n_rows, int, float) {           \
+    return {tile::cdiv(n_rows, ROWS)};                                         \
+  }                                                                            \
+  template <int ROWS, int BLOCK>                                               \
+  TILE_GRID(layer_norm_bwd_dx##SUFFIX)                                         \
+  tile::grid layer_norm_bwd_dx##SUFFIX##_grid(                                 \
+      T *, const T *, float *, float *, const T *, const T *, const float *,   \
+      const float *, int *, int, int n_rows, int, int) {                       \
+    return {tile::cdiv(n_rows, ROWS)};                                         \
+  }                                                                            \
+  template <int BLOCK_M, int BLOCK_N>                                          \
+  TILE_GRID(layer_norm_bwd_dwdb##SUFFIX)                                       \
+  tile::grid layer_norm_bwd_dwdb##SUFFIX##_grid(                               \
+      const float *, const float *, const int *, T *, T *, int, int n_cols) {  \
+    return {tile::cdiv(n_cols, BLOCK_N)};                                      \
+  }
 
-template <int ROWS, int BLOCK>
-TILE_GRID(layer_norm_fwd)
-tile::grid layer_norm_fwd_grid(const tile::half *, tile::half *,
-                               const tile::half *, const tile::half *, float *,
-                               float *, int, int n_rows, int, float) {
-  return {tile::cdiv(n_rows, ROWS)};
-}
-template <int ROWS, int BLOCK>
-TILE_GRID(layer_norm_bwd_dx)
-tile::grid
-    layer_norm_bwd_dx_grid(tile::half *, const tile::half *, float *, float *,
-                           const tile::half *, const tile::half *,
-                           const float *, const float *, int *, int, int n_rows,
-                           int, int) {
-  return {tile::cdiv(n_rows, ROWS)};
-}
-template <int BLOCK_M, int BLOCK_N>
-TILE_GRID(layer_norm_bwd_dwdb)
-tile::grid
-    layer_norm_bwd_dwdb_grid(const float *, const float *, const int *,
-                             tile::half *, tile::half *, int, int n_cols) {
-  return {tile::cdiv(n_cols, BLOCK_N)};
-}
+LAYER_NORM_KERNELS(, tile::half)
+LAYER_NORM_KERNELS(_bf16, tile::bfloat16)
+#undef LAYER_NORM_KERNELS

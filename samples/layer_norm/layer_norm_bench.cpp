@@ -1,9 +1,10 @@
 // Times layer_norm_fwd and the backward pass (locks cleared, dx with the
-// groups' partial sums, then dw and db) on fp16 rows of issue 3's shapes
-// (32768 x 1024, 4096, 8192) with every configuration that holds a row, and
-// prints JSON lines for scripts/bench.sh. Bytes as Triton's tutorial 05
-// counts them: x read and y written (forward); x, dy read and dx written
-// (backward). Exits 77 without a GPU.
+// groups' partial sums, then dw and db) on fp16 and bf16 rows of issue 3's
+// shapes (32768 x 1024, 4096, 8192) with every configuration that holds a
+// row, and prints JSON lines for scripts/bench.sh (workloads layer_norm_fwd
+// and layer_norm_bwd for fp16, as tutorial 05; _bf16 after them for bf16).
+// Bytes as Triton's tutorial 05 counts them: x read and y written (forward); x,
+// dy read and dx written (backward). Exits 77 without a GPU.
 #include "layer_norm.tile.cpp"
 #include "layer_norm_bwd.hpp"
 
@@ -12,15 +13,12 @@
 
 namespace {
 
-using tile::half;
-
 /// The configurations of `configs` whose block (meta[block_index]) holds a
 /// row of n_cols, and their indices.
-template <std::size_t N>
 std::pair<std::vector<tile::config>, std::vector<int>>
-fitting(const tile::config (&configs)[N], int block_index, int n_cols) {
+fitting(const tile::config *configs, int count, int block_index, int n_cols) {
   std::pair<std::vector<tile::config>, std::vector<int>> out;
-  for (int c = 0; c < int(N); ++c)
+  for (int c = 0; c < count; ++c)
     if (n_cols <= configs[c].meta[block_index]) {
       out.first.push_back(configs[c]);
       out.second.push_back(c);
@@ -28,14 +26,23 @@ fitting(const tile::config (&configs)[N], int block_index, int n_cols) {
   return out;
 }
 
-bool bench(int rows, int cols, sample::Random &rng) {
+/// One type's kernels: the workloads' suffix and the configurations.
+struct Kernels {
+  const char *suffix, *dtype;
+  const tile::config *fwd;
+  int n_fwd;
+  const tile::config *bwd;
+  int n_bwd;
+};
+
+template <class T>
+bool bench(const Kernels &kernels, int rows, int cols, sample::Random &rng) {
+  constexpr bool bf16 = std::is_same_v<T, tile::bfloat16>;
   std::size_t n = std::size_t(rows) * cols;
-  auto x =
-      sample::convert_all<half>(sample::random_vector(n, rng, -3.5f, -1.0f));
-  auto dy =
-      sample::convert_all<half>(sample::random_vector(n, rng, -0.2f, 0.2f));
-  auto w = sample::convert_all<half>(sample::random_vector(cols, rng, 0, 1));
-  auto b = sample::convert_all<half>(sample::random_vector(cols, rng, 0, 1));
+  auto x = sample::convert_all<T>(sample::random_vector(n, rng, -3.5f, -1.0f));
+  auto dy = sample::convert_all<T>(sample::random_vector(n, rng, -0.2f, 0.2f));
+  auto w = sample::convert_all<T>(sample::random_vector(cols, rng, 0, 1));
+  auto b = sample::convert_all<T>(sample::random_vector(cols, rng, 0, 1));
   auto fwd = reference::layer_norm_fwd(sample::convert_all<float>(x),
                                        sample::convert_all<float>(w),
                                        sample::convert_all<float>(b), rows,
@@ -44,7 +51,7 @@ bool bench(int rows, int cols, sample::Random &rng) {
                                        sample::convert_all<float>(dy),
                                        sample::convert_all<float>(w), rows,
                                        cols, cols, reference::layer_norm_eps);
-  sample::DeviceArray<half> dx_in(x, 0), ddy(dy, 0), dw_in(w, 0), db_in(b, 0),
+  sample::DeviceArray<T> dx_in(x, 0), ddy(dy, 0), dw_in(w, 0), db_in(b, 0),
       dy_out(n, 0), ddx(n, 0), ddw(cols, 0), ddb(cols, 0);
   sample::DeviceArray<float> dmean(rows, 0), drstd(rows, 0), fmean(fwd.mean, 0),
       frstd(fwd.rstd, 0);
@@ -54,32 +61,34 @@ bool bench(int rows, int cols, sample::Random &rng) {
   sample::DeviceArray<int> locks(2 * groups, 0);
   sample::LayerNormScratch scratch{pdw.get(), pdb.get(), locks.get(), groups};
   float eps = reference::layer_norm_eps;
+  const auto tol = reference::output_tolerance(bf16);
+  const std::string fwd_name = std::string("layer_norm_fwd") + kernels.suffix;
+  const std::string bwd_name = std::string("layer_norm_bwd") + kernels.suffix;
   bool ok = true;
 
-  auto [fwd_configs, fwd_index] = fitting(layer_norm_fwd_tile_configs, 1, cols);
-  sample::Workload fwd_work{"layer_norm_fwd",
+  auto [fwd_configs, fwd_index] = fitting(kernels.fwd, kernels.n_fwd, 1, cols);
+  sample::Workload fwd_work{fwd_name,
                             {rows, cols},
-                            2.0 * n * sizeof(half),
-                            {reference::y_abs_tol, reference::y_rel_tol},
-                            "fp16"};
+                            2.0 * n * sizeof(T),
+                            {tol.abs, tol.rel},
+                            kernels.dtype};
   ok &= sample::bench_configs(
       fwd_work, fwd_configs, {"ROWS", "BLOCK"}, dy_out, fwd.y, [&](int c) {
-        return tilecc::layer_norm_fwd(
+        return sample::LayerNormKernels<T>::fwd(
             dx_in.get(), dy_out.get(), dw_in.get(), db_in.get(), dmean.get(),
             drstd.get(), cols, rows, cols, eps, nullptr, fwd_index[c]);
       });
-  ok &= sample::compare("layer_norm_fwd mean", dmean.download(), fwd.mean,
+  ok &= sample::compare(fwd_name + " mean", dmean.download(), fwd.mean,
                         {0, reference::stats_rel_tol});
-  ok &= sample::compare("layer_norm_fwd rstd", drstd.download(), fwd.rstd,
+  ok &= sample::compare(fwd_name + " rstd", drstd.download(), fwd.rstd,
                         {0, reference::stats_rel_tol});
 
-  auto [bwd_configs, bwd_index] =
-      fitting(layer_norm_bwd_dx_tile_configs, 1, cols);
-  sample::Workload bwd_work{"layer_norm_bwd",
+  auto [bwd_configs, bwd_index] = fitting(kernels.bwd, kernels.n_bwd, 1, cols);
+  sample::Workload bwd_work{bwd_name,
                             {rows, cols},
-                            3.0 * n * sizeof(half),
-                            {reference::y_abs_tol, reference::y_rel_tol},
-                            "fp16"};
+                            3.0 * n * sizeof(T),
+                            {tol.abs, tol.rel},
+                            kernels.dtype};
   ok &= sample::bench_configs(
       bwd_work, bwd_configs, {"ROWS", "BLOCK"}, ddx, bwd.dx, [&](int c) {
         return sample::layer_norm_bwd(ddx.get(), ddw.get(), ddb.get(),
@@ -87,12 +96,13 @@ bool bench(int rows, int cols, sample::Random &rng) {
                                       fmean.get(), frstd.get(), scratch, cols,
                                       rows, cols, nullptr, bwd_index[c]);
       });
-  sample::Tolerance sums{reference::dwdb_abs_tol, reference::dwdb_rel_tol};
+  const auto sum_tol = reference::dwdb_tolerance(bf16);
+  sample::Tolerance sums{sum_tol.abs, sum_tol.rel};
   ok &=
-      sample::compare("layer_norm_bwd dw",
+      sample::compare(bwd_name + " dw",
                       sample::convert_all<float>(ddw.download()), bwd.dw, sums);
   ok &=
-      sample::compare("layer_norm_bwd db",
+      sample::compare(bwd_name + " db",
                       sample::convert_all<float>(ddb.download()), bwd.db, sums);
   return ok;
 }
@@ -104,7 +114,21 @@ int main() {
     return sample::exit_skip;
   sample::Random rng(23);
   bool ok = true;
-  for (int cols : {1024, 4096, 8192})
-    ok &= bench(32768, cols, rng);
+  const Kernels fp16{"",
+                     "fp16",
+                     layer_norm_fwd_tile_configs,
+                     tilecc::layer_norm_fwd_num_configs,
+                     layer_norm_bwd_dx_tile_configs,
+                     tilecc::layer_norm_bwd_dx_num_configs};
+  const Kernels bf16{"_bf16",
+                     "bf16",
+                     layer_norm_fwd_bf16_tile_configs,
+                     tilecc::layer_norm_fwd_bf16_num_configs,
+                     layer_norm_bwd_dx_bf16_tile_configs,
+                     tilecc::layer_norm_bwd_dx_bf16_num_configs};
+  for (int cols : {1024, 4096, 8192}) {
+    ok &= bench<tile::half>(fp16, 32768, cols, rng);
+    ok &= bench<tile::bfloat16>(bf16, 32768, cols, rng);
+  }
   return ok ? 0 : 1;
 }

@@ -8,6 +8,20 @@
 
 namespace sample {
 
+/// The launch wrappers of one element type: fp16's keep tutorial 05's
+/// names, bf16's end in _bf16.
+template <class T> struct LayerNormKernels;
+template <> struct LayerNormKernels<tile::half> {
+  static constexpr auto fwd = tilecc::layer_norm_fwd;
+  static constexpr auto bwd_dx = tilecc::layer_norm_bwd_dx;
+  static constexpr auto bwd_dwdb = tilecc::layer_norm_bwd_dwdb;
+};
+template <> struct LayerNormKernels<tile::bfloat16> {
+  static constexpr auto fwd = tilecc::layer_norm_fwd_bf16;
+  static constexpr auto bwd_dx = tilecc::layer_norm_bwd_dx_bf16;
+  static constexpr auto bwd_dwdb = tilecc::layer_norm_bwd_dwdb_bf16;
+};
+
 /// How many partial sums the programs share, as Triton's tutorial 05
 /// chooses it: more groups for shorter rows, so that fewer programs wait
 /// for a lock.
@@ -22,22 +36,22 @@ struct LayerNormScratch {
   int groups;
 };
 
-inline cudaError_t
-layer_norm_bwd(tile::half *dx, tile::half *dw, tile::half *db,
-               const tile::half *dy, const tile::half *x, const tile::half *w,
-               const float *mean, const float *rstd, const LayerNormScratch &s,
-               int stride, int n_rows, int n_cols,
-               cudaStream_t stream = nullptr, int config = -1) {
+template <class T>
+cudaError_t layer_norm_bwd(T *dx, T *dw, T *db, const T *dy, const T *x,
+                           const T *w, const float *mean, const float *rstd,
+                           const LayerNormScratch &s, int stride, int n_rows,
+                           int n_cols, cudaStream_t stream = nullptr,
+                           int config = -1) {
   if (cudaError_t e =
           cudaMemsetAsync(s.locks, 0, 2 * s.groups * sizeof(int), stream))
     return e;
-  if (cudaError_t e = tilecc::layer_norm_bwd_dx(
+  if (cudaError_t e = LayerNormKernels<T>::bwd_dx(
           dx, dy, s.partial_dw, s.partial_db, x, w, mean, rstd, s.locks, stride,
           n_rows, n_cols, s.groups, stream, config))
     return e;
-  return tilecc::layer_norm_bwd_dwdb(s.partial_dw, s.partial_db,
-                                     s.locks + s.groups, dw, db, s.groups,
-                                     n_cols, stream);
+  return LayerNormKernels<T>::bwd_dwdb(s.partial_dw, s.partial_db,
+                                       s.locks + s.groups, dw, db, s.groups,
+                                       n_cols, stream, -1);
 }
 
 } // namespace sample

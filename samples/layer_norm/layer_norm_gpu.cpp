@@ -1,5 +1,6 @@
 // Runs layer_norm_fwd and the backward pass (layer_norm_bwd_dx, then
-// layer_norm_bwd_dwdb) on the GPU through their launch wrappers: tuned, with
+// layer_norm_bwd_dwdb), fp16 and bf16, on the GPU through their launch
+// wrappers: tuned, with
 // the configuration the wrapper picks and with every explicitly chosen one that
 // holds a row, on aligned and unaligned rows, against the reference. Outputs
 // and the partial sums are poisoned first. Exits 77 without a GPU.
@@ -14,8 +15,6 @@
 
 namespace {
 
-using tile::half;
-
 struct Case {
   int rows, cols, stride;
   std::size_t shift;
@@ -27,14 +26,23 @@ constexpr Case cases[] = {{1, 1, 1, 0},          {7, 200, 208, 0},
                           {1000, 1024, 1024, 0}, {257, 4096, 4096, 0},
                           {97, 8192, 8195, 2},   {0, 100, 100, 0}};
 
-bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
+/// The configurations of a type's forward and backward kernels.
+struct Configs {
+  const tile::config *fwd;
+  int n_fwd;
+  const tile::config *bwd;
+  int n_bwd;
+};
+
+template <class T>
+bool check(const char *type, const Configs &configs, const Case &k,
+           sample::Random &rng, cudaStream_t stream, int &runs) {
+  constexpr bool bf16 = std::is_same_v<T, tile::bfloat16>;
   std::size_t n = std::size_t(k.rows) * k.stride;
-  auto x =
-      sample::convert_all<half>(sample::random_vector(n, rng, -3.5f, -1.0f));
-  auto dy =
-      sample::convert_all<half>(sample::random_vector(n, rng, -0.2f, 0.2f));
-  auto w = sample::convert_all<half>(sample::random_vector(k.cols, rng, 0, 1));
-  auto b = sample::convert_all<half>(sample::random_vector(k.cols, rng, 0, 1));
+  auto x = sample::convert_all<T>(sample::random_vector(n, rng, -3.5f, -1.0f));
+  auto dy = sample::convert_all<T>(sample::random_vector(n, rng, -0.2f, 0.2f));
+  auto w = sample::convert_all<T>(sample::random_vector(k.cols, rng, 0, 1));
+  auto b = sample::convert_all<T>(sample::random_vector(k.cols, rng, 0, 1));
   auto fwd = reference::layer_norm_fwd(
       sample::convert_all<float>(x), sample::convert_all<float>(w),
       sample::convert_all<float>(b), k.rows, k.cols, k.stride,
@@ -43,7 +51,7 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
       sample::convert_all<float>(x), sample::convert_all<float>(dy),
       sample::convert_all<float>(w), k.rows, k.cols, k.stride,
       reference::layer_norm_eps);
-  sample::DeviceArray<half> dx_in(x, k.shift), ddy(dy, k.shift), dw_in(w, 0),
+  sample::DeviceArray<T> dx_in(x, k.shift), ddy(dy, k.shift), dw_in(w, 0),
       db_in(b, 0), dy_out(n, k.shift), ddx(n, k.shift), ddw(k.cols, 0),
       ddb(k.cols, 0);
   sample::DeviceArray<float> dmean(k.rows, 0), drstd(k.rows, 0),
@@ -53,33 +61,34 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
       pdb(std::size_t(groups) * k.cols, 0);
   sample::DeviceArray<int> locks(2 * groups, 0);
   sample::LayerNormScratch scratch{pdw.get(), pdb.get(), locks.get(), groups};
-  std::string shape = std::to_string(k.rows) + "x" + std::to_string(k.cols) +
+  std::string shape = std::string(type) + " " + std::to_string(k.rows) + "x" +
+                      std::to_string(k.cols) +
                       " stride=" + std::to_string(k.stride) +
                       " shift=" + std::to_string(k.shift);
   bool ok = true;
   auto compare_rows = [&](const std::string &what,
-                          const sample::DeviceArray<half> &got,
+                          const sample::DeviceArray<T> &got,
                           const std::vector<float> &want) {
+    const auto tol = reference::output_tolerance(bf16);
     bool right = got.guards_intact(what);
     right &= sample::compare(
         what, sample::dense_rows(got.download(), k.rows, k.cols, k.stride),
-        want, {reference::y_abs_tol, reference::y_rel_tol});
+        want, {tol.abs, tol.rel});
     return right;
   };
   float eps = reference::layer_norm_eps;
 
-  for (int config = tile::autotuned;
-       config < tilecc::layer_norm_fwd_num_configs; ++config) {
-    if (config >= 0 && k.cols > layer_norm_fwd_tile_configs[config].meta[1])
+  for (int config = tile::autotuned; config < configs.n_fwd; ++config) {
+    if (config >= 0 && k.cols > configs.fwd[config].meta[1])
       continue;
-    std::string what = "layer_norm_fwd " +
-                       sample::describe_config(layer_norm_fwd_tile_configs,
-                                               config, {"ROWS", "BLOCK"}) +
-                       " " + shape;
+    std::string what =
+        "layer_norm_fwd " +
+        sample::describe_config(configs.fwd, config, {"ROWS", "BLOCK"}) + " " +
+        shape;
     dy_out.poison();
     dmean.poison();
     drstd.poison();
-    CUDA_CHECK(tilecc::layer_norm_fwd(
+    CUDA_CHECK(sample::LayerNormKernels<T>::fwd(
         dx_in.get(), dy_out.get(), dw_in.get(), db_in.get(), dmean.get(),
         drstd.get(), k.stride, k.rows, k.cols, eps, stream, config));
     CUDA_CHECK(cudaStreamSynchronize(stream));
@@ -93,14 +102,13 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
 
   // Tuned too: measuring runs every configuration many times over the
   // locks and partial sums, which the tuning rule resets.
-  for (int config = tile::autotuned;
-       config < tilecc::layer_norm_bwd_dx_num_configs; ++config) {
-    if (config >= 0 && k.cols > layer_norm_bwd_dx_tile_configs[config].meta[1])
+  for (int config = tile::autotuned; config < configs.n_bwd; ++config) {
+    if (config >= 0 && k.cols > configs.bwd[config].meta[1])
       continue;
-    std::string what = "layer_norm_bwd " +
-                       sample::describe_config(layer_norm_bwd_dx_tile_configs,
-                                               config, {"ROWS", "BLOCK"}) +
-                       " " + shape;
+    std::string what =
+        "layer_norm_bwd " +
+        sample::describe_config(configs.bwd, config, {"ROWS", "BLOCK"}) + " " +
+        shape;
     ddx.poison();
     ddw.poison();
     ddb.poison();
@@ -112,7 +120,8 @@ bool check(const Case &k, sample::Random &rng, cudaStream_t stream, int &runs) {
         config));
     CUDA_CHECK(cudaStreamSynchronize(stream));
     ok &= compare_rows(what + " dx", ddx, bwd.dx);
-    sample::Tolerance sums{reference::dwdb_abs_tol, reference::dwdb_rel_tol};
+    const auto tol = reference::dwdb_tolerance(bf16);
+    sample::Tolerance sums{tol.abs, tol.rel};
     ok &= ddw.guards_intact(what + " dw") && ddb.guards_intact(what + " db");
     ok &= sample::compare(
         what + " dw", sample::convert_all<float>(ddw.download()), bwd.dw, sums);
@@ -133,8 +142,17 @@ int main() {
   sample::Random rng(22);
   bool ok = true;
   int runs = 0;
-  for (const Case &k : cases)
-    ok &= check(k, rng, stream, runs);
+  const Configs fp16{
+      layer_norm_fwd_tile_configs, tilecc::layer_norm_fwd_num_configs,
+      layer_norm_bwd_dx_tile_configs, tilecc::layer_norm_bwd_dx_num_configs};
+  const Configs bf16{layer_norm_fwd_bf16_tile_configs,
+                     tilecc::layer_norm_fwd_bf16_num_configs,
+                     layer_norm_bwd_dx_bf16_tile_configs,
+                     tilecc::layer_norm_bwd_dx_bf16_num_configs};
+  for (const Case &k : cases) {
+    ok &= check<tile::half>("fp16", fp16, k, rng, stream, runs);
+    ok &= check<tile::bfloat16>("bf16", bf16, k, rng, stream, runs);
+  }
   CUDA_CHECK(cudaStreamDestroy(stream));
   std::printf("%s: layer_norm on the GPU, %d runs\n", ok ? "PASS" : "FAIL",
               runs);

@@ -86,17 +86,25 @@ inline LayerNormBackward layer_norm_bwd(std::span<const float> x,
 
 inline constexpr double layer_norm_eps = 1e-5;
 
-/// fp16 outputs computed in fp32 and rounded once: half an ulp (2^-11)
-/// relative, plus fp32 rounding of the statistics, which stays far below
-/// 2^-11 of the values' scale (they are O(1)): 2^-10 relative and 2^-12
-/// absolute (for values near zero).
-inline constexpr double y_rel_tol = 0x1p-10, y_abs_tol = 0x1p-12;
+/// y and dx: computed in fp32 and rounded once to fp16 (half an ulp is
+/// 2^-11 relative) or bf16 (2^-8), plus fp32 rounding of the statistics,
+/// which stays far below that on the values' scale (they are O(1)): twice
+/// the half ulp relative, and half of it absolute (for values near zero).
+struct Tolerance {
+  double abs, rel;
+};
+inline Tolerance output_tolerance(bool bf16) {
+  const double half_ulp = bf16 ? 0x1p-8 : 0x1p-11;
+  return {half_ulp / 2, 2 * half_ulp};
+}
 /// mean and rstd in fp32: sums of fp32 values in another order.
 inline constexpr double stats_rel_tol = 1e-5;
-/// dw and db are sums over all rows, rounded once to fp16 (2^-11 relative);
-/// the fp32 partial sums lose a few 1e-7 relative of the sums of |terms|,
-/// which are up to sqrt(rows) times the sums themselves.
-inline constexpr double dwdb_rel_tol = 0x1p-10, dwdb_abs_tol = 1e-3;
+/// dw and db are sums over all rows, rounded once to the output type; the
+/// fp32 partial sums lose a few 1e-7 relative of the sums of |terms|, which
+/// are up to sqrt(rows) times the sums themselves.
+inline Tolerance dwdb_tolerance(bool bf16) {
+  return {1e-3, output_tolerance(bf16).rel};
+}
 
 } // namespace reference
 

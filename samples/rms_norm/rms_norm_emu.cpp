@@ -72,77 +72,57 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs, Dw dw_kernel) {
                                                   k.cols, stride, eps);
     const std::string shape =
         std::to_string(k.rows) + "x" + std::to_string(k.cols);
-    fwd_configs([&](auto launch, const std::string &config, int block) {
-      if (k.cols > block)
-        return;
-      std::vector<T> y(in.x.size());
-      std::vector<float> rstd(k.rows, sample::poison());
-      std::memset(y.data(), 0xff, y.size() * sizeof(T));
-      launch(in.x.data(), y.data(), in.w.data(), rstd.data(), stride, k.rows,
-             k.cols, eps);
-      const std::string what =
-          std::string("rms_norm_fwd ") + type + " " + config + " " + shape;
-      ok &= compare_rows(what + " y", y, want_fwd.y, k, stride,
-                         reference::output_tolerance(bf16, 1));
-      ok &= sample::compare(what + " rstd", rstd, want_fwd.rstd, {0, 1e-5});
-    });
-    bwd_configs([&](auto launch, const std::string &config, int block) {
-      if (k.cols > block)
-        return;
-      constexpr int n_partials = 3;
-      std::vector<T> dx(in.x.size());
-      std::memset(dx.data(), 0xff, dx.size() * sizeof(T));
-      std::vector<float> partial(std::size_t(n_partials) * k.cols,
-                                 sample::poison());
-      std::vector<T> dw(k.cols);
-      launch(in.dy.data(), in.x.data(), in.w.data(), want_fwd.rstd.data(),
-             dx.data(), partial.data(), stride, k.rows, k.cols, n_partials);
-      dw_kernel(partial.data(), dw.data(), n_partials, k.cols);
-      const std::string what =
-          std::string("rms_norm_bwd ") + type + " " + config + " " + shape;
-      ok &= compare_rows(what + " dx", dx, want_bwd.dx, k, stride,
-                         reference::output_tolerance(bf16, 1));
-      const auto tol = reference::dw_tolerance(bf16, k.rows);
-      ok &= sample::compare(what + " dw", sample::convert_all<float>(dw),
-                            want_bwd.dw, {tol.abs, tol.rel});
-    });
+    fwd_configs(
+        [&](auto launch, const std::string &config, const tile::config &c) {
+          if (k.cols > c.meta[1]) // BLOCK
+            return;
+          std::vector<T> y(in.x.size());
+          std::vector<float> rstd(k.rows, sample::poison());
+          std::memset(y.data(), 0xff, y.size() * sizeof(T));
+          launch(in.x.data(), y.data(), in.w.data(), rstd.data(), stride,
+                 k.rows, k.cols, eps);
+          const std::string what =
+              std::string("rms_norm_fwd ") + type + " " + config + " " + shape;
+          ok &= compare_rows(what + " y", y, want_fwd.y, k, stride,
+                             reference::output_tolerance(bf16, 1));
+          ok &= sample::compare(what + " rstd", rstd, want_fwd.rstd, {0, 1e-5});
+        });
+    bwd_configs(
+        [&](auto launch, const std::string &config, const tile::config &c) {
+          if (k.cols > c.meta[0]) // BLOCK
+            return;
+          constexpr int n_partials = 3;
+          std::vector<T> dx(in.x.size());
+          std::memset(dx.data(), 0xff, dx.size() * sizeof(T));
+          std::vector<float> partial(std::size_t(n_partials) * k.cols,
+                                     sample::poison());
+          std::vector<T> dw(k.cols);
+          launch(in.dy.data(), in.x.data(), in.w.data(), want_fwd.rstd.data(),
+                 dx.data(), partial.data(), stride, k.rows, k.cols, n_partials);
+          dw_kernel(partial.data(), dw.data(), n_partials, k.cols);
+          const std::string what =
+              std::string("rms_norm_bwd ") + type + " " + config + " " + shape;
+          ok &= compare_rows(what + " dx", dx, want_bwd.dx, k, stride,
+                             reference::output_tolerance(bf16, 1));
+          const auto tol = reference::dw_tolerance(bf16, k.rows);
+          ok &= sample::compare(what + " dw", sample::convert_all<float>(dw),
+                                want_bwd.dw, {tol.abs, tol.rel});
+        });
   }
   std::printf("%s: rms_norm %s in emulation\n", ok ? "PASS" : "FAIL", type);
   return ok;
 }
 
-/// Calls f(launch, description, BLOCK) for each configuration of a kernel
-/// with two meta-parameters, named NAME0 and NAME1; BLOCK is meta[BLOCK_AT].
-#define RMS_NORM_CONFIGS(KERNEL, NAME0, NAME1, BLOCK_AT)                       \
-  [](auto f) {                                                                 \
-    sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {     \
-      constexpr tile::config c = KERNEL##_tile_configs[decltype(i)::value];    \
-      f(                                                                       \
-          [](auto... args) {                                                   \
-            constexpr auto m = KERNEL##_tile_configs[decltype(i)::value].meta; \
-            tile::emulate::launch(KERNEL##_grid<m[0], m[1]>(args...),          \
-                                  KERNEL<m[0], m[1]>, args...);                \
-          },                                                                   \
-          sample::describe(c, {NAME0, NAME1}), c.meta[BLOCK_AT]);              \
-    });                                                                        \
-  }
-#define RMS_NORM_DW(KERNEL)                                                    \
-  [](auto... args) {                                                           \
-    constexpr tile::config c = KERNEL##_tile_configs[0];                       \
-    tile::emulate::launch(KERNEL##_grid<c.meta[0], c.meta[1]>(args...),        \
-                          KERNEL<c.meta[0], c.meta[1]>, args...);              \
-  }
-
 } // namespace
 
 int main() {
   bool ok = check<tile::bfloat16>(
-      "bf16", RMS_NORM_CONFIGS(rms_norm_fwd_bf16, "ROWS", "BLOCK", 1),
-      RMS_NORM_CONFIGS(rms_norm_bwd_bf16, "BLOCK", "STAGES", 0),
-      RMS_NORM_DW(rms_norm_dw_bf16));
+      "bf16", SAMPLE_EACH_CONFIG2(rms_norm_fwd_bf16, "ROWS", "BLOCK"),
+      SAMPLE_EACH_CONFIG2(rms_norm_bwd_bf16, "BLOCK", "STAGES"),
+      SAMPLE_FIRST_CONFIG2(rms_norm_dw_bf16));
   ok &= check<tile::half>(
-      "fp16", RMS_NORM_CONFIGS(rms_norm_fwd_f16, "ROWS", "BLOCK", 1),
-      RMS_NORM_CONFIGS(rms_norm_bwd_f16, "BLOCK", "STAGES", 0),
-      RMS_NORM_DW(rms_norm_dw_f16));
+      "fp16", SAMPLE_EACH_CONFIG2(rms_norm_fwd_f16, "ROWS", "BLOCK"),
+      SAMPLE_EACH_CONFIG2(rms_norm_bwd_f16, "BLOCK", "STAGES"),
+      SAMPLE_FIRST_CONFIG2(rms_norm_dw_f16));
   return ok ? 0 : 1;
 }

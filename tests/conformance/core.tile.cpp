@@ -1038,6 +1038,40 @@ tile::grid inline_asm_grid(const float *, const std::int32_t *,
   return {1};
 }
 
+// Case 26 too, inline_asm_packed: pack > 1 (test_inline_asm_packed): four
+// uint8 in one 32-bit register, masked and shifted; two halves added by one
+// add.rn.f16x2; two floats per run, a register each. With 1024 elements a
+// thread's groups are whole; with 128 (one element a thread) each group is
+// one element and padding.
+template <int BLOCK>
+TILE_KERNEL void inline_asm_packed(const std::uint8_t *b, const tile::half *h,
+                                   const tile::half *g, const float *x,
+                                   std::uint8_t *out_b, tile::half *out_h,
+                                   float *out_x) {
+  auto k = tile::arange<BLOCK>();
+  tile::store(out_b + k,
+              tile::inline_asm_elementwise<std::uint8_t, 4>(
+                  "and.b32 $0, $1, 0x1F1F1F1F; shl.b32 $0, $0, 3;", "=r,r",
+                  [](std::uint8_t v) { return std::uint8_t((v & 0x1F) << 3); },
+                  tile::load(b + k)));
+  tile::store(out_h + k, tile::inline_asm_elementwise<tile::half, 2>(
+                             "add.rn.f16x2 $0, $1, $2;", "=r,r,r",
+                             [](tile::half u, tile::half v) { return u + v; },
+                             tile::load(h + k), tile::load(g + k)));
+  tile::store(out_x + k, tile::inline_asm_elementwise<float, 2>(
+                             "neg.f32 $0, $2; neg.f32 $1, $3;", "=f,=f,f,f",
+                             [](float v) { return -v; }, tile::load(x + k)));
+}
+TILE_CONFIGS(inline_asm_packed, tile::config{.meta = {1024}, .num_warps = 4},
+             tile::config{.meta = {128}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(inline_asm_packed)
+tile::grid inline_asm_packed_grid(const std::uint8_t *, const tile::half *,
+                                  const tile::half *, const float *,
+                                  std::uint8_t *, tile::half *, float *) {
+  return {1};
+}
+
 // Case 20, tuples_and_calls: helpers that return tuples (and pairs, from
 // a branch and from inside a loop), take nested tuples, take a lambda to
 // call, or a pointer they may skip (Triton's None) under a constant;

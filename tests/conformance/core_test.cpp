@@ -1176,6 +1176,48 @@ void inlineAsm() {
                            WantH);
 }
 
+/// Case 26, pack > 1: each group of elements against independent
+/// references (exact: masking, shifting, negation and one rounding of a
+/// half sum), in both configurations (whole groups; padded ones).
+void inlineAsmPacked() {
+  std::uniform_int_distribution<int> Byte(0, 255);
+  std::uniform_real_distribution<float> U(-20, 20);
+  auto Check = [&](auto Run, int N, const std::string &Config) {
+    std::vector<std::uint8_t> B(N), WantB(N);
+    std::vector<tile::half> H(N), G(N), WantH(N);
+    std::vector<float> X(N), WantX(N);
+    for (int K = 0; K < N; ++K) {
+      B[K] = static_cast<std::uint8_t>(Byte(Rng));
+      WantB[K] = static_cast<std::uint8_t>((B[K] & 0x1F) << 3);
+      H[K] = tile::half(U(Rng));
+      G[K] = tile::half(U(Rng));
+      WantH[K] = tile::half(float(H[K]) + float(G[K]));
+      X[K] = U(Rng);
+      WantX[K] = -X[K];
+    }
+    Buffer<std::uint8_t> BB(B), OutB(N);
+    Buffer<tile::half> BH(H), BG(G), OutH(N);
+    Buffer<float> BX(X), OutX(N);
+    Run(BB, BH, BG, BX, OutB, OutH, OutX);
+    conformance::expectExact("inline_asm_packed (uint8 x4) " + Config, "uint8",
+                             OutB.values(), WantB);
+    conformance::expectExact("inline_asm_packed (add.rn.f16x2) " + Config,
+                             "float16", OutH.values(), WantH);
+    conformance::expectExact("inline_asm_packed (float x2) " + Config,
+                             "float32", OutX.values(), WantX);
+  };
+  Check(
+      [](auto &...A) {
+        CONFORMANCE_RUN_CONFIG(inline_asm_packed, 1024, 0, A...);
+      },
+      1024, "BLOCK=1024");
+  Check(
+      [](auto &...A) {
+        CONFORMANCE_RUN_CONFIG(inline_asm_packed, 128, 1, A...);
+      },
+      128, "BLOCK=128");
+}
+
 /// Case 18: integer values (exact in float too, in any order of
 /// addition), signed ones both sides of zero.
 template <class T, class Launch> void atomics(const char *Type, Launch Run) {
@@ -1669,6 +1711,7 @@ int main() {
   whereBroadcastAll();
   pointersFromAddresses();
   inlineAsm();
+  inlineAsmPacked();
   histogramAll();
   sortFlipTopkAll();
   shapeOps();

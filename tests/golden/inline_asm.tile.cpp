@@ -23,11 +23,11 @@ TILE_KERNEL void fast_exp2(const float *x, float *y, int n) {
   auto e = tile::inline_asm_elementwise<float>(
       "ex2.approx.f32 $0, $1;", "=r,l", [](float a) { return std::exp2(a); }, v);
 #elif CASE == 2
-  // C2: inline_asm.tile.cpp:[[@LINE+2]]:{{[0-9]+}}: error: $2 names no operand: $0 is the result, $1 to $1 the arguments
+  // C2: inline_asm.tile.cpp:[[@LINE+2]]:{{[0-9]+}}: error: $2 names no register: $0 the result, $1 the arguments
   auto e = tile::inline_asm_elementwise<float>(
       "add.f32 $0, $1, $2;", "=f,f", [](float a) { return a; }, v);
 #elif CASE == 3
-  // C3: inline_asm.tile.cpp:[[@LINE+2]]:{{[0-9]+}}: error: constraints name 3 registers for a result and 1 arguments
+  // C3: inline_asm.tile.cpp:[[@LINE+2]]:{{[0-9]+}}: error: constraints name 3 registers; a result and 1 arguments take 2
   auto e = tile::inline_asm_elementwise<float>(
       "mov.b32 $0, $1;", "=r,r,r", [](float a) { return a; }, v);
 #else

@@ -143,3 +143,34 @@ TEST_CASE("printed IR parses back to the same text") {
       parseFunction("func @f() {\n  %1 = add %0, %0 : i32\n}\n", Error));
   CHECK(Error.Line == 2);
 }
+
+TEST_CASE("inline assembly keeps its registers and pack through the text") {
+  Function F;
+  F.Name = "packed";
+  Builder B(F, F.body());
+  Type Bytes = Type::tensor(ElemType{ScalarKind::U8}, {128});
+  Value *X = B.create(OpKind::Arange, Bytes.withElem({ScalarKind::I32}), {});
+  Value *V = B.create(OpKind::Cast, Bytes, {X});
+  Op &Asm = *B.create(OpKind::InlineAsm, Bytes, {V})->definingOp();
+  Asm.setMessage("shl.b32 %0, %1, 3;");
+  CHECK(Asm.asmPack() == 1);
+  Asm.setAsmPack(4);
+  Asm.setAsmRegister(0, 'r');
+  Asm.setAsmRegister(1, 'r');
+  // The last register slot lies just below the pack.
+  Asm.setAsmRegister(Op::AsmMaxOperands - 1, 'd');
+  CHECK(Asm.asmPack() == 4);
+  Asm.setAsmRegister(Op::AsmMaxOperands - 1, 'r');
+  CHECK(Asm.asmRegister(Op::AsmMaxOperands - 1) == 'r');
+  CHECK(Asm.asmPack() == 4);
+  const std::string Text = printed(F);
+  CHECK(Text.find("registers = [r, r], pack = 4") != std::string::npos);
+  ParseError Error;
+  std::unique_ptr<Function> Parsed = parseFunction(Text, Error);
+  REQUIRE_MESSAGE(Parsed, Error.Message);
+  CHECK(printed(*Parsed) == Text);
+  std::string Three = Text;
+  Three.replace(Three.find("pack = 4"), 8, "pack = 3");
+  CHECK_FALSE(parseFunction(Three, Error));
+  CHECK(Error.Message == "pack is a power of two from 1 to 16");
+}

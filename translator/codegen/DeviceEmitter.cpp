@@ -198,7 +198,8 @@ bool KernelEmitter::materialized(const Value *V) {
   const Op *D = V->definingOp();
   if (!D || categoryOf(D->kind()) == OpCategory::Memory ||
       isStructuredControl(D->kind()) || D->kind() == OpKind::ConvertLayout ||
-      takesWholeTiles(D->kind()))
+      takesWholeTiles(D->kind()) ||
+      (D->kind() == OpKind::InlineAsm && D->asmPack() > 1))
     return true;
   if (D->kind() == OpKind::Const)
     return false;
@@ -404,6 +405,11 @@ void KernelEmitter::emitOp(const Op &O) {
   case OpKind::Assume:
     lineDirective(O);
     return line("rt::assume(" + scalar(O.operand(0)) + ");");
+  case OpKind::InlineAsm:
+    if (O.asmPack() == 1)
+      break;
+    lineDirective(O);
+    return emitPackedAsm(O);
   case OpKind::GdcLaunchDependents:
     lineDirective(O);
     return line("rt::griddepcontrol_launch_dependents();");

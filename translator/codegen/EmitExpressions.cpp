@@ -22,43 +22,6 @@ bool isNarrowInt(ScalarKind K) {
   return isInteger(K) && K != ScalarKind::I1 && bitWidth(K) < 32;
 }
 
-/// The C++ type of an inline-assembly register, by constraint letter.
-std::string registerType(char Letter) {
-  switch (Letter) {
-  case 'h':
-    return "unsigned short";
-  case 'r':
-    return "unsigned";
-  case 'l':
-    return "unsigned long long";
-  case 'f':
-    return "float";
-  default:
-    return "double";
-  }
-}
-
-/// Inline assembly O on one element (Args, its operands' expressions) as an
-/// expression: a lambda called in place, each value moving through a
-/// register of its constraint's type with its bits unchanged.
-std::string inlineAsm(const Op &O, llvm::ArrayRef<std::string> Args,
-                      const std::string &ResultType) {
-  std::string Text;
-  for (char C : O.message())
-    Text += C == '"'    ? "\\\""
-            : C == '\\' ? "\\\\"
-            : C == '\n' ? "\\n"
-                        : std::string(1, C);
-  const std::string R = registerType(O.asmRegister(0));
-  std::string S = "[&] { " + R + " r; asm(\"" + Text +
-                  "\" : \"=" + std::string(1, O.asmRegister(0)) + "\"(r)";
-  for (auto [I, Arg] : llvm::enumerate(Args))
-    S += std::string(I ? ", " : " : ") + "\"" + O.asmRegister(I + 1) +
-         "\"(rt::bitcast<" + registerType(O.asmRegister(I + 1)) + ">(" + Arg +
-         "))";
-  return S + "); return rt::bitcast<" + ResultType + ">(r); }()";
-}
-
 } // namespace
 
 std::string KernelEmitter::literal(const Op &O) {
@@ -157,7 +120,7 @@ std::string KernelEmitter::compute(const Op &O, const std::string &Idx) {
     llvm::SmallVector<std::string, 4> Args;
     for (unsigned I = 0; I < O.numOperands(); ++I)
       Args.push_back(A(I));
-    return inlineAsm(O, Args, deviceType(RT.Elem));
+    return inlineAsm(O, Args);
   }
   case OpKind::Cast:
     return std::string(O.roundsTowardZero() ? "rt::convert_toward_zero<"

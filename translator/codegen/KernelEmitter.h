@@ -92,6 +92,18 @@ private:
 
   template <class ArgFn> std::string arithmetic(const ir::Op &O, ArgFn A);
 
+  //===--- Inline assembly (EmitInlineAsm.cpp) ----------------------------===//
+
+  /// Inline assembly O of pack 1 on one element, Args its operands'
+  /// expressions: a lambda called in place, each value moving through a
+  /// register of its constraint's type with its bits unchanged.
+  std::string inlineAsm(const ir::Op &O, llvm::ArrayRef<std::string> Args);
+
+  /// Inline assembly O of a pack above 1: its result's register array, the
+  /// text run once per `pack` consecutive elements of the thread (the last
+  /// group padded).
+  void emitPackedAsm(const ir::Op &O);
+
   //===--- Statements -----------------------------------------------------===//
 
   /// Writes S on a line of its own, Shift levels deeper than the current

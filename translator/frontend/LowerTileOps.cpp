@@ -239,6 +239,14 @@ Value *KernelLowering::lowerInlineAsm(const CallExpr *CE) {
   auto RT = lowerType(CE->getType(), CE->getExprLoc());
   if (!RT)
     return nullptr;
+  // A power of two up to 16: tile.hpp's static_assert says so at the call.
+  const unsigned Pack = templateIntArg(CE->getDirectCallee(), 1).value_or(1);
+  if (Pack > 1 && RT->isScalar()) {
+    error(CE->getExprLoc(), "pack " + std::to_string(Pack) +
+                                " groups a tile's elements; these arguments "
+                                "are scalars");
+    return nullptr;
+  }
   llvm::SmallVector<Value *, 4> Operands;
   for (const Expr *A : llvm::drop_begin(CE->arguments(), 3)) {
     Value *V = lowerExpr(A);
@@ -246,63 +254,110 @@ Value *KernelLowering::lowerInlineAsm(const CallExpr *CE) {
       return nullptr;
     Operands.push_back(B.broadcastTo(V, RT->Shape));
   }
-  // "=r,r,r": the result's register, then each argument's.
+  if (Operands.size() >= Op::AsmMaxOperands) {
+    error(CE->getExprLoc(), "inline assembly takes at most " +
+                                std::to_string(Op::AsmMaxOperands - 1) +
+                                " arguments");
+    return nullptr;
+  }
+  // One run of the text takes Pack elements of each value: those narrower
+  // than 32 bits share registers of up to 32 bits, the first element in the
+  // low bits; wider ones take a register each.
+  const auto PerRegister = [&](const ElemType &E) {
+    const unsigned Bytes = storageBytes(E.Kind);
+    return Bytes < 4 ? std::min<unsigned>(4 / Bytes, Pack) : 1u;
+  };
+  llvm::SmallVector<const ElemType *, 4> Values = {&RT->Elem};
+  unsigned Registers = 0;
+  for (Value *V : Operands)
+    Values.push_back(&V->type().Elem);
+  for (const ElemType *E : Values)
+    Registers += Pack / PerRegister(*E);
+  // "=r,r,r": the result's registers, then each argument's.
   llvm::SmallVector<llvm::StringRef, 4> Letters;
   Constraints->getString().split(Letters, ',');
-  if (Letters.size() != Operands.size() + 1) {
+  if (Letters.size() != Registers) {
     error(CE->getArg(1)->getExprLoc(),
           "constraints name " + std::to_string(Letters.size()) +
-              " registers for a result and " + std::to_string(Operands.size()) +
-              " arguments");
+              " registers; a result and " + std::to_string(Operands.size()) +
+              " arguments take " + std::to_string(Registers) +
+              (Pack > 1 ? " with pack " + std::to_string(Pack) : ""));
     return nullptr;
   }
   const auto Width = [](char L) {
     return L == 'h' ? 2u : L == 'r' || L == 'f' ? 4u : 8u;
   };
-  for (auto [I, L] : llvm::enumerate(Letters)) {
-    L = L.trim();
+  llvm::SmallVector<char, 4> ValueLetters;
+  unsigned Next = 0; // the first letter of the value's registers
+  for (auto [I, E] : llvm::enumerate(Values)) {
     const bool Output = I == 0;
-    if ((Output && !L.consume_front("=")) || L.size() != 1 ||
-        !llvm::StringRef("rlhfd").contains(L[0])) {
-      error(CE->getArg(1)->getExprLoc(),
-            "constraints are \"=X\" for the result, then \"X\" for each "
-            "argument, X one of r, l, h, f, d");
+    const unsigned Count = Pack / PerRegister(*E);
+    const Expr *Where = CE->getArg(Output ? 1 : 2 + I);
+    char Letter = 0;
+    for (llvm::StringRef L : llvm::ArrayRef(Letters).slice(Next, Count)) {
+      L = L.trim();
+      if ((Output && !L.consume_front("=")) || L.size() != 1 ||
+          !llvm::StringRef("rlhfd").contains(L[0])) {
+        error(CE->getArg(1)->getExprLoc(),
+              "constraints are \"=X\" for the result's registers, then \"X\" "
+              "for each argument's, X one of r, l, h, f, d");
+        return nullptr;
+      }
+      if (Letter && L[0] != Letter) {
+        error(CE->getArg(1)->getExprLoc(),
+              "the registers of one value take one letter, not '" +
+                  std::string(1, Letter) + "' and '" + L.str() + "'");
+        return nullptr;
+      }
+      Letter = L[0];
+    }
+    Next += Count;
+    const unsigned Bytes = PerRegister(*E) * storageBytes(E->Kind);
+    if (Bytes != Width(Letter) || E->isPointer()) {
+      const std::string Held = PerRegister(*E) > 1
+                                   ? std::to_string(PerRegister(*E)) + " " +
+                                         E->str() + "s (" +
+                                         std::to_string(Bytes) + " bytes)"
+                                   : "a " + E->str();
+      error(Where->getExprLoc(),
+            "register '" + std::string(1, Letter) + "' holds " +
+                std::to_string(Width(Letter)) + " bytes, not " + Held);
       return nullptr;
     }
-    const ElemType &E = Output ? RT->Elem : Operands[I - 1]->type().Elem;
-    if (storageBytes(E.Kind) != Width(L[0]) || E.isPointer()) {
-      error(CE->getArg(Output ? 1 : 2 + I)->getExprLoc(),
-            "register '" + L.str() + "' holds " + std::to_string(Width(L[0])) +
-                " bytes, not a " + E.str());
-      return nullptr;
-    }
+    ValueLetters.push_back(Letter);
   }
-  // $N names operand N: within range, and written as %N for nvcc.
-  std::string Asm;
+  // $N names register N: within range, and written as %N for nvcc.
+  std::string Body;
   llvm::StringRef S = Text->getString();
   for (size_t I = 0; I < S.size(); ++I) {
     if (S[I] != '$' || I + 1 == S.size() || !llvm::isDigit(S[I + 1])) {
-      Asm += S[I] == '%' ? "%%" : std::string(1, S[I]);
+      Body += S[I] == '%' ? "%%" : std::string(1, S[I]);
       continue;
     }
     unsigned N = 0;
     while (I + 1 < S.size() && llvm::isDigit(S[I + 1]))
       N = N * 10 + (S[++I] - '0');
-    if (N > Operands.size()) {
+    if (N >= Registers) {
+      const unsigned Results = Pack / PerRegister(RT->Elem);
+      auto Range = [](unsigned First, unsigned Last) {
+        return "$" + std::to_string(First) +
+               (First == Last ? "" : " to $" + std::to_string(Last));
+      };
       error(CE->getArg(0)->getExprLoc(),
-            "$" + std::to_string(N) +
-                " names no operand: $0 is the result, $1 "
-                "to $" +
-                std::to_string(Operands.size()) + " the arguments");
+            "$" + std::to_string(N) + " names no register: " +
+                Range(0, Results - 1) + " the result, " +
+                Range(Results, Registers - 1) + " the arguments");
       return nullptr;
     }
-    Asm += "%" + std::to_string(N);
+    Body += "%" + std::to_string(N);
   }
   setLoc(CE->getExprLoc());
   Value *R = B.create(OpKind::InlineAsm, *RT, Operands);
-  R->definingOp()->setMessage(Asm);
-  for (auto [I, L] : llvm::enumerate(Letters))
-    R->definingOp()->setAsmRegister(I, L.trim().back());
+  Op &Asm = *R->definingOp();
+  Asm.setMessage(Body);
+  Asm.setAsmPack(Pack);
+  for (auto [I, Letter] : llvm::enumerate(ValueLetters))
+    Asm.setAsmRegister(I, Letter);
   return R;
 }
 

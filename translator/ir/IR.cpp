@@ -1,6 +1,8 @@
 //===- IR.cpp - TileIR core -----------------------------------------------===//
 #include "ir/IR.h"
 #include "llvm/ADT/StringSwitch.h"
+#include <algorithm>
+#include <cassert>
 #include <climits>
 
 namespace tilecc::ir {
@@ -76,8 +78,23 @@ char Op::asmRegister(unsigned I) const {
 }
 
 void Op::setAsmRegister(unsigned I, char Letter) {
+  assert(I < AsmMaxOperands && "inline assembly has too many operands");
   const int64_t Code = AsmRegisters.find(Letter);
   IntAttr = (IntAttr & ~(int64_t(7) << (3 * I))) | Code << (3 * I);
+}
+
+/// The pack sits above the registers' 3 * AsmMaxOperands bits; 0 there is a
+/// pack of 1.
+static constexpr unsigned AsmPackShift = 3 * Op::AsmMaxOperands;
+
+unsigned Op::asmPack() const {
+  return std::max<unsigned>(unsigned(IntAttr >> AsmPackShift) & 0xff, 1);
+}
+
+void Op::setAsmPack(unsigned Pack) {
+  assert(Pack <= 0xff && "inline assembly's pack is too large");
+  IntAttr = (IntAttr & ~(int64_t(0xff) << AsmPackShift)) | int64_t(Pack)
+                                                               << AsmPackShift;
 }
 
 bool isElementwise(OpKind K) {

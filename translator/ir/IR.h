@@ -262,9 +262,14 @@ public:
   }
 
   // InlineAsm: the register kind of operand I (0: the result, then the
-  // operands), by its constraint letter r, l, h, f or d; three bits each.
+  // operands; at most AsmMaxOperands), by its constraint letter r, l, h, f
+  // or d, three bits each; and how many elements one run of the text takes
+  // (tl.inline_asm_elementwise's pack), above them.
+  static constexpr unsigned AsmMaxOperands = 16;
   char asmRegister(unsigned I) const;
   void setAsmRegister(unsigned I, char Letter);
+  unsigned asmPack() const;
+  void setAsmPack(unsigned Pack);
 
   // Cast: whether a floating-point downcast rounds toward zero (otherwise
   // to nearest even).

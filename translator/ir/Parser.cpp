@@ -9,6 +9,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
 #include <cstdlib>
 
 namespace tilecc::ir {
@@ -253,8 +254,15 @@ private:
           if (Item.size() != 1 || !llvm::StringRef("rlhfd").contains(Item[0]))
             return fail("registers are r, l, h, f or d, not '" + Item.str() +
                         "'");
+          if (I == Op::AsmMaxOperands)
+            return fail("inline assembly has at most " +
+                        std::to_string(Op::AsmMaxOperands) + " registers");
           O.setAsmRegister(I++, Item[0]);
         }
+      } else if (Key == "pack" && O.kind() == OpKind::InlineAsm && IsNumber) {
+        if (N < 1 || N > 16 || !llvm::isPowerOf2_64(N))
+          return fail("pack is a power of two from 1 to 16");
+        O.setAsmPack(N);
       } else if (Key == "hex" && O.kind() == OpKind::Print)
         O.setPrintsHex(true);
       else if (Key == "descending" && O.kind() == OpKind::Sort)

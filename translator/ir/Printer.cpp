@@ -72,6 +72,8 @@ private:
         for (unsigned I = 0; I <= O.numOperands(); ++I)
           OS << (I ? ", " : "") << O.asmRegister(I);
         OS << "]";
+        if (O.asmPack() > 1)
+          OS << ", pack = " << O.asmPack();
       }
       OS << "}";
       break;

@@ -1,6 +1,7 @@
 // Everything generated kernels use from tile::rt.
 #pragma once
 
+#include "tile/rt/asm_registers.cuh"
 #include "tile/rt/atomic.cuh"
 #include "tile/rt/debug.cuh"
 #include "tile/rt/dot.cuh"
@@ -17,7 +18,7 @@
 #include "tile/rt/reduce.cuh"
 #include "tile/rt/scan.cuh"
 #include "tile/rt/shape.cuh"
-#include "tile/rt/sort.cuh"
 #include "tile/rt/smem.cuh"
+#include "tile/rt/sort.cuh"
 #include "tile/rt/sync.cuh"
 #include "tile/rt/types.cuh"
