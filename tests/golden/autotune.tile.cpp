@@ -3,12 +3,14 @@
 // RUN: %FileCheck %s --check-prefix=ACCUMULATE < %t/accumulate.launch.cpp
 // RUN: %FileCheck %s --check-prefix=SPLIT < %t/split_sum.launch.cpp
 // RUN: %FileCheck %s --check-prefix=HEADER < %t/split_sum.launch.h
+// RUN: %FileCheck %s --check-prefix=SEED < %t/fill.launch.cpp
 // RUN: %tilecc %s -o %t.hip --target gfx90a --tuning-table %S/Inputs/autotune_table.json
 //
 // The launch wrappers compile warning-free, tuner included.
 // RUN: %if nvcc %{ %host-cxx %t/split_sum.launch.cpp -o %t/split.o %}
 // RUN: %if nvcc %{ %host-cxx %t/scale.launch.cpp -o %t/scale.o %}
 // RUN: %if nvcc %{ %host-cxx %t/accumulate.launch.cpp -o %t/accumulate.o %}
+// RUN: %if nvcc %{ %host-cxx %t/fill.launch.cpp -o %t/fill.o %}
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/split_sum.launch.cpp -o %t.hip/split.o %}
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/accumulate.launch.cpp -o %t.hip/accumulate.o %}
 //
@@ -18,6 +20,7 @@
 // without a rule saying how to reset it is not measured (and says so); a
 // rule's key and buffers are printed into the wrapper, and the tuning
 // table's rows for the kernel become a table of configuration indices.
+#include <cstdint>
 #include <tile/tile.hpp>
 
 template <int BLOCK>
@@ -53,6 +56,24 @@ tile::grid scale_grid(const float *, float *, float, int n, long) {
 // SCALE-NEXT: tilecc_gen::scale::tuning_of(n, stride), stream, tilecc_launch,
 // SCALE-NOT: launch_from_table
 // SCALE: config = 0;
+
+// An unsigned 64-bit argument goes into the key as its bits: a long long
+// (a plain conversion in the braces would narrow).
+template <int BLOCK>
+TILE_KERNEL void fill(float *y, int n, std::uint64_t seed) {
+  auto offs = tile::program_id(0) * BLOCK + tile::arange<BLOCK>();
+  tile::store(y + offs, tile::rand(seed, offs), offs < n);
+}
+TILE_CONFIGS(fill, tile::config{.meta = {256}});
+template <int BLOCK>
+TILE_GRID(fill)
+tile::grid fill_grid(float *, int n, std::uint64_t) {
+  return {tile::cdiv(n, BLOCK)};
+}
+
+// SEED: static tile::tuning tuning_of(int n, std::uint64_t seed) {
+// SEED-NEXT: tile::tuning tuning;
+// SEED-NEXT: tuning.key = {n, static_cast<long long>(seed)};
 
 template <int BLOCK>
 TILE_KERNEL void accumulate(const float *x, float *total, int n) {

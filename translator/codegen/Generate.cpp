@@ -354,15 +354,16 @@ bool addTuning(const frontend::Kernel &K, const GenerateOptions &Opts,
   if (K.TuneBody.empty()) {
     // The integer arguments, as many as tile::tuning's key holds.
     const size_t KeySize = std::min<size_t>(K.IntegerParams.size(), 16);
-    const llvm::ArrayRef<std::string> Key =
-        llvm::ArrayRef(K.IntegerParams).take_front(KeySize);
-    std::vector<std::string> Params;
-    for (const std::string &Name : Key)
+    std::vector<std::string> Params, Names, Key;
+    for (const auto &I : llvm::ArrayRef(K.IntegerParams).take_front(KeySize)) {
       for (const HostParam &P : K.Instances.front().Fn->HostParams)
-        if (P.Name == Name)
-          Params.push_back(P.CxxType + " " + Name);
+        if (P.Name == I.Name)
+          Params.push_back(P.CxxType + " " + I.Name);
+      Names.push_back(I.Name);
+      Key.push_back(I.Key);
+    }
     Data["tune_params"] = llvm::join(Params, ", ");
-    Data["tuning_args"] = llvm::join(Key, ", ");
+    Data["tuning_args"] = llvm::join(Names, ", ");
     Data["default_key"] = "{" + llvm::join(Key, ", ") + "}";
     Data["default_key_partial"] = KeySize < K.IntegerParams.size();
   }

@@ -460,9 +460,16 @@ std::optional<Kernel> translateKernel(Sema &S, const Found &F,
     Failed |= !checkHostFunction(*F.Tune, "tuning rule", Reported);
     printHostFunction(*F.Tune, K.TuneParams, K.TuneBody);
   }
-  for (const ParmVarDecl *P : F.Kernel->parameters())
-    if (P->getType()->isIntegerType())
-      K.IntegerParams.push_back(P->getNameAsString());
+  for (const ParmVarDecl *P : F.Kernel->parameters()) {
+    const QualType T = P->getType();
+    if (!T->isIntegerType())
+      continue;
+    const std::string Name = P->getNameAsString();
+    const bool Wide = T->isUnsignedIntegerType() &&
+                      Ctx.getTypeSize(T) >= Ctx.getTypeSize(Ctx.LongLongTy);
+    K.IntegerParams.push_back(
+        {Name, Wide ? "static_cast<long long>(" + Name + ")" : Name});
+  }
   if (Failed)
     return std::nullopt;
   return K;

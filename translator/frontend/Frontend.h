@@ -60,7 +60,13 @@ struct Kernel {
   std::string TuneParams;
   std::string TuneBody;
   /// The kernel's integer parameters: the autotuning key without a rule.
-  std::vector<std::string> IntegerParams;
+  /// Key holds each as the key's element: its name, or the bits of an
+  /// unsigned 64-bit one as a long long (distinct values stay distinct; a
+  /// plain conversion would narrow).
+  struct IntegerParam {
+    std::string Name, Key;
+  };
+  std::vector<IntegerParam> IntegerParams;
   ir::SourceLoc Loc; // of its declaration
 };
 
