@@ -41,13 +41,6 @@ std::string escaped(const std::string &Text) {
   return S;
 }
 
-/// How many elements of E one register holds under pack Pack: those
-/// narrower than 32 bits share one, up to 32 bits or the pack.
-unsigned perRegister(const ElemType &E, unsigned Pack) {
-  const unsigned Bytes = storageBytes(E.Kind);
-  return Bytes < 4 ? std::min(4 / Bytes, Pack) : 1;
-}
-
 } // namespace
 
 std::string KernelEmitter::inlineAsm(const Op &O,
@@ -70,7 +63,7 @@ void KernelEmitter::emitPackedAsm(const Op &O) {
   const Value *R = O.result();
   const unsigned Pack = O.asmPack(), N = elems(R);
   const unsigned Full = N / Pack * Pack;
-  const unsigned OutPerReg = perRegister(R->type().Elem, Pack);
+  const unsigned OutPerReg = Op::asmElementsPerRegister(R->type().Elem, Pack);
   const std::string OutReg = registerType(O.asmRegister(0));
   const std::string ResultType = deviceType(R->type().Elem);
   declareTile(R);
@@ -79,7 +72,6 @@ void KernelEmitter::emitPackedAsm(const Op &O) {
   for (unsigned Reg = 0; Reg < Pack / OutPerReg; ++Reg)
     OutRegs.push_back(fresh("r"));
   const std::string Spare = Full == N ? "" : fresh("spare");
-  auto RegName = [&](unsigned Reg) { return OutRegs[Reg]; };
   // One run of the text on the group of elements whose K-th is Index(K);
   // Real(K) is false for the padding past the thread's last element, whose
   // inputs repeat that element and whose results go to Spare.
@@ -87,10 +79,10 @@ void KernelEmitter::emitPackedAsm(const Op &O) {
     std::string Outputs, Inputs;
     for (unsigned Reg = 0; Reg < Pack / OutPerReg; ++Reg)
       Outputs += std::string(Reg ? ", " : "") + "\"=" + O.asmRegister(0) +
-                 "\"(" + RegName(Reg) + ")";
+                 "\"(" + OutRegs[Reg] + ")";
     for (unsigned I = 0; I < O.numOperands(); ++I) {
       const ElemType &E = O.operand(I)->type().Elem;
-      const unsigned PerReg = perRegister(E, Pack);
+      const unsigned PerReg = Op::asmElementsPerRegister(E, Pack);
       for (unsigned Reg = 0; Reg < Pack / PerReg; ++Reg) {
         std::string Values;
         for (unsigned K = Reg * PerReg; K < (Reg + 1) * PerReg; ++K)
@@ -104,7 +96,7 @@ void KernelEmitter::emitPackedAsm(const Op &O) {
     }
     std::string Registers;
     for (unsigned Reg = 0; Reg < Pack / OutPerReg; ++Reg)
-      Registers += std::string(Reg ? ", " : " ") + RegName(Reg);
+      Registers += std::string(Reg ? ", " : " ") + OutRegs[Reg];
     line(OutReg + Registers + ";");
     line("asm(\"" + escaped(O.message()) + "\" : " + Outputs + " : " + Inputs +
          ");");
@@ -112,7 +104,7 @@ void KernelEmitter::emitPackedAsm(const Op &O) {
       std::string Targets;
       for (unsigned K = Reg * OutPerReg; K < (Reg + 1) * OutPerReg; ++K)
         Targets += ", " + (Real(K) ? nameOf(R) + "[" + Index(K) + "]" : Spare);
-      line("rt::unpack_bits(" + RegName(Reg) + Targets + ");");
+      line("rt::unpack_bits(" + OutRegs[Reg] + Targets + ");");
     }
   };
   if (Full) {

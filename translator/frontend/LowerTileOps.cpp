@@ -264,8 +264,7 @@ Value *KernelLowering::lowerInlineAsm(const CallExpr *CE) {
   // than 32 bits share registers of up to 32 bits, the first element in the
   // low bits; wider ones take a register each.
   const auto PerRegister = [&](const ElemType &E) {
-    const unsigned Bytes = storageBytes(E.Kind);
-    return Bytes < 4 ? std::min<unsigned>(4 / Bytes, Pack) : 1u;
+    return Op::asmElementsPerRegister(E, Pack);
   };
   llvm::SmallVector<const ElemType *, 4> Values = {&RT->Elem};
   unsigned Registers = 0;

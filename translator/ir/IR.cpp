@@ -91,6 +91,11 @@ unsigned Op::asmPack() const {
   return std::max<unsigned>(unsigned(IntAttr >> AsmPackShift) & 0xff, 1);
 }
 
+unsigned Op::asmElementsPerRegister(const ElemType &E, unsigned Pack) {
+  const unsigned Bytes = storageBytes(E.Kind);
+  return Bytes < 4 ? std::min(4 / Bytes, Pack) : 1;
+}
+
 void Op::setAsmPack(unsigned Pack) {
   assert(Pack <= 0xff && "inline assembly's pack is too large");
   IntAttr = (IntAttr & ~(int64_t(0xff) << AsmPackShift)) | int64_t(Pack)

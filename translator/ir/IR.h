@@ -270,6 +270,9 @@ public:
   void setAsmRegister(unsigned I, char Letter);
   unsigned asmPack() const;
   void setAsmPack(unsigned Pack);
+  /// How many elements of E one of its registers holds: those narrower than
+  /// 32 bits share one, up to 32 bits or the pack; wider ones take one each.
+  static unsigned asmElementsPerRegister(const ElemType &E, unsigned Pack);
 
   // Cast: whether a floating-point downcast rounds toward zero (otherwise
   // to nearest even).
