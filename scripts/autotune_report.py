@@ -61,9 +61,10 @@ def main():
                  cell(t["tuning_ms"] if t else None, ".1f"), cell(vs_triton, ".3f"))
         print("| " + " | ".join(cells) + " |")
     for r in dispatch:
-        print(f"\nDispatch, {r['launches']} launches of {r['kernel']} {r['shape']}: "
-              f"{r['direct_us']:.3f} us per launch by index, {r['tuned_us']:.3f} tuned, "
-              f"{r['direct_again_us']:.3f} by index again")
+        print(f"\nDispatch, {r['launches']} launches of {r['kernel']} {r['shape']} in "
+              f"alternating rounds: {r['direct_us']:.3f} us per launch by index "
+              f"(rounds' p10-p90 {r['direct_p10_us']:.3f}-{r['direct_p90_us']:.3f}), "
+              f"{r['tuned_us']:.3f} tuned; median difference {r['difference_us']:+.3f} us")
     return status
 
 

@@ -8,8 +8,9 @@
 // tuned launch's median and its ratio to the fastest configuration's are
 // printed, one JSON line ("autotune": true) per shape; and the dispatch
 // overhead of a tuned launch beside an explicit one, over 100000 launches of
-// a small vector_add. scripts/bench_peers.py --only autotune times Triton's
-// autotuned kernels on the same shapes. Exits 77 without a GPU.
+// a small vector_add (dispatchOverhead). With the argument "dispatch" only
+// the dispatch overhead is measured. scripts/bench_peers.py --only autotune
+// times Triton's autotuned kernels on the same shapes. Exits 77 without a GPU.
 // The kernels' sources, for their configurations.
 #include "attention.tile.cpp"
 #include "layer_norm.tile.cpp"
@@ -28,6 +29,7 @@
 #include "../softmax/reference.hpp"
 #include "bench.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -248,17 +250,17 @@ bool attentions() {
   return ok;
 }
 
-/// Host time per launch of a 4096-element vector_add, 100000 launches on
-/// one stream: configuration 0 asked for by index, then tuned (its key
-/// measured beforehand), then by index again.
+/// Host time per launch of a 4096-element vector_add, configuration 0 asked
+/// for by index and tuned (its key measured beforehand), in 40 alternating
+/// rounds of 2500 launches on one stream: the medians of each and of the
+/// rounds' differences, and the spread of the by-index rounds (a
+/// difference inside it is noise).
 void dispatchOverhead() {
-  constexpr int n = 4096, launches = 100000;
+  constexpr int n = 4096, rounds = 40, launches = 2500;
   sample::Random rng(56);
   auto x = sample::random_vector(n, rng, -1, 1);
   sample::DeviceArray<float> dx(x, 0), dy(x, 0), dout(n, 0);
   auto perLaunchUs = [&](int config) {
-    CUDA_CHECK(
-        tilecc::vector_add(dx.get(), dy.get(), dout.get(), n, nullptr, config));
     CUDA_CHECK(cudaDeviceSynchronize());
     const Clock::time_point start = Clock::now();
     for (int i = 0; i < launches; ++i)
@@ -267,22 +269,40 @@ void dispatchOverhead() {
     CUDA_CHECK(cudaDeviceSynchronize());
     return 1000.0 * millisecondsSince(start) / launches;
   };
-  const double direct = perLaunchUs(0);
-  const double tuned = perLaunchUs(tile::autotuned);
-  const double directAgain = perLaunchUs(0);
+  perLaunchUs(tile::autotuned); // tunes the key
+  perLaunchUs(0);
+  std::vector<double> direct, tuned, difference;
+  for (int r = 0; r < rounds; ++r) {
+    // Which goes first alternates, so that neither always follows a sync.
+    const bool tunedFirst = r % 2;
+    const double first = perLaunchUs(tunedFirst ? tile::autotuned : 0);
+    const double second = perLaunchUs(tunedFirst ? 0 : tile::autotuned);
+    direct.push_back(tunedFirst ? second : first);
+    tuned.push_back(tunedFirst ? first : second);
+    difference.push_back(tuned.back() - direct.back());
+  }
+  auto quantile = [](std::vector<double> v, double q) {
+    std::sort(v.begin(), v.end());
+    return v[std::size_t(q * double(v.size() - 1) + 0.5)];
+  };
   std::printf("{\"autotune\": true, \"kernel\": \"vector_add\", \"shape\": "
               "[%d], \"dispatch\": true, \"launches\": %d, \"direct_us\": "
-              "%.3f, \"tuned_us\": %.3f, \"direct_again_us\": %.3f, \"ok\": "
+              "%.3f, \"tuned_us\": %.3f, \"difference_us\": %.3f, "
+              "\"direct_p10_us\": %.3f, \"direct_p90_us\": %.3f, \"ok\": "
               "true}\n",
-              n, launches, direct, tuned, directAgain);
+              n, rounds * launches, quantile(direct, 0.5), quantile(tuned, 0.5),
+              quantile(difference, 0.5), quantile(direct, 0.1),
+              quantile(direct, 0.9));
 }
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
   if (!sample::have_gpu())
     return sample::exit_skip;
   dispatchOverhead();
+  if (argc > 1 && std::string(argv[1]) == "dispatch")
+    return 0;
   bool ok = matmuls<tile::half>("matmul_f16", tilecc::matmul_f16,
                                 matmul_f16_tile_configs);
   ok &= matmuls<tile::bfloat16>("matmul_bf16", tilecc::matmul_bf16,

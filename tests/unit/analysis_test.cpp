@@ -77,6 +77,26 @@ TEST_CASE("offsets wrapped with % stay contiguous in runs of the common "
   CHECK(Generic.get(Wrapped).Contiguity[0] == 1);
 }
 
+TEST_CASE("a contiguous tile expanded with a new dimension divides by 1 "
+          "along it") {
+  // rm[:, None]: each element starts a run along dimension 1, and
+  // pid * BLOCK + 1 is odd, whatever the rows' first element divides by.
+  VectorAdd K(1024);
+  Builder B(K.F, K.F.body());
+  Value *Rows =
+      B.create(OpKind::ExpandDims,
+               Type::tensor(ElemType{ScalarKind::I32}, {1024, 1}), {K.Offs});
+  Rows->definingOp()->setAxis(1);
+  Value *Eight =
+      B.create(OpKind::ExpandDims, Type::tensor(ElemType{ScalarKind::I32}, {1}),
+               {B.intConst(8)});
+  Eight->definingOp()->setAxis(0);
+  AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  CHECK(AI.get(Rows).Divisibility[0] == 1024);
+  CHECK(AI.get(Rows).Divisibility[1] == 1);
+  CHECK(AI.get(Eight).Divisibility[0] == 8);
+}
+
 namespace {
 
 /// A loop carrying vector_add's pointer tile, adding Step (a tile of the

@@ -257,10 +257,16 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
   case OpKind::ExpandDims: {
     A = In(0);
     unsigned Axis = O.axis();
+    // Along the new dimension every element starts a run: what divides
+    // them all. A contiguous run's elements after the first are only
+    // known to be consecutive ([2^n, 2^n + 1, ...] divides by 1).
+    int64_t Every = A.ConstantValue ? highestPowerOf2Divisor(*A.ConstantValue)
+                                    : MaxDivisibility;
+    if (!A.ConstantValue)
+      for (unsigned D = 0; D < A.Divisibility.size(); ++D)
+        Every = std::gcd(Every, A.Contiguity[D] > 1 ? 1 : A.Divisibility[D]);
     A.Contiguity.insert(A.Contiguity.begin() + Axis, 1);
-    A.Divisibility.insert(
-        A.Divisibility.begin() + Axis,
-        A.Divisibility[std::min<unsigned>(Axis, A.Divisibility.size() - 1)]);
+    A.Divisibility.insert(A.Divisibility.begin() + Axis, Every);
     A.Constancy.insert(A.Constancy.begin() + Axis, 1);
     return A;
   }

@@ -1,8 +1,14 @@
 //===- Specializations.cpp ------------------------------------------------===//
 #include "analysis/Specializations.h"
+#include "analysis/AxisInfo.h"
+#include "analysis/TensorMaps.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/SmallVector.h"
+#include <algorithm>
 #include <cassert>
+#include <numeric>
 
 using namespace tilecc::ir;
 
@@ -71,58 +77,63 @@ llvm::DenseSet<const Value *> strideLike(const Function &F) {
   return Inner;
 }
 
-/// Whether values computed from Arg reach an access's pointers or a mask
-/// (the only places where an integer's divisibility changes the code: the
-/// vector width and the accesses' alignment). A value a loop or an `if`
-/// carries, or that a region yields, counts as computed from Arg once any
-/// operand of that op is, so the answer errs toward reaching.
-bool reachesAccess(const Value *Arg, const UserMap &Users) {
-  llvm::SmallVector<const Value *, 16> Work{Arg};
-  llvm::DenseSet<const Value *> Seen{Arg};
-  auto Add = [&](const Value *V) {
-    if (Seen.insert(V).second)
-      Work.push_back(V);
-  };
-  auto AddOp = [&](const Op &O) {
-    for (const auto &R : O.results())
-      Add(R.get());
-    for (const auto &Region : O.regions())
-      for (const auto &A : Region->arguments())
-        Add(A.get());
-  };
-  while (!Work.empty()) {
-    const Value *V = Work.pop_back_val();
-    for (const Op *U : Users.lookup(V)) {
-      if (categoryOf(U->kind()) == OpCategory::Memory &&
-          (U->operand(0) == V || V->type().Elem.Kind == ScalarKind::I1))
-        return true;
-      AddOp(*U);
-      // A region's terminator hands its operands to the op that holds it.
-      if (U == U->parentBlock()->terminator())
-        if (const Op *Parent = U->parentBlock()->parentOp())
-          AddOp(*Parent);
+/// What the specialization tells a function's memory accesses: per access
+/// and dimension, the pointers' contiguity (it orders the layout's
+/// dimensions) and the widest vector the pointers' divisibility and the
+/// mask's and other value's constancy allow; per box of a tensor, whether
+/// TMA may copy it (its row stride's alignment). Integer divisibility
+/// changes the generated code only through these. A tile of no more
+/// elements than the program has threads gets one element per thread
+/// whatever its facts (a row's statistics stored beside the row).
+using AccessFacts = std::vector<int64_t>;
+
+AccessFacts accessFacts(const Function &F, unsigned Threads,
+                        llvm::ArrayRef<ParamSpec> Specs) {
+  AxisInfoAnalysis AI(F, Specs);
+  AccessFacts Facts;
+  walk(F.body(), [&](const Op &O) {
+    if (categoryOf(O.kind()) != OpCategory::Memory)
+      return;
+    const Value *P = O.operand(0);
+    const AxisInfo &PI = AI.get(P);
+    const int64_t Bytes = std::max(1u, P->type().Elem.pointeeBytes());
+    const int64_t PerThread =
+        std::max<int64_t>(1, P->type().numel() / int64_t(Threads));
+    for (unsigned D = 0; D < PI.Contiguity.size(); ++D) {
+      int64_t V = std::min<int64_t>({PI.Contiguity[D], 16 / Bytes, PerThread});
+      while (V > 1 && PI.Divisibility[D] % (V * Bytes) != 0)
+        V /= 2;
+      for (const Value *M : {O.mask(), O.other()})
+        if (M)
+          V = std::gcd(V, AI.get(M).Constancy[D]);
+      Facts.push_back(PI.Contiguity[D]);
+      Facts.push_back(V);
     }
-  }
-  return false;
+    if (auto Box = matchTensorMap(O))
+      Facts.push_back(tensorMapUsable(*Box, F, Specs));
+  });
+  return Facts;
 }
 
 } // namespace
 
 std::vector<Specialization>
-specializations(llvm::ArrayRef<const Function *> Instances) {
+specializations(llvm::ArrayRef<const Function *> Instances,
+                llvm::ArrayRef<unsigned> Threads) {
   // One launch wrapper checks the arguments for every configuration. A
   // pointer is specialized when any configuration reads it: aligned
   // allocations are the rule, and a configuration that leaves it unread
   // (an output only some configurations write) must not cost the others
   // their vector accesses. An integer is specialized only when every
-  // configuration reads it: divisibility depends on the problem, and a
+  // configuration reads it (divisibility depends on the problem, and a
   // configuration should not lose its fast variants over a size it never
-  // reads; and only where it reaches an access's pointers or masks (a
-  // target's ignore_index, a count compared with, tell the accesses
-  // nothing, and a value such as -100 would cost every access its vectors).
+  // reads) and only when its divisibility changes an access of some
+  // configuration: a row count that only bounds rows (M of a matrix
+  // product), a target's ignore_index, a count compared with, tell the
+  // accesses nothing, and a value such as 3000 or -100 would send every
+  // launch to the generic variant.
   const unsigned NumParams = Instances.front()->Params.size();
-  llvm::SmallVector<unsigned> Readers(NumParams), StrideReaders(NumParams),
-      AddressReaders(NumParams);
+  llvm::SmallVector<unsigned> Readers(NumParams), StrideReaders(NumParams);
   for (const Function *F : Instances) {
     assert(F->Params.size() == NumParams && "configurations of one kernel");
     llvm::DenseSet<const Value *> Strides = strideLike(*F);
@@ -133,25 +144,54 @@ specializations(llvm::ArrayRef<const Function *> Instances) {
         continue;
       ++Readers[I];
       StrideReaders[I] += Strides.count(Arg);
-      AddressReaders[I] += reachesAccess(Arg, Users);
     }
   }
-  std::vector<ParamSpec> Unit, Aligned;
-  bool AnyAligned = false, AnyUnit = false;
+  std::vector<ParamSpec> Aligned, Unit;
+  bool AnyUnit = false;
   for (unsigned I = 0; I < NumParams; ++I) {
     const Param &P = Instances.front()->Params[I];
     // A parameter no body reads (one a selection or grid rule reads)
     // tells the variants nothing.
     bool Pointer = Readers[I] > 0 && P.Arg->type().Elem.isPointer();
-    bool Integer = Readers[I] == Instances.size() && isIntegerParam(P) &&
-                   AddressReaders[I] > 0;
-    ParamSpec A = Pointer || Integer ? ParamSpec::Aligned16 : ParamSpec::None;
-    Aligned.push_back(A);
-    AnyAligned |= A != ParamSpec::None;
+    bool Integer = Readers[I] == Instances.size() && isIntegerParam(P);
+    Aligned.push_back(Pointer || Integer ? ParamSpec::Aligned16
+                                         : ParamSpec::None);
     bool Stride = Integer && StrideReaders[I] == Instances.size();
-    Unit.push_back(Stride ? ParamSpec::EqualsOne : A);
+    Unit.push_back(Stride ? ParamSpec::EqualsOne : Aligned.back());
     AnyUnit |= Stride;
   }
+  // Integers are dropped one at a time, each against the ones dropped
+  // before it (two that only matter together, a + m * n, are not both
+  // dropped), and only where neither variant's accesses change: with a
+  // unit inner stride, a row stride's divisibility decides the vectors
+  // that a strided inner dimension leaves at one element.
+  auto Facts = [&](size_t C) {
+    AccessFacts Both = accessFacts(*Instances[C], Threads[C], Aligned);
+    if (AnyUnit)
+      llvm::append_range(Both, accessFacts(*Instances[C], Threads[C], Unit));
+    return Both;
+  };
+  std::vector<AccessFacts> Wanted;
+  for (size_t C = 0; C < Instances.size(); ++C)
+    Wanted.push_back(Facts(C));
+  for (unsigned I = 0; I < NumParams; ++I) {
+    if (Aligned[I] != ParamSpec::Aligned16 ||
+        !isIntegerParam(Instances.front()->Params[I]))
+      continue;
+    // A stride stays == 1 in the unit variant; only its divisibility in
+    // the aligned one is in question.
+    const ParamSpec UnitSpec = Unit[I];
+    Aligned[I] = ParamSpec::None;
+    if (UnitSpec == ParamSpec::Aligned16)
+      Unit[I] = ParamSpec::None;
+    if (llvm::any_of(llvm::seq<size_t>(0, Instances.size()),
+                     [&](size_t C) { return Facts(C) != Wanted[C]; })) {
+      Aligned[I] = ParamSpec::Aligned16;
+      Unit[I] = UnitSpec;
+    }
+  }
+  bool AnyAligned =
+      llvm::any_of(Aligned, [](ParamSpec S) { return S != ParamSpec::None; });
   std::vector<Specialization> Out;
   if (AnyUnit)
     Out.push_back({"unit",

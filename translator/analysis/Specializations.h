@@ -7,7 +7,9 @@
 //   unit       pointers aligned, stride-like integers (those multiplied into
 //              a pointer offset) == 1, other integers divisible by 16 --
 //              only for kernels that have stride-like integers;
-//   aligned16  pointers aligned, integers divisible by 16;
+//   aligned16  pointers aligned, integers divisible by 16 -- only the
+//              integers whose divisibility changes an access (its vector
+//              width, its layout, whether TMA may copy its box);
 //   generic    nothing assumed (always present).
 // One set for all of a kernel's configurations: its launch wrapper checks
 // the arguments once, whichever configuration runs.
@@ -33,9 +35,10 @@ struct Specialization {
 };
 
 /// The variants of a kernel whose configurations are Instances (one
-/// parameter list).
+/// parameter list), each run by Threads[i] threads per program.
 std::vector<Specialization>
-specializations(llvm::ArrayRef<const ir::Function *> Instances);
+specializations(llvm::ArrayRef<const ir::Function *> Instances,
+                llvm::ArrayRef<unsigned> Threads);
 
 } // namespace tilecc::analysis
 

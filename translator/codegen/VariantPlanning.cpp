@@ -127,9 +127,14 @@ std::string tmaGuard(const Function &F, const Specialization &S,
 
 std::vector<Specialization> kernelSpecializations(const frontend::Kernel &K) {
   std::vector<const Function *> Fns;
-  for (const frontend::KernelInstance &Inst : K.Instances)
+  std::vector<unsigned> Threads;
+  for (const frontend::KernelInstance &Inst : K.Instances) {
     Fns.push_back(Inst.Fn.get());
-  return specializations(Fns);
+    // 32 lanes a warp: the fewest, so that a tile counts as small only
+    // where it is on every target.
+    Threads.push_back(unsigned(Inst.Cfg.NumWarps) * 32);
+  }
+  return specializations(Fns, Threads);
 }
 
 std::optional<GenerateError> unsupportedOnTarget(const Function &F,
