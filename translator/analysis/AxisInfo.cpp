@@ -2,6 +2,7 @@
 #include "analysis/AxisInfo.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
+#include <algorithm>
 #include <numeric>
 
 using namespace tilecc::ir;
@@ -98,6 +99,24 @@ int64_t highestPowerOf2Divisor(int64_t V) {
   if (V == 0)
     return MaxDivisibility;
   return std::min<int64_t>(MaxDivisibility, V & -V);
+}
+
+int64_t accessVectorWidth(const AxisInfoAnalysis &AI, const Op &O, unsigned Dim,
+                          int64_t Run) {
+  const Value *P = O.operand(0);
+  const int64_t Bytes = std::max(1u, P->type().Elem.pointeeBytes());
+  const AxisInfo &PI = AI.get(P);
+  int64_t V = std::min<int64_t>({Run, PI.Contiguity[Dim], 16 / Bytes});
+  while (V > 1 && PI.Divisibility[Dim] % (V * Bytes) != 0)
+    V /= 2;
+  for (const Value *M : {O.mask(), O.other()})
+    if (M)
+      V = std::gcd(V, AI.get(M).Constancy[Dim]);
+  // Widths are powers of two that divide the run.
+  int64_t W = 1;
+  while (W * 2 <= V)
+    W *= 2;
+  return W;
 }
 
 AxisInfo AxisInfo::unknown(unsigned Rank) {

@@ -36,6 +36,15 @@ struct AxisInfo {
 /// Largest power of two dividing V (capped; 0 is divisible by everything).
 int64_t highestPowerOf2Divisor(int64_t V);
 
+class AxisInfoAnalysis;
+
+/// The widest vector (a power of two, in elements) memory access O can
+/// make along dimension Dim where a thread holds Run consecutive elements
+/// there: as its pointers' contiguity and divisibility and its mask's and
+/// other value's constancy allow, at most 16 bytes.
+int64_t accessVectorWidth(const AxisInfoAnalysis &AI, const ir::Op &O,
+                          unsigned Dim, int64_t Run);
+
 class AxisInfoAnalysis {
 public:
   AxisInfoAnalysis(const ir::Function &F, llvm::ArrayRef<ir::ParamSpec> Specs);

@@ -8,7 +8,6 @@
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <cassert>
-#include <numeric>
 
 using namespace tilecc::ir;
 
@@ -96,18 +95,11 @@ AccessFacts accessFacts(const Function &F, unsigned Threads,
       return;
     const Value *P = O.operand(0);
     const AxisInfo &PI = AI.get(P);
-    const int64_t Bytes = std::max(1u, P->type().Elem.pointeeBytes());
     const int64_t PerThread =
         std::max<int64_t>(1, P->type().numel() / int64_t(Threads));
     for (unsigned D = 0; D < PI.Contiguity.size(); ++D) {
-      int64_t V = std::min<int64_t>({PI.Contiguity[D], 16 / Bytes, PerThread});
-      while (V > 1 && PI.Divisibility[D] % (V * Bytes) != 0)
-        V /= 2;
-      for (const Value *M : {O.mask(), O.other()})
-        if (M)
-          V = std::gcd(V, AI.get(M).Constancy[D]);
       Facts.push_back(PI.Contiguity[D]);
-      Facts.push_back(V);
+      Facts.push_back(accessVectorWidth(AI, O, D, PerThread));
     }
     if (auto Box = matchTensorMap(O))
       Facts.push_back(tensorMapUsable(*Box, F, Specs));

@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/KernelEmitter.h"
-#include <numeric>
 
 using namespace tilecc::ir;
 using namespace tilecc::analysis;
@@ -16,21 +15,8 @@ namespace tilecc::codegen {
 unsigned KernelEmitter::accessWidth(const Op &O) {
   const Value *P = O.operand(0);
   const Layout &L = LM.get(P);
-  unsigned D = L.fastestDim();
-  unsigned Bytes = P->type().Elem.pointeeBytes();
-  const AxisInfo &PI = AI.get(P);
-  int64_t V = std::min<int64_t>({int64_t(L.contiguousRun(P->type().Shape)),
-                                 PI.Contiguity[D], 16 / Bytes});
-  while (V > 1 && PI.Divisibility[D] % (V * Bytes) != 0)
-    V /= 2;
-  for (const Value *M : {O.mask(), O.other()})
-    if (M)
-      V = std::gcd(V, AI.get(M).Constancy[D]);
-  // Widths are powers of two that divide the run.
-  int64_t W = 1;
-  while (W * 2 <= V)
-    W *= 2;
-  return W;
+  return unsigned(accessVectorWidth(AI, O, L.fastestDim(),
+                                    L.contiguousRun(P->type().Shape)));
 }
 
 /// The template arguments of rt's access helpers for O's cache modifier and
