@@ -1383,8 +1383,9 @@ def tuned_peer_line(line, autotuner, run, check):
     print(json.dumps(line), flush=True)
 
 
-def autotune_peers():
-    """Triton's own autotuning on the shapes of autotune_bench, one JSON line
+def autotune_peers(kernels=None):
+    """Triton's own autotuning on the shapes of autotune_bench (of the
+    kernels named in `kernels` only, if given), one JSON line
     each ("autotune": true; tuned_peer_line): tutorial 03's matmul (fp16,
     bf16) over its configurations, checked on 1024 sampled elements against
     float64 sums; tutorial 02's softmax (fp32, 8192 rows of 3000 and 12000)
@@ -1395,10 +1396,13 @@ def autotune_peers():
     import torch
     import triton
 
+    def wanted(kernel):
+        return not kernels or kernel in kernels
+
     grouped_matmul, _ = tutorial03_matmul()
     gen = torch.Generator(device="cuda").manual_seed(52)
     for dtype, name in ((torch.float16, "matmul_f16"), (torch.bfloat16, "matmul_bf16")):
-        for m, n, k in AUTOTUNE_MATMUL_SHAPES:
+        for m, n, k in AUTOTUNE_MATMUL_SHAPES if wanted(name) else ():
             a, b, c, (rows, cols, want), (tol_abs, tol_rel) = matmul_problem(
                 gen, dtype, m, n, k, 1024)
 
@@ -1426,11 +1430,12 @@ def autotune_peers():
         x = torch.rand(rows, cols, device="cuda", generator=gen).mul_(16).sub_(8)
         y = torch.full_like(x, float("nan"))
         want = torch.softmax(x.double(), dim=1)
-        tuned_peer_line({"autotune": True, "kernel": "softmax", "impl": "triton",
-                         "variant": "tutorial02", "shape": [rows, cols]}, softmax,
-                        lambda: softmax[(rows,)](y, x, x.stride(0), y.stride(0), cols,
-                                                 BLOCK=triton.next_power_of_2(cols)),
-                        lambda: ((y.double() - want).abs() <= 2e-5 * want.abs()).all())
+        if wanted("softmax"):
+            tuned_peer_line({"autotune": True, "kernel": "softmax", "impl": "triton",
+                             "variant": "tutorial02", "shape": [rows, cols]}, softmax,
+                            lambda: softmax[(rows,)](y, x, x.stride(0), y.stride(0), cols,
+                                                     BLOCK=triton.next_power_of_2(cols)),
+                            lambda: ((y.double() - want).abs() <= 2e-5 * want.abs()).all())
         del x, y, want
         x = torch.rand(rows, cols, device="cuda", generator=gen).mul_(8).sub_(4).half()
         w = torch.rand(cols, device="cuda", generator=gen).add_(0.5).half()
@@ -1439,17 +1444,18 @@ def autotune_peers():
         mean = torch.empty(rows, device="cuda")
         rstd = torch.empty(rows, device="cuda")
         want = torch.nn.functional.layer_norm(x.double(), (cols,), w.double(), b.double(), 1e-5)
-        tuned_peer_line({"autotune": True, "kernel": "layer_norm_fwd", "impl": "triton",
-                         "variant": "tutorial05", "shape": [rows, cols]}, layer_norm,
-                        lambda: layer_norm[(rows,)](x, y, w, b, mean, rstd, x.stride(0), cols,
-                                                    1e-5),
-                        lambda: ((y.double() - want).abs()
-                                 <= 2.0**-9 * (1 + want.abs())).all())
+        if wanted("layer_norm_fwd"):
+            tuned_peer_line({"autotune": True, "kernel": "layer_norm_fwd", "impl": "triton",
+                             "variant": "tutorial05", "shape": [rows, cols]}, layer_norm,
+                            lambda: layer_norm[(rows,)](x, y, w, b, mean, rstd, x.stride(0), cols,
+                                                        1e-5),
+                            lambda: ((y.double() - want).abs()
+                                     <= 2.0**-9 * (1 + want.abs())).all())
         del x, w, b, y, mean, rstd, want
 
     attention = tutorial06_attention()
     batch, heads, d = 4, 32, 128
-    for seq in (512, 2000, 6000):
+    for seq in (512, 2000, 6000) if wanted("attention_f16") else ():
         shape = (batch, heads, seq, d)
         q, k, v = (torch.rand(shape, device="cuda", generator=gen).mul_(2).sub_(1).half()
                    for _ in range(3))
@@ -2241,7 +2247,8 @@ def main():
                                        "autotune"],
                     help="run only these peers (memory: every memory-bound workload)")
     ap.add_argument("--workloads", metavar="A,B",
-                    help="of the memory-bound peers, run only these workloads")
+                    help="of the memory-bound peers (or with --only autotune, of "
+                         "the tuned kernels), run only these")
     args = ap.parse_args()
     if args.table:
         return table(args.table)
@@ -2255,7 +2262,7 @@ def main():
     if args.only in (None, "attention_backward"):
         attention_backward_peers()
     if args.only in (None, "autotune"):
-        autotune_peers()
+        autotune_peers(args.workloads.split(",") if args.workloads else None)
     return 0
 
 

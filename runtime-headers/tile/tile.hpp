@@ -68,8 +68,10 @@ struct grid {
 ///   aligned16    pointers 16-byte aligned and integers divisible by 16;
 ///   unit_stride  that, and inner strides (integers multiplying an index
 ///                along a tile's last dimension) equal to 1.
-/// A launch whose arguments break the assumption returns
-/// cudaErrorInvalidValue (hipErrorInvalidValue) and runs nothing.
+/// The variants built ask each integer only for the divisibility its
+/// accesses need (4 for a row of floats); a launch whose arguments they
+/// cannot take (an unaligned pointer, such an integer not divisible)
+/// returns cudaErrorInvalidValue (hipErrorInvalidValue) and runs nothing.
 enum class assumption { none, aligned16, unit_stride };
 
 struct config {

@@ -6,11 +6,13 @@
 // configuration that applies is checked and timed, then the launch wrapper
 // is asked to tune (tile::autotuned): the time of that first call, the
 // tuned launch's median and its ratio to the fastest configuration's are
-// printed, one JSON line ("autotune": true) per shape; and the dispatch
-// overhead of a tuned launch beside an explicit one, over 100000 launches of
-// a small vector_add (dispatchOverhead). With the argument "dispatch" only
-// the dispatch overhead is measured. scripts/bench_peers.py --only autotune
-// times Triton's autotuned kernels on the same shapes. Exits 77 without a GPU.
+// printed, with each configuration's median, one JSON line ("autotune":
+// true) per shape; and the dispatch overhead of a tuned launch beside an
+// explicit one, over 100000 launches of a small vector_add
+// (dispatchOverhead). An argument (dispatch, matmul, softmax, layer_norm,
+// attention) runs that group only. scripts/bench_peers.py --only autotune
+// (--workloads to choose kernels) times Triton's autotuned kernels on the
+// same shapes. Exits 77 without a GPU.
 // The kernels' sources, for their configurations.
 #include "attention.tile.cpp"
 #include "layer_norm.tile.cpp"
@@ -65,6 +67,7 @@ bool tuneCase(const std::string &kernel, const std::vector<long long> &shape,
   bool ok = true;
   int best = -1, timed = 0;
   double bestMs = 0;
+  std::string configMs; // "index": median ms, of each configuration timed
   for (int c = 0; c < int(N); ++c) {
     if (!configs[c].autotune)
       continue;
@@ -75,6 +78,10 @@ bool tuneCase(const std::string &kernel, const std::vector<long long> &shape,
     CUDA_CHECK(cudaDeviceSynchronize());
     ok &= check(kernel + " " + dims + " config " + std::to_string(c));
     const double ms = sample::median_ms([&] { return launch(c); }, 10, 50);
+    char entry[48];
+    std::snprintf(entry, sizeof entry, "%s\"%d\": %.5f",
+                  configMs.empty() ? "" : ", ", c, ms);
+    configMs += entry;
     ++timed;
     if (best < 0 || ms < bestMs) {
       best = c;
@@ -91,9 +98,10 @@ bool tuneCase(const std::string &kernel, const std::vector<long long> &shape,
   std::printf("{\"autotune\": true, \"kernel\": \"%s\", \"shape\": [%s], "
               "\"configs_timed\": %d, \"best_config\": %d, \"best_ms\": %.5f, "
               "\"tuned_ms\": %.5f, \"tuned_vs_best\": %.3f, \"tuning_ms\": "
-              "%.1f, \"ok\": %s}\n",
+              "%.1f, \"config_ms\": {%s}, \"ok\": %s}\n",
               kernel.c_str(), shapeList.c_str(), timed, best, bestMs, tunedMs,
-              bestMs / tunedMs, tuningMs, ok ? "true" : "false");
+              bestMs / tunedMs, tuningMs, configMs.c_str(),
+              ok ? "true" : "false");
   std::fflush(stdout);
   return ok;
 }
@@ -300,15 +308,24 @@ void dispatchOverhead() {
 int main(int argc, char **argv) {
   if (!sample::have_gpu())
     return sample::exit_skip;
-  dispatchOverhead();
-  if (argc > 1 && std::string(argv[1]) == "dispatch")
-    return 0;
-  bool ok = matmuls<tile::half>("matmul_f16", tilecc::matmul_f16,
-                                matmul_f16_tile_configs);
-  ok &= matmuls<tile::bfloat16>("matmul_bf16", tilecc::matmul_bf16,
-                                matmul_bf16_tile_configs);
-  ok &= softmaxes();
-  ok &= layerNorms();
-  ok &= attentions();
+  // An argument runs one group: dispatch, matmul, softmax, layer_norm or
+  // attention.
+  const std::string only = argc > 1 ? argv[1] : "";
+  auto runs = [&](const char *group) { return only.empty() || only == group; };
+  if (runs("dispatch"))
+    dispatchOverhead();
+  bool ok = true;
+  if (runs("matmul")) {
+    ok &= matmuls<tile::half>("matmul_f16", tilecc::matmul_f16,
+                              matmul_f16_tile_configs);
+    ok &= matmuls<tile::bfloat16>("matmul_bf16", tilecc::matmul_bf16,
+                                  matmul_bf16_tile_configs);
+  }
+  if (runs("softmax"))
+    ok &= softmaxes();
+  if (runs("layer_norm"))
+    ok &= layerNorms();
+  if (runs("attention"))
+    ok &= attentions();
   return ok ? 0 : 1;
 }

@@ -201,21 +201,26 @@ template <int N, class F> void for_each_index(F &&f) {
         block);                                                                \
   })
 
-/// For a kernel whose meta-parameters are two, named NAME0 and NAME1: a
-/// callable that, given f, calls f(launch, description, config) for each of
-/// the kernel's configurations, launch(args...) running the kernel with
-/// that configuration in emulation (its grid rule's grid).
-#define SAMPLE_EACH_CONFIG2(KERNEL, NAME0, NAME1)                              \
+/// For a kernel whose meta-parameters are named by the string literals
+/// after KERNEL: a callable that, given f, calls f(launch, description,
+/// config) for each of the kernel's configurations, launch(args...) running
+/// the kernel with that configuration in emulation (its grid rule's grid).
+#define SAMPLE_EACH_CONFIG(KERNEL, ...)                                        \
   [](auto &&f) {                                                               \
     ::sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {   \
       constexpr tile::config c = KERNEL##_tile_configs[decltype(i)::value];    \
       f(                                                                       \
           [](auto... args) {                                                   \
-            constexpr auto m = KERNEL##_tile_configs[decltype(i)::value].meta; \
-            tile::emulate::launch(KERNEL##_grid<m[0], m[1]>(args...),          \
-                                  KERNEL<m[0], m[1]>, args...);                \
+            [&]<std::size_t... M>(std::index_sequence<M...>) {                 \
+              constexpr auto m =                                               \
+                  KERNEL##_tile_configs[decltype(i)::value].meta;              \
+              tile::emulate::launch(KERNEL##_grid<m[M]...>(args...),           \
+                                    KERNEL<m[M]...>, args...);                 \
+            }                                                                  \
+            (std::make_index_sequence<                                         \
+                std::initializer_list<const char *>{__VA_ARGS__}.size()>{});   \
           },                                                                   \
-          ::sample::describe(c, {NAME0, NAME1}), c);                           \
+          ::sample::describe(c, {__VA_ARGS__}), c);                            \
     });                                                                        \
   }
 

@@ -6,7 +6,11 @@
 //             sums under that group's spin lock, then a second kernel sums
 //             the groups.
 // Every kernel holds a whole row (or ROWS rows) in registers, so x and dy
-// cross memory once. The fp16 kernels keep tutorial 05's names
+// cross memory once, except the forward's CHUNKED configurations: they
+// read a row BLOCK columns at a time, three times (for the mean, the
+// variance and the output) as tutorial 05 does, the second and third time
+// from cache, and hold no row in registers, so rows of any length fit and
+// more programs share an SM. The fp16 kernels keep tutorial 05's names
 // (layer_norm_fwd, ...); the bf16 ones end in _bf16.
 #include <tile/tile.hpp>
 
@@ -32,6 +36,41 @@ void layer_norm_fwd_rows(const T *x, T *y, const T *w, const T *b,
   auto out = centered * tile::expand_dims<1>(rstd) * tile::expand_dims<0>(wv) +
              tile::expand_dims<0>(bv);
   tile::store(y + offs, tile::cast<T>(out), mask);
+}
+
+/// The forward pass over one row per program, BLOCK columns at a time.
+template <class T, int BLOCK>
+void layer_norm_fwd_chunked(const T *x, T *y, const T *w, const T *b,
+                            float *mean_out, float *rstd_out, int stride,
+                            int n_cols, float eps) {
+  const int row = tile::program_id(0);
+  const T *x_row = x + row * stride;
+  T *y_row = y + row * stride;
+  auto cols = tile::arange<BLOCK>();
+  auto sums = tile::zeros<float, BLOCK>();
+  for (int start = 0; start < n_cols; start += BLOCK) {
+    auto c = start + cols;
+    sums += tile::cast<float>(tile::load(x_row + c, c < n_cols, 0.0f));
+  }
+  const float mean = tile::sum(sums) / n_cols;
+  auto squares = tile::zeros<float, BLOCK>();
+  for (int start = 0; start < n_cols; start += BLOCK) {
+    auto c = start + cols;
+    auto v = tile::cast<float>(tile::load(x_row + c, c < n_cols, 0.0f));
+    auto centered = tile::where(c < n_cols, v - mean, 0.0f);
+    squares += centered * centered;
+  }
+  const float rstd = 1.0f / tile::sqrt(tile::sum(squares) / n_cols + eps);
+  tile::store(mean_out + row, mean);
+  tile::store(rstd_out + row, rstd);
+  for (int start = 0; start < n_cols; start += BLOCK) {
+    auto c = start + cols;
+    auto mask = c < n_cols;
+    auto v = tile::cast<float>(tile::load(x_row + c, mask, 0.0f));
+    auto wv = tile::cast<float>(tile::load(w + c, mask, 0.0f));
+    auto bv = tile::cast<float>(tile::load(b + c, mask, 0.0f));
+    tile::store(y_row + c, tile::cast<T>((v - mean) * rstd * wv + bv), mask);
+  }
 }
 
 /// dx of ROWS rows, and their dw = sum(dy * xhat) and db = sum(dy) added
@@ -110,22 +149,28 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
 // configurations, selection, tuning and grids.
 //
 // Forward: short rows take several per program, so that a program still
-// moves enough data; a block must hold a whole row (TILE_SELECT), and the
-// wrapper's default is the first configuration that holds one, the fastest
-// measured on an H100 (fp16). The others are there for the benchmark and
-// the tuner to compare.
+// moves enough data; a block must hold a whole row (TILE_SELECT) unless the
+// configuration is CHUNKED (one row per program), and the wrapper's default
+// is the first configuration that fits, the fastest measured on an H100
+// (fp16). The others are there for the benchmark and the tuner to
+// compare.
 // Backward: several rows per program, which take the lock less often,
 // first (the fastest measured on an H100, fp16); one row per program with
 // num_warps as Triton's tutorial chooses them after.
 // Autotuning: the rows' shape decides, and every trial must find the locks
 // and the counts beside them zero (the partial sums start over with them).
 #define LAYER_NORM_KERNELS(SUFFIX, T)                                          \
-  template <int ROWS, int BLOCK>                                               \
+  template <int ROWS, int BLOCK, int CHUNKED>                                  \
   TILE_KERNEL void layer_norm_fwd##SUFFIX(                                     \
       const T *x, T *y, const T *w, const T *b, float *mean_out,               \
       float *rstd_out, int stride, int n_rows, int n_cols, float eps) {        \
-    layer_norm_fwd_rows<T, ROWS, BLOCK>(x, y, w, b, mean_out, rstd_out,        \
-                                        stride, n_rows, n_cols, eps);          \
+    static_assert(!CHUNKED || ROWS == 1, "a chunked program takes one row");   \
+    if (CHUNKED)                                                               \
+      layer_norm_fwd_chunked<T, BLOCK>(x, y, w, b, mean_out, rstd_out, stride, \
+                                       n_cols, eps);                           \
+    else                                                                       \
+      layer_norm_fwd_rows<T, ROWS, BLOCK>(x, y, w, b, mean_out, rstd_out,      \
+                                          stride, n_rows, n_cols, eps);        \
   }                                                                            \
   template <int ROWS, int BLOCK>                                               \
   TILE_KERNEL void layer_norm_bwd_dx##SUFFIX(                                  \
@@ -144,20 +189,28 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
         partial_dw, partial_db, counts, dw, db, groups, n_cols);               \
   }                                                                            \
   TILE_CONFIGS(layer_norm_fwd##SUFFIX,                                         \
-               tile::config{.meta = {1, 256}, .num_warps = 2},                 \
-               tile::config{.meta = {4, 1024}, .num_warps = 4},                \
-               tile::config{.meta = {2, 1024}, .num_warps = 4},                \
-               tile::config{.meta = {4, 1024}, .num_warps = 8},                \
-               tile::config{.meta = {8, 1024}, .num_warps = 8},                \
-               tile::config{.meta = {1, 2048}, .num_warps = 8},                \
-               tile::config{.meta = {2, 4096}, .num_warps = 8},                \
-               tile::config{.meta = {1, 4096}, .num_warps = 8},                \
-               tile::config{.meta = {2, 4096}, .num_warps = 16},               \
-               tile::config{.meta = {1, 4096}, .num_warps = 4},                \
-               tile::config{.meta = {1, 8192}, .num_warps = 8},                \
-               tile::config{.meta = {1, 8192}, .num_warps = 16},               \
-               tile::config{.meta = {2, 8192}, .num_warps = 16},               \
-               tile::config{.meta = {1, 16384}, .num_warps = 16});             \
+               tile::config{.meta = {1, 256, 0}, .num_warps = 2},              \
+               tile::config{.meta = {4, 1024, 0}, .num_warps = 4},             \
+               tile::config{.meta = {2, 1024, 0}, .num_warps = 4},             \
+               tile::config{.meta = {4, 1024, 0}, .num_warps = 8},             \
+               tile::config{.meta = {8, 1024, 0}, .num_warps = 8},             \
+               tile::config{.meta = {1, 2048, 0}, .num_warps = 8},             \
+               tile::config{.meta = {2, 4096, 0}, .num_warps = 8},             \
+               tile::config{.meta = {1, 4096, 0}, .num_warps = 8},             \
+               tile::config{.meta = {2, 4096, 0}, .num_warps = 16},            \
+               tile::config{.meta = {1, 4096, 0}, .num_warps = 4},             \
+               tile::config{.meta = {1, 8192, 0}, .num_warps = 8},             \
+               tile::config{.meta = {1, 8192, 0}, .num_warps = 16},            \
+               tile::config{.meta = {2, 8192, 0}, .num_warps = 16},            \
+               tile::config{.meta = {1, 16384, 0}, .num_warps = 16},           \
+               tile::config{.meta = {1, 16384, 0}, .num_warps = 8},            \
+               tile::config{.meta = {1, 16384, 0}, .num_warps = 32},           \
+               tile::config{.meta = {1, 1024, 1}, .num_warps = 4},             \
+               tile::config{.meta = {1, 2048, 1}, .num_warps = 4},             \
+               tile::config{.meta = {1, 2048, 1}, .num_warps = 8},             \
+               tile::config{.meta = {1, 4096, 1}, .num_warps = 8},             \
+               tile::config{.meta = {1, 8192, 1}, .num_warps = 8},             \
+               tile::config{.meta = {1, 16384, 1}, .num_warps = 8});           \
   TILE_CONFIGS(layer_norm_bwd_dx##SUFFIX,                                      \
                tile::config{.meta = {1, 256}, .num_warps = 1},                 \
                tile::config{.meta = {4, 1024}, .num_warps = 8},                \
@@ -171,12 +224,12 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
                tile::config{.meta = {1, 8192}, .num_warps = 8});               \
   TILE_CONFIGS(layer_norm_bwd_dwdb##SUFFIX,                                    \
                tile::config{.meta = {32, 128}, .num_warps = 4});               \
-  template <int ROWS, int BLOCK>                                               \
+  template <int ROWS, int BLOCK, int CHUNKED>                                  \
   TILE_SELECT(layer_norm_fwd##SUFFIX)                                          \
   bool layer_norm_fwd##SUFFIX##_fits(const T *, T *, const T *, const T *,     \
                                      float *, float *, int, int, int n_cols,   \
                                      float) {                                  \
-    return n_cols <= BLOCK;                                                    \
+    return CHUNKED || n_cols <= BLOCK;                                         \
   }                                                                            \
   template <int ROWS, int BLOCK>                                               \
   TILE_SELECT(layer_norm_bwd_dx##SUFFIX)                                       \
@@ -192,7 +245,7 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
     return {.key = {n_rows, n_cols},                                           \
             .reset_to_zero = {tile::elements(locks, 2 * groups)}};             \
   }                                                                            \
-  template <int ROWS, int BLOCK>                                               \
+  template <int ROWS, int BLOCK, int CHUNKED>                                  \
   TILE_GRID(layer_norm_fwd##SUFFIX)                                            \
   tile::grid layer_norm_fwd##SUFFIX##_grid(const T *, T *, const T *,          \
                                            const T *, float *, float *, int,   \
@@ -212,6 +265,13 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
       const float *, const float *, const int *, T *, T *, int, int n_cols) {  \
     return {tile::cdiv(n_cols, BLOCK_N)};                                      \
   }
+
+/// Whether forward configuration c takes rows of n_cols: its selection
+/// rule, for the tests and benchmarks that hold a configuration at run
+/// time.
+constexpr bool layer_norm_fwd_takes(const tile::config &c, int n_cols) {
+  return c.meta[2] || n_cols <= c.meta[1];
+}
 
 LAYER_NORM_KERNELS(, tile::half)
 LAYER_NORM_KERNELS(_bf16, tile::bfloat16)

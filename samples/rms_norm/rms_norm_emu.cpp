@@ -117,12 +117,12 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs, Dw dw_kernel) {
 
 int main() {
   bool ok = check<tile::bfloat16>(
-      "bf16", SAMPLE_EACH_CONFIG2(rms_norm_fwd_bf16, "ROWS", "BLOCK"),
-      SAMPLE_EACH_CONFIG2(rms_norm_bwd_bf16, "BLOCK", "STAGES"),
+      "bf16", SAMPLE_EACH_CONFIG(rms_norm_fwd_bf16, "ROWS", "BLOCK"),
+      SAMPLE_EACH_CONFIG(rms_norm_bwd_bf16, "BLOCK", "STAGES"),
       SAMPLE_FIRST_CONFIG2(rms_norm_dw_bf16));
   ok &= check<tile::half>(
-      "fp16", SAMPLE_EACH_CONFIG2(rms_norm_fwd_f16, "ROWS", "BLOCK"),
-      SAMPLE_EACH_CONFIG2(rms_norm_bwd_f16, "BLOCK", "STAGES"),
+      "fp16", SAMPLE_EACH_CONFIG(rms_norm_fwd_f16, "ROWS", "BLOCK"),
+      SAMPLE_EACH_CONFIG(rms_norm_bwd_f16, "BLOCK", "STAGES"),
       SAMPLE_FIRST_CONFIG2(rms_norm_dw_f16));
   return ok ? 0 : 1;
 }

@@ -25,7 +25,7 @@ bool check(const char *name, cudaStream_t stream, sample::Tolerance tol) {
     int rows, cols, stride;
     std::size_t shift;
   };
-  // Strides that are multiples of 16 with aligned rows select the aligned
+  // Strides of whole 16-byte vectors with aligned rows select the aligned
   // variant; the others the generic one.
   constexpr Case cases[] = {{1, 1, 1, 0},         {7, 200, 208, 0},
                             {64, 781, 800, 0},    {33, 1000, 1001, 1},

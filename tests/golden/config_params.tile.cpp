@@ -39,7 +39,7 @@ tile::grid copy_maybe_clear_grid(const float *, float *, float *, int n, int) {
 }
 
 // WRAPPER: const bool tilecc_aligned16 =
-// WRAPPER: reinterpret_cast<std::uintptr_t>(scratch) % 16 == 0 && n % 16 == 0;
+// WRAPPER: reinterpret_cast<std::uintptr_t>(scratch) % 16 == 0 && n % 4 == 0;
 // WRAPPER-NOT: lead % 16
 
 // KERNEL: // copy_maybe_clear_c0_aligned16:

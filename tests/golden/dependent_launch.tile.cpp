@@ -38,7 +38,7 @@ TILE_KERNEL void scale_next(const float *x, float *y, float a, int n) {
 // CHECK: launch.blockDim = dim3(128);
 // CHECK: return cudaLaunchKernelEx(&launch, scale_next_c0_aligned16, x, y, a, n);
 // CHECK-NOT: <<<
-// CHECK-LABEL: scale_next_c1_aligned16: BLOCK=1024 num_warps=4; specialization: pointers 16-byte aligned, integers divisible by 16.
+// CHECK-LABEL: scale_next_c1_aligned16: BLOCK=1024 num_warps=4; specialization: pointers 16-byte aligned, integers divisible as their accesses need.
 // CHECK-NOT: griddepcontrol
 // CHECK: scale_next_c1_aligned16<<<grid, 128, 0, stream>>>(x, y, a, n);
 // SM80-NOT: griddepcontrol

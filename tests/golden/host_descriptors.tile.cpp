@@ -48,7 +48,7 @@ tile::grid mm_grid(tile::tensor_descriptor<const tile::half, BM, BK>,
 // WRAPPER-LABEL: launch_config(int config, bool &tilecc_declined,
 // WRAPPER: tilecc_grid = grid_0(a, b, c);
 // WRAPPER: reinterpret_cast<std::uintptr_t>(a.base) % 16 == 0 &&
-// WRAPPER-NEXT: a.shape[1] % 16 == 0 && a.strides[0] % 16 == 0 &&
+// WRAPPER-NEXT: a.shape[1] % 8 == 0 && a.strides[0] % 8 == 0 &&
 // WRAPPER: launch_mm_c0_aligned16_tma(
 // WRAPPER-LABEL: cudaError_t mm(
 // WRAPPER: if (!tile::detail::descriptor_fits(a))

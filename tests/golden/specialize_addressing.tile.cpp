@@ -2,6 +2,8 @@
 // RUN: %FileCheck %s --check-prefix=MM < %t/mm.launch.cpp
 // RUN: %FileCheck %s --check-prefix=PLANES < %t/planes.launch.cpp
 // RUN: %FileCheck %s --check-prefix=STATS < %t/row_means.launch.cpp
+// RUN: %FileCheck %s --check-prefix=WIDTHS < %t/widths.launch.cpp
+// RUN: %FileCheck %s --check-prefix=WIDTHS-JSON < %t/widths.json
 //
 // Only integers whose divisibility changes an access are specialized: those
 // that decide a vector's width through a pointer or a mask (n, stride). A
@@ -11,7 +13,9 @@
 // every launch to the generic variant), or a row count whose mask only
 // guards a tile of a few elements, one a thread (each row's mean). Of two
 // integers that matter only together (a plane of m * n elements), one is
-// kept.
+// kept. Each integer is asked for the least divisibility that gives its
+// accesses 16-byte vectors: 8 for a row of halves (K = 1000 keeps them),
+// 4 for floats, 2 for doubles, 16 for bytes.
 #include <cstdint>
 #include <tile/tile.hpp>
 
@@ -93,21 +97,43 @@ tile::grid row_means_grid(const float *, float *, int, int n_rows, int) {
   return {tile::cdiv(n_rows, ROWS)};
 }
 
+template <int BLOCK>
+TILE_KERNEL void widths(const int8_t *b, const double *d, int8_t *b_out,
+                        double *d_out, int b_stride, int d_stride) {
+  const int row = tile::program_id(0);
+  auto cols = tile::arange<BLOCK>();
+  tile::store(b_out + row * b_stride + cols,
+              tile::load(b + row * b_stride + cols));
+  tile::store(d_out + row * d_stride + cols,
+              tile::load(d + row * d_stride + cols));
+}
+TILE_CONFIGS(widths, tile::config{.meta = {2048}, .num_warps = 4});
+template <int BLOCK>
+TILE_GRID(widths)
+tile::grid widths_grid(const int8_t *, const double *, int8_t *, double *, int,
+                       int) {
+  return {1};
+}
+
 // clang-format off
 // MM: const bool tilecc_aligned16 = reinterpret_cast<std::uintptr_t>(a) % 16 == 0 &&
 // MM-NEXT: reinterpret_cast<std::uintptr_t>(b) % 16 == 0 &&
 // MM-NEXT: reinterpret_cast<std::uintptr_t>(c) % 16 == 0 &&{{$}}
-// MM-NEXT: {{^ +}}n % 16 == 0 && k % 16 == 0;
+// MM-NEXT: {{^ +}}n % 8 == 0 && k % 8 == 0;
 // PLANES: const bool tilecc_aligned16 = reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
 // PLANES-NEXT: reinterpret_cast<std::uintptr_t>(y) % 16 == 0 &&{{$}}
-// PLANES-NEXT: {{^ +}}n % 16 == 0;
+// PLANES-NEXT: {{^ +}}n % 4 == 0;
 // STATS: const bool tilecc_aligned16 =
 // STATS-NEXT: reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
-// STATS-NEXT: reinterpret_cast<std::uintptr_t>(mean) % 16 == 0 && stride % 16 == 0 &&
-// STATS-NEXT: {{^ +}}n_cols % 16 == 0;
+// STATS-NEXT: reinterpret_cast<std::uintptr_t>(mean) % 16 == 0 && stride % 4 == 0 &&
+// STATS-NEXT: {{^ +}}n_cols % 4 == 0;
 // CHECK: const bool tilecc_aligned16 =
 // CHECK-NEXT: reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
 // CHECK-NEXT: reinterpret_cast<std::uintptr_t>(y) % 16 == 0 &&{{$}}
-// CHECK-NEXT: reinterpret_cast<std::uintptr_t>(target) % 16 == 0 && n % 16 == 0 &&
-// CHECK-NEXT: stride % 16 == 0;
+// CHECK-NEXT: reinterpret_cast<std::uintptr_t>(target) % 16 == 0 && n % 4 == 0 &&
+// CHECK-NEXT: stride % 4 == 0;
+// WIDTHS: reinterpret_cast<std::uintptr_t>(d_out) % 16 == 0 && b_stride % 16 == 0 &&
+// WIDTHS-NEXT: {{^ +}}d_stride % 2 == 0;
+// WIDTHS-JSON: "b_stride": "aligned16",
+// WIDTHS-JSON: "d_stride": "divisible2"
 // clang-format on

@@ -30,7 +30,7 @@ tile::grid scale_grid(const float *, float *, int n, int) {
 
 // CHECK: const bool tilecc_aligned16 =
 // CHECK-NOT: flag % 16
-// CHECK: n % 16 == 0;
+// CHECK: n % 4 == 0;
 // CHECK-NOT: flag % 16
 // CHECK: case 1:
 // CHECK-NEXT: if (tilecc_aligned16)

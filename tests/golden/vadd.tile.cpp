@@ -64,7 +64,7 @@ tile::grid vadd_grid(const float *, const float *, float *, int n) {
 // LAUNCH-NEXT: return cudaSuccess;
 // LAUNCH: const bool tilecc_aligned16 =
 // LAUNCH-NEXT: reinterpret_cast<std::uintptr_t>(x) % 16 == 0 &&
-// LAUNCH: n % 16 == 0;
+// LAUNCH: n % 4 == 0;
 // LAUNCH: case 0:
 // LAUNCH-NEXT: if (tilecc_aligned16)
 // LAUNCH-NEXT: return launch_vadd_c0_aligned16(tilecc_dims, stream, x, y, out, n);
@@ -88,4 +88,4 @@ tile::grid vadd_grid(const float *, const float *, float *, int n) {
 // IR: store
 
 // LAYOUT: .offs = add {{.*}} #blocked<spt=[4], tpw=[32], wpc=[4], order=[0]> {contiguity=[1024] divisibility=[1024] constancy=[1]}
-// LAYOUT: .mask = lt {{.*}} {contiguity=[1] divisibility=[1] constancy=[16]}
+// LAYOUT: .mask = lt {{.*}} {contiguity=[1] divisibility=[1] constancy=[4]}

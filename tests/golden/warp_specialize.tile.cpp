@@ -312,7 +312,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: rt::tma_store_tile(&{{t[0-9]+}}_map, {{t[0-9]+}}_out, [[COL]], [[ROW]]);
 // CHECK-LABEL: launch_mm_ws_c0_aligned16_tma(
 // CHECK: mm_ws_c0_aligned16_tma<<<grid, 384, 215040, stream>>>(
-// CHECK: // mm_ws_c0_aligned16: {{.*}}; specialization: pointers 16-byte aligned, integers divisible by 16; built below sm_90 only
+// CHECK: // mm_ws_c0_aligned16: {{.*}}; specialization: pointers 16-byte aligned, integers divisible as their accesses need; built below sm_90 only
 // CHECK-NEXT: // Tiles:
 // CHECK-NOT: setmaxnreg
 // CHECK: mm_ws_c0_aligned16<<<grid, 256, 148480, stream>>>(

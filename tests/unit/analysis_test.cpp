@@ -54,13 +54,16 @@ TEST_CASE("pid * BLOCK + arange is contiguous and BLOCK-divisible") {
   CHECK(AI.get(K.Ptrs).Contiguity[0] == 1024);
 }
 
-TEST_CASE("the mask is constant in groups of 16 only when n % 16 == 0") {
+TEST_CASE("the mask is constant in groups of what n divides by") {
   VectorAdd K(1024);
   AxisInfoAnalysis Aligned(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
   CHECK(Aligned.get(K.Mask).Constancy[0] == 16);
   AxisInfoAnalysis Generic(K.F, {ParamSpec::None, ParamSpec::None});
   CHECK(Generic.get(K.Mask).Constancy[0] == 1);
   CHECK(Generic.get(K.Ptrs).Divisibility[0] == 1);
+  // n % 4 == 0: runs of 4, a float vector's worth.
+  AxisInfoAnalysis ByFour(K.F, {ParamSpec::Aligned16, ParamSpec::Divisible4});
+  CHECK(ByFour.get(K.Mask).Constancy[0] == 4);
 }
 
 TEST_CASE("offsets wrapped with % stay contiguous in runs of the common "

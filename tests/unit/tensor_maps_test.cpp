@@ -166,4 +166,9 @@ TEST_CASE("tensor maps need an aligned base and row stride") {
   CHECK_FALSE(tensorMapUsable(*A, L.F, {S::None, S::None, S::None, S::None}));
   CHECK_FALSE(tensorMapUsable(
       *A, L.F, {S::Aligned16, S::Aligned16, S::Aligned16, S::None}));
+  // A row of halves is 16 bytes aligned when its stride divides by 8.
+  CHECK(tensorMapUsable(
+      *A, L.F, {S::Aligned16, S::Aligned16, S::Aligned16, S::Divisible8}));
+  CHECK_FALSE(tensorMapUsable(
+      *A, L.F, {S::Aligned16, S::Aligned16, S::Aligned16, S::Divisible4}));
 }

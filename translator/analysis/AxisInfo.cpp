@@ -178,10 +178,10 @@ AxisInfoAnalysis::AxisInfoAnalysis(const Function &F,
     const Value *Arg = F.Params[I].Arg;
     AxisInfo A = AxisInfo::unknown(1);
     ParamSpec S = I < Specs.size() ? Specs[I] : ParamSpec::None;
-    if (S == ParamSpec::Aligned16)
-      A.Divisibility[0] = 16;
-    else if (S == ParamSpec::EqualsOne)
+    if (S == ParamSpec::EqualsOne)
       A = AxisInfo::constant(1, {});
+    else
+      A.Divisibility[0] = divisorOf(S);
     Info[Arg] = A;
   }
   walk(F.body(), [&](const Op &O) { visit(O); });

@@ -152,11 +152,14 @@ specializations(llvm::ArrayRef<const Function *> Instances,
     Unit.push_back(Stride ? ParamSpec::EqualsOne : Aligned.back());
     AnyUnit |= Stride;
   }
-  // Integers are dropped one at a time, each against the ones dropped
-  // before it (two that only matter together, a + m * n, are not both
-  // dropped), and only where neither variant's accesses change: with a
-  // unit inner stride, a row stride's divisibility decides the vectors
-  // that a strided inner dimension leaves at one element.
+  // Each integer asks for the least divisibility (none, 2, 4, 8, then 16)
+  // that leaves neither variant's accesses changed, one integer at a time,
+  // each against the ones weakened before it (two that only matter
+  // together, a + m * n, are not both dropped): a row of 1000 halves or
+  // 3000 floats is 16 bytes aligned, and asking for 16 would send it to the
+  // generic variant. With a unit inner stride, a row stride's divisibility
+  // decides the vectors that a strided inner dimension leaves at one
+  // element.
   auto Facts = [&](size_t C) {
     AccessFacts Both = accessFacts(*Instances[C], Threads[C], Aligned);
     if (AnyUnit)
@@ -172,14 +175,18 @@ specializations(llvm::ArrayRef<const Function *> Instances,
       continue;
     // A stride stays == 1 in the unit variant; only its divisibility in
     // the aligned one is in question.
-    const ParamSpec UnitSpec = Unit[I];
-    Aligned[I] = ParamSpec::None;
-    if (UnitSpec == ParamSpec::Aligned16)
-      Unit[I] = ParamSpec::None;
-    if (llvm::any_of(llvm::seq<size_t>(0, Instances.size()),
-                     [&](size_t C) { return Facts(C) != Wanted[C]; })) {
+    const bool StrideInUnit = Unit[I] == ParamSpec::EqualsOne;
+    for (ParamSpec Weaker : {ParamSpec::None, ParamSpec::Divisible2,
+                             ParamSpec::Divisible4, ParamSpec::Divisible8}) {
+      Aligned[I] = Weaker;
+      if (!StrideInUnit)
+        Unit[I] = Weaker;
+      if (llvm::all_of(llvm::seq<size_t>(0, Instances.size()),
+                       [&](size_t C) { return Facts(C) == Wanted[C]; }))
+        break;
       Aligned[I] = ParamSpec::Aligned16;
-      Unit[I] = UnitSpec;
+      if (!StrideInUnit)
+        Unit[I] = ParamSpec::Aligned16;
     }
   }
   bool AnyAligned =
@@ -188,11 +195,12 @@ specializations(llvm::ArrayRef<const Function *> Instances,
   if (AnyUnit)
     Out.push_back({"unit",
                    "pointers 16-byte aligned, strides == 1, other integers "
-                   "divisible by 16",
+                   "divisible as their accesses need",
                    Unit, Assumption::UnitStride});
   if (AnyAligned)
     Out.push_back({"aligned16",
-                   "pointers 16-byte aligned, integers divisible by 16",
+                   "pointers 16-byte aligned, integers divisible as their "
+                   "accesses need",
                    Aligned, Assumption::Aligned16});
   Out.push_back({"generic", "none (any arguments)",
                  std::vector<ParamSpec>(NumParams, ParamSpec::None),

@@ -5,11 +5,12 @@
 // integers equal to 1. Building every combination would multiply variants;
 // tilecc builds, most specialized first:
 //   unit       pointers aligned, stride-like integers (those multiplied into
-//              a pointer offset) == 1, other integers divisible by 16 --
+//              a pointer offset) == 1, other integers as in aligned16 --
 //              only for kernels that have stride-like integers;
-//   aligned16  pointers aligned, integers divisible by 16 -- only the
-//              integers whose divisibility changes an access (its vector
-//              width, its layout, whether TMA may copy its box);
+//   aligned16  pointers aligned, integers divisible by the least of 2, 4, 8
+//              and 16 that gives their accesses what 16 would (the vector
+//              width, the layout, whether TMA may copy a box), no divisor
+//              for an integer whose divisibility changes no access;
 //   generic    nothing assumed (always present).
 // One set for all of a kernel's configurations: its launch wrapper checks
 // the arguments once, whichever configuration runs.

@@ -298,10 +298,12 @@ bool tensorMapUsable(const TensorMapAccess &A, const Function &F,
       (constant(Inner.Stride) && constant(Inner.Stride)->intValue() == 1) ||
       Spec(Inner.Stride) == ParamSpec::EqualsOne;
   bool OuterAligned =
-      Outer.Stride && ((constant(Outer.Stride) &&
-                        constant(Outer.Stride)->intValue() * Bytes % 16 == 0 &&
-                        constant(Outer.Stride)->intValue() > 0) ||
-                       Spec(Outer.Stride) == ParamSpec::Aligned16);
+      Outer.Stride &&
+      ((constant(Outer.Stride) &&
+        constant(Outer.Stride)->intValue() * Bytes % 16 == 0 &&
+        constant(Outer.Stride)->intValue() > 0) ||
+       divisorOf(Spec(Outer.Stride).value_or(ParamSpec::None)) * Bytes % 16 ==
+           0);
   // A bound the mask leaves out is the box's end.
   auto BoundOk = [&](const Value *B) {
     return !B || Spec(B) || (constant(B) && constant(B)->intValue() > 0);

@@ -39,6 +39,17 @@ std::string blockedSpelling(const BlockedLayout &B,
          dimsList(B.WarpsPerCTA) + ", " + dimsList(B.Order) + Tail + ">";
 }
 
+/// How the metadata names a parameter's specialization.
+std::string specName(ParamSpec S) {
+  if (S == ParamSpec::EqualsOne)
+    return "equals1";
+  if (S == ParamSpec::Aligned16)
+    return "aligned16";
+  if (divisorOf(S) > 1)
+    return "divisible" + std::to_string(divisorOf(S));
+  return "none";
+}
+
 /// The wrapper's run-time test for specialization S.
 std::string condition(const Function &F, const Specialization &S) {
   std::string C;
@@ -50,8 +61,8 @@ std::string condition(const Function &F, const Specialization &S) {
     else if (S.Specs[I] == ParamSpec::Aligned16 &&
              P.Arg->type().Elem.isPointer())
       Test = "reinterpret_cast<std::uintptr_t>(" + P.Host + ") % 16 == 0";
-    else if (S.Specs[I] == ParamSpec::Aligned16)
-      Test = P.Host + " % 16 == 0";
+    else if (divisorOf(S.Specs[I]) > 1)
+      Test = P.Host + " % " + std::to_string(divisorOf(S.Specs[I])) + " == 0";
     else
       continue;
     C += (C.empty() ? "" : " &&\n      ") + Test;
@@ -249,9 +260,7 @@ json variantMetadata(const BuiltVariant &B, unsigned C,
   const Specialization &S = *VP.Spec;
   json Spec = json::object();
   for (unsigned I = 0; I < F.Params.size(); ++I)
-    Spec[F.Params[I].Name] = S.Specs[I] == ParamSpec::Aligned16   ? "aligned16"
-                             : S.Specs[I] == ParamSpec::EqualsOne ? "equals1"
-                                                                  : "none";
+    Spec[F.Params[I].Name] = specName(S.Specs[I]);
   json Access = json::array();
   for (const std::string &A : B.E.Accesses)
     Access.push_back(A);

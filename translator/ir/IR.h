@@ -365,10 +365,32 @@ struct HostParam {
 /// Properties the launch wrapper checks at run time before picking a variant
 /// (Triton's specialization): per parameter, one of these.
 enum class ParamSpec : uint8_t {
-  None,      // nothing known
-  Aligned16, // pointer: 16-byte aligned; integer: divisible by 16
-  EqualsOne, // integer == 1
+  None,       // nothing known
+  Divisible2, // integer: divisible by 2
+  Divisible4, // integer: divisible by 4
+  Divisible8, // integer: divisible by 8
+  Aligned16,  // pointer: 16-byte aligned; integer: divisible by 16
+  EqualsOne,  // integer == 1
 };
+
+/// The number the wrapper's test for S proves divides an integer argument
+/// (1 when S proves none).
+inline int64_t divisorOf(ParamSpec S) {
+  switch (S) {
+  case ParamSpec::Divisible2:
+    return 2;
+  case ParamSpec::Divisible4:
+    return 4;
+  case ParamSpec::Divisible8:
+    return 8;
+  case ParamSpec::Aligned16:
+    return 16;
+  case ParamSpec::None:
+  case ParamSpec::EqualsOne:
+    return 1;
+  }
+  return 1;
+}
 
 /// What a configuration declares every launch's arguments satisfy
 /// (tile::assumption, in the same order): variants less specialized than
