@@ -176,17 +176,16 @@ specializations(llvm::ArrayRef<const Function *> Instances,
     // A stride stays == 1 in the unit variant; only its divisibility in
     // the aligned one is in question.
     const bool StrideInUnit = Unit[I] == ParamSpec::EqualsOne;
-    for (ParamSpec Weaker : {ParamSpec::None, ParamSpec::Divisible2,
-                             ParamSpec::Divisible4, ParamSpec::Divisible8}) {
-      Aligned[I] = Weaker;
+    for (ParamSpec Spec :
+         {ParamSpec::None, ParamSpec::Divisible2, ParamSpec::Divisible4,
+          ParamSpec::Divisible8, ParamSpec::Aligned16}) {
+      Aligned[I] = Spec;
       if (!StrideInUnit)
-        Unit[I] = Weaker;
-      if (llvm::all_of(llvm::seq<size_t>(0, Instances.size()),
+        Unit[I] = Spec;
+      if (Spec == ParamSpec::Aligned16 ||
+          llvm::all_of(llvm::seq<size_t>(0, Instances.size()),
                        [&](size_t C) { return Facts(C) == Wanted[C]; }))
         break;
-      Aligned[I] = ParamSpec::Aligned16;
-      if (!StrideInUnit)
-        Unit[I] = ParamSpec::Aligned16;
     }
   }
   bool AnyAligned =
