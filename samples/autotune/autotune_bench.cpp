@@ -311,6 +311,16 @@ int main(int argc, char **argv) {
   // An argument runs one group: dispatch, matmul, softmax, layer_norm or
   // attention.
   const std::string only = argc > 1 ? argv[1] : "";
+  const char *const groups[] = {"dispatch", "matmul", "softmax", "layer_norm",
+                                "attention"};
+  if (argc > 2 ||
+      (!only.empty() && std::find(std::begin(groups), std::end(groups), only) ==
+                            std::end(groups))) {
+    std::fprintf(stderr,
+                 "usage: %s [dispatch|matmul|softmax|layer_norm|attention]\n",
+                 argv[0]);
+    return 2;
+  }
   auto runs = [&](const char *group) { return only.empty() || only == group; };
   if (runs("dispatch"))
     dispatchOverhead();
