@@ -9,7 +9,8 @@
 #   tilecc/triton | tilecc/torch
 # All JSON result lines are kept in DIR/bench.jsonl, the benchmark page's
 # tables in DIR/summary.md and its charts in DIR/charts (bench_report.py),
-# autotuning's table in DIR/autotune.md (autotune_report.py).
+# autotuning's table in DIR/autotune.md (autotune_report.py), and the
+# PyTorch extension's in DIR/torch_extension.md.
 # Exit 0 when every binary ran and every result was right.
 set -euo pipefail
 
@@ -61,4 +62,13 @@ python3 "$here/bench_report.py" "$results" --card "$card" --date "$(date -u +%F)
 # bench_peers.py's autotune peers): DIR/autotune.md.
 echo
 python3 "$here/autotune_report.py" "$results" | tee "$dir/autotune.md" || status=1
+# The same kernels called from PyTorch (samples/torch_extension), where
+# torch is installed and gpu-check.sh --prepare left the extension's inputs
+# beside DIR: DIR/torch_extension.md, with the C++ wrappers' times above.
+if [[ -f $dir/../build/samples/torch_extension/extension.json ]] &&
+  python3 -c "import torch" 2>/dev/null; then
+  echo
+  python3 "$here/../samples/torch_extension/bench_tilecc_torch.py" "$dir/../build" "$results" |
+    tee "$dir/torch_extension.md" || status=1
+fi
 exit $status

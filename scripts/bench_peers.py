@@ -1383,12 +1383,28 @@ def tuned_peer_line(line, autotuner, run, check):
     print(json.dumps(line), flush=True)
 
 
+def vendor_peer_line(line, run, check):
+    """Completes and prints one "autotune" JSON line of a vendor library's
+    kernel (which tunes itself by its own heuristics): check() of its
+    result and its median."""
+    from triton.testing import do_bench
+
+    try:
+        run()
+        ok = bool(check())
+        ms = do_bench(run, warmup=25, rep=100, return_mode="median")
+        line.update({"ms": round(ms, 5), "ok": ok})
+    except Exception as e:  # a peer that fails is reported, not fatal
+        line.update({"ok": False, "error": str(e)[:300]})
+    print(json.dumps(line), flush=True)
+
+
 def autotune_peers(kernels=None):
     """Triton's own autotuning on the shapes of autotune_bench (of the
     kernels named in `kernels` only, if given), one JSON line
     each ("autotune": true; tuned_peer_line): tutorial 03's matmul (fp16,
-    bf16) over its configurations, checked on 1024 sampled elements against
-    float64 sums; tutorial 02's softmax (fp32, 8192 rows of 3000 and 12000)
+    bf16) over its configurations, and cuBLAS's (torch.matmul), checked on
+    1024 sampled elements against float64 sums; tutorial 02's softmax (fp32, 8192 rows of 3000 and 12000)
     over num_warps, and tutorial 05's layer-norm forward (fp16, same rows)
     over block sizes and num_warps, checked whole against float64; the
     tutorial-06-style attention (fp16, batch 4 x 32 heads, head_dim 128, seq
@@ -1414,6 +1430,9 @@ def autotune_peers(kernels=None):
             tuned_peer_line({"autotune": True, "kernel": name, "impl": "triton",
                              "variant": "tutorial03", "shape": [m, n, k]},
                             grouped_matmul, tutorial03_run(grouped_matmul, a, b, c), check)
+            vendor_peer_line({"autotune": True, "kernel": name, "impl": "cublas",
+                              "variant": "torch.matmul", "shape": [m, n, k]},
+                             lambda: torch.matmul(a, b, out=c), check)
             del a, b, c
 
     softmax_kernel, _ = tutorial02_softmax()

@@ -6,12 +6,16 @@
 #       (*_gpu, gpu_*) and benchmark (*_bench) binary of the samples and
 #       tests into DIR/bin. They hold sm_90a code (matmul's sm80 check:
 #       compute_80 PTX) and the static CUDA runtime, so a driver is all
-#       they need. DIR is what travels to the GPU machine.
+#       they need. DIR is what travels to the GPU machine. With them, under
+#       DIR/build as under the build folder, what the PyTorch extension
+#       (samples/torch_extension) is compiled from there: the kernel
+#       libraries and generated headers its extension.json lists.
 #
 #   scripts/gpu-check.sh --run DIR       on the GPU machine:
 #       runs each GPU test plainly, under compute-sanitizer memcheck and
-#       under racecheck, and each benchmark once; prints one table; logs go
-#       to DIR/logs. Exit 0 when nothing failed.
+#       under racecheck, and each benchmark once; where python3 has torch,
+#       builds the PyTorch extension and runs its test; prints one table;
+#       logs go to DIR/logs. Exit 0 when nothing failed.
 #
 # Test binaries exit 0 on pass, 77 when they skip, anything else on failure.
 # GPU_CHECK_TIMEOUT (seconds, default 300) bounds each run.
@@ -46,6 +50,26 @@ prepare() {
     fi
     cp "$bin" "$dir/bin/"
   done
+  rm -rf "${dir:?}/build"
+  python3 - "$repo/$build" "$dir/build" <<'PY'
+import json, os, shutil, sys
+build, dest = sys.argv[1], sys.argv[2]
+manifest = os.path.join(build, "samples", "torch_extension", "extension.json")
+with open(manifest) as f:
+    m = json.load(f)
+for path in [manifest] + m["libraries"] + m["include_dirs"]:
+    if os.path.commonpath([path, build]) != build:
+        continue  # a source folder or the toolkit's: the GPU machine has those
+    target = os.path.join(dest, os.path.relpath(path, build))
+    if os.path.isdir(path):
+        os.makedirs(target, exist_ok=True)
+        for name in os.listdir(path):
+            if name.endswith(".h"):
+                shutil.copy(os.path.join(path, name), target)
+    else:
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy(path, target)
+PY
   local commit changes=""
   commit=$(git -C "$repo" rev-parse HEAD 2>/dev/null || echo "an unknown commit")
   git -C "$repo" diff --quiet HEAD 2>/dev/null || changes=" + local changes"
@@ -126,6 +150,16 @@ run() {
     done
     table+=$'\n'$(printf '%-32s %-12s %-12s %-12s' "$name" "$plain" "$memcheck" "$racecheck")
   done
+  # The PyTorch extension, built from DIR/build, where torch is installed.
+  plain="n/a (no torch)"
+  if python3 -c "import torch" 2>/dev/null; then
+    rc=0
+    timeout "$limit" python3 "$repo/samples/torch_extension/test_tilecc_torch.py" "$dir/build" \
+      >"$dir/logs/torch_extension.log" 2>&1 || rc=$?
+    plain=$(status_of $rc "$dir/logs/torch_extension.log")
+    [[ $plain == FAIL* || $plain == TIMEOUT ]] && failed=1
+  fi
+  table+=$'\n'$(printf '%-32s %-12s %-12s %-12s' torch_extension "$plain" - -)
   echo
   echo "$table"
   echo

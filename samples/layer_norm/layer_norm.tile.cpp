@@ -2,9 +2,11 @@
 // in fp32 and rounded once:
 //   forward   y = (x - mean) * rstd * w + b, saving each row's mean and rstd;
 //   backward  dx from dy, and dw, db summed over all rows in two stages:
-//             each program adds its rows' share to one of `groups` partial
-//             sums under that group's spin lock, then a second kernel sums
-//             the groups.
+//             a persistent program per group sums its rows' shares in
+//             registers and writes them once as the group's partial sums
+//             (or, as tutorial 05 does, each program adds its rows' share
+//             to one of `groups` partial sums under that group's spin
+//             lock), then a second kernel sums the groups.
 // Every kernel holds a whole row (or ROWS rows) in registers, so x and dy
 // cross memory once, except the forward's CHUNKED configurations: they
 // read a row BLOCK columns at a time, three times (for the mean, the
@@ -12,6 +14,7 @@
 // from cache, and hold no row in registers, so rows of any length fit and
 // more programs share an SM. The fp16 kernels keep tutorial 05's names
 // (layer_norm_fwd, ...); the bf16 ones end in _bf16.
+#include <algorithm>
 #include <tile/tile.hpp>
 
 template <class T, int ROWS, int BLOCK>
@@ -123,6 +126,43 @@ void layer_norm_bwd_dx_rows(T *dx, const T *dy, float *partial_dw,
   tile::atomic_xchg(lock, 0);
 }
 
+/// dx of rows group, group + groups, ... (one program per group, each
+/// loop in STAGES stages), and their dw and db summed in registers and
+/// written once as the group's partial sums: no lock, and one write of the
+/// partial sums per group instead of one update per program. counts (one
+/// per group, zero before the launch) says which groups were written.
+template <class T, int BLOCK, int STAGES>
+void layer_norm_bwd_dx_persistent(T *dx, const T *dy, float *partial_dw,
+                                  float *partial_db, const T *x, const T *w,
+                                  const float *mean, const float *rstd,
+                                  int *counts, int stride, int n_rows,
+                                  int n_cols, int groups) {
+  const int group = tile::program_id(0);
+  auto cols = tile::arange<BLOCK>();
+  auto col_ok = cols < n_cols;
+  auto wv = tile::cast<float>(tile::load(w + cols, col_ok, 0.0f));
+  auto dw = tile::zeros<float, BLOCK>();
+  auto db = tile::zeros<float, BLOCK>();
+  for (int row : tile::range(group, n_rows, groups, STAGES)) {
+    auto offs = row * stride + cols;
+    auto xv = tile::cast<float>(tile::load(x + offs, col_ok, 0.0f));
+    auto dyv = tile::cast<float>(tile::load(dy + offs, col_ok, 0.0f));
+    const float rs = tile::load(rstd + row);
+    const float mu = tile::load(mean + row);
+    auto xhat = tile::where(col_ok, (xv - mu) * rs, 0.0f);
+    auto wdy = wv * dyv;
+    const float c1 = tile::sum(xhat * wdy) / n_cols;
+    const float c2 = tile::sum(wdy) / n_cols;
+    tile::store(dx + offs, tile::cast<T>((wdy - (xhat * c1 + c2)) * rs),
+                col_ok);
+    dw += dyv * xhat;
+    db += dyv;
+  }
+  tile::store(partial_dw + group * n_cols + cols, dw, col_ok);
+  tile::store(partial_db + group * n_cols + cols, db, col_ok);
+  tile::store(counts + group, 1);
+}
+
 /// dw and db: the sums of the groups' partial sums, BLOCK_N columns per
 /// program. Groups no program reached (their count is zero) hold nothing.
 template <class T, int BLOCK_M, int BLOCK_N>
@@ -154,9 +194,10 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
 // is the first configuration that fits, the fastest measured on an H100
 // (fp16). The others are there for the benchmark and the tuner to
 // compare.
-// Backward: several rows per program, which take the lock less often,
-// first (the fastest measured on an H100, fp16); one row per program with
-// num_warps as Triton's tutorial chooses them after.
+// Backward: persistent programs first (PERSISTENT_STAGES > 0: one per
+// group, each loop in that many stages; no lock): 1.4-2.4x the locked
+// ones on an H100 (BENCHMARKS.md, session 61); then tutorial 05's locked
+// partial sums, several rows per program, for the benchmark to compare.
 // Autotuning: the rows' shape decides, and every trial must find the locks
 // and the counts beside them zero (the partial sums start over with them).
 #define LAYER_NORM_KERNELS(SUFFIX, T)                                          \
@@ -172,14 +213,21 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
       layer_norm_fwd_rows<T, ROWS, BLOCK>(x, y, w, b, mean_out, rstd_out,      \
                                           stride, n_rows, n_cols, eps);        \
   }                                                                            \
-  template <int ROWS, int BLOCK>                                               \
+  template <int ROWS, int BLOCK, int PERSISTENT_STAGES>                        \
   TILE_KERNEL void layer_norm_bwd_dx##SUFFIX(                                  \
       T *dx, const T *dy, float *partial_dw, float *partial_db, const T *x,    \
       const T *w, const float *mean, const float *rstd, int *locks,            \
       int stride, int n_rows, int n_cols, int groups) {                        \
-    layer_norm_bwd_dx_rows<T, ROWS, BLOCK>(dx, dy, partial_dw, partial_db, x,  \
-                                           w, mean, rstd, locks, stride,       \
-                                           n_rows, n_cols, groups);            \
+    static_assert(!PERSISTENT_STAGES || ROWS == 1,                             \
+                  "a persistent program takes one row at a time");             \
+    if (PERSISTENT_STAGES)                                                     \
+      layer_norm_bwd_dx_persistent<T, BLOCK, PERSISTENT_STAGES>(               \
+          dx, dy, partial_dw, partial_db, x, w, mean, rstd, locks + groups,    \
+          stride, n_rows, n_cols, groups);                                     \
+    else                                                                       \
+      layer_norm_bwd_dx_rows<T, ROWS, BLOCK>(dx, dy, partial_dw, partial_db,   \
+                                             x, w, mean, rstd, locks, stride,  \
+                                             n_rows, n_cols, groups);          \
   }                                                                            \
   template <int BLOCK_M, int BLOCK_N>                                          \
   TILE_KERNEL void layer_norm_bwd_dwdb##SUFFIX(                                \
@@ -212,16 +260,12 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
                tile::config{.meta = {1, 8192, 1}, .num_warps = 8},             \
                tile::config{.meta = {1, 16384, 1}, .num_warps = 8});           \
   TILE_CONFIGS(layer_norm_bwd_dx##SUFFIX,                                      \
-               tile::config{.meta = {1, 256}, .num_warps = 1},                 \
-               tile::config{.meta = {4, 1024}, .num_warps = 8},                \
-               tile::config{.meta = {2, 1024}, .num_warps = 4},                \
-               tile::config{.meta = {1, 1024}, .num_warps = 4},                \
-               tile::config{.meta = {1, 2048}, .num_warps = 8},                \
-               tile::config{.meta = {2, 4096}, .num_warps = 16},               \
-               tile::config{.meta = {2, 4096}, .num_warps = 8},                \
-               tile::config{.meta = {1, 4096}, .num_warps = 8},                \
-               tile::config{.meta = {2, 8192}, .num_warps = 16},               \
-               tile::config{.meta = {1, 8192}, .num_warps = 8});               \
+               tile::config{.meta = {1, 1024, 2}, .num_warps = 4},             \
+               tile::config{.meta = {1, 4096, 2}, .num_warps = 8},             \
+               tile::config{.meta = {1, 8192, 2}, .num_warps = 16},            \
+               tile::config{.meta = {4, 1024, 0}, .num_warps = 8},             \
+               tile::config{.meta = {2, 4096, 0}, .num_warps = 16},            \
+               tile::config{.meta = {2, 8192, 0}, .num_warps = 16});           \
   TILE_CONFIGS(layer_norm_bwd_dwdb##SUFFIX,                                    \
                tile::config{.meta = {32, 128}, .num_warps = 4});               \
   template <int ROWS, int BLOCK, int CHUNKED>                                  \
@@ -231,7 +275,7 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
                                      float) {                                  \
     return CHUNKED || n_cols <= BLOCK;                                         \
   }                                                                            \
-  template <int ROWS, int BLOCK>                                               \
+  template <int ROWS, int BLOCK, int PERSISTENT_STAGES>                        \
   TILE_SELECT(layer_norm_bwd_dx##SUFFIX)                                       \
   bool layer_norm_bwd_dx##SUFFIX##_fits(                                       \
       T *, const T *, float *, float *, const T *, const T *, const float *,   \
@@ -252,11 +296,13 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
                                            int n_rows, int, float) {           \
     return {tile::cdiv(n_rows, ROWS)};                                         \
   }                                                                            \
-  template <int ROWS, int BLOCK>                                               \
+  template <int ROWS, int BLOCK, int PERSISTENT_STAGES>                        \
   TILE_GRID(layer_norm_bwd_dx##SUFFIX)                                         \
   tile::grid layer_norm_bwd_dx##SUFFIX##_grid(                                 \
       T *, const T *, float *, float *, const T *, const T *, const float *,   \
-      const float *, int *, int, int n_rows, int, int) {                       \
+      const float *, int *, int, int n_rows, int, int groups) {                \
+    if (PERSISTENT_STAGES)                                                     \
+      return {std::min(n_rows, groups)};                                       \
     return {tile::cdiv(n_rows, ROWS)};                                         \
   }                                                                            \
   template <int BLOCK_M, int BLOCK_N>                                          \

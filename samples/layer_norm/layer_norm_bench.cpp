@@ -5,11 +5,18 @@
 // layer_norm_fwd and layer_norm_bwd for fp16, as tutorial 05; _bf16 after them
 // for bf16). Bytes as Triton's tutorial 05 counts them: x read and y written
 // (forward); x, dy read and dx written (backward). Exits 77 without a GPU.
+// Arguments: one type (fp16 or bf16) and other row lengths.
 #include "layer_norm.tile.cpp"
 #include "layer_norm_bwd.hpp"
 
 #include "bench.hpp"
 #include "reference.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -99,7 +106,8 @@ bool bench(const Kernels &kernels, int rows, int cols, sample::Random &rng) {
                             {tol.abs, tol.rel},
                             kernels.dtype};
   ok &= sample::bench_configs(
-      bwd_work, bwd_configs, {"ROWS", "BLOCK"}, ddx, bwd.dx, [&](int c) {
+      bwd_work, bwd_configs, {"ROWS", "BLOCK", "PERSISTENT_STAGES"}, ddx,
+      bwd.dx, [&](int c) {
         return sample::layer_norm_bwd(ddx.get(), ddw.get(), ddb.get(),
                                       ddy.get(), dx_in.get(), dw_in.get(),
                                       fmean.get(), frstd.get(), scratch, cols,
@@ -118,7 +126,20 @@ bool bench(const Kernels &kernels, int rows, int cols, sample::Random &rng) {
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  // [fp16|bf16 [COLS...]]: one type, and these row lengths.
+  const std::string only = argc > 1 ? argv[1] : "";
+  std::vector<int> widths;
+  for (int i = 2; i < argc; ++i)
+    widths.push_back(std::atoi(argv[i]));
+  if ((!only.empty() && only != "fp16" && only != "bf16") ||
+      std::find_if(widths.begin(), widths.end(),
+                   [](int c) { return c <= 0; }) != widths.end()) {
+    std::fprintf(stderr, "usage: %s [fp16|bf16 [COLS...]]\n", argv[0]);
+    return 2;
+  }
+  if (widths.empty())
+    widths = {1024, 4096, 8192};
   if (!sample::have_gpu())
     return sample::exit_skip;
   sample::Random rng(23);
@@ -135,9 +156,11 @@ int main() {
                      tilecc::layer_norm_fwd_bf16_num_configs,
                      layer_norm_bwd_dx_bf16_tile_configs,
                      tilecc::layer_norm_bwd_dx_bf16_num_configs};
-  for (int cols : {1024, 4096, 8192}) {
-    ok &= bench<tile::half>(fp16, 32768, cols, rng);
-    ok &= bench<tile::bfloat16>(bf16, 32768, cols, rng);
+  for (int cols : widths) {
+    if (only != "bf16")
+      ok &= bench<tile::half>(fp16, 32768, cols, rng);
+    if (only != "fp16")
+      ok &= bench<tile::bfloat16>(bf16, 32768, cols, rng);
   }
   return ok ? 0 : 1;
 }

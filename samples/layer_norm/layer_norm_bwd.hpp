@@ -6,6 +6,8 @@
 
 #include "layer_norm.tile.h"
 
+#include <algorithm>
+
 namespace sample {
 
 /// The launch wrappers of one element type: fp16's keep tutorial 05's
@@ -22,11 +24,22 @@ template <> struct LayerNormKernels<tile::bfloat16> {
   static constexpr auto bwd_dwdb = tilecc::layer_norm_bwd_dwdb_bf16;
 };
 
-/// How many partial sums the programs share, as Triton's tutorial 05
-/// chooses it: more groups for shorter rows, so that fewer programs wait
-/// for a lock.
+/// How many partial sums the programs share: as Triton's tutorial 05
+/// chooses it for the configurations that lock (more groups for shorter
+/// rows, so that fewer programs wait for a lock), and at least two per SM
+/// of the current device, so that the persistent configurations (a program
+/// per group) fill the GPU.
 inline int layer_norm_groups(int n_cols) {
-  return n_cols <= 1024 ? 256 : n_cols <= 4096 ? 128 : n_cols <= 8192 ? 96 : 64;
+  const int tutorial = n_cols <= 1024   ? 256
+                       : n_cols <= 4096 ? 128
+                       : n_cols <= 8192 ? 96
+                                        : 64;
+  int device = 0, sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) !=
+          cudaSuccess)
+    return tutorial;
+  return std::max(tutorial, 2 * sms);
 }
 
 /// Buffers the backward pass needs beside its inputs and outputs.

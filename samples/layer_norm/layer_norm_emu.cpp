@@ -139,12 +139,14 @@ bool check(const char *type, Fwd fwd_configs, Bwd bwd_configs,
 int main() {
   bool ok = check<tile::half>(
       "fp16", SAMPLE_EACH_CONFIG(layer_norm_fwd, "ROWS", "BLOCK", "CHUNKED"),
-      SAMPLE_EACH_CONFIG(layer_norm_bwd_dx, "ROWS", "BLOCK"),
+      SAMPLE_EACH_CONFIG(layer_norm_bwd_dx, "ROWS", "BLOCK",
+                         "PERSISTENT_STAGES"),
       SAMPLE_FIRST_CONFIG2(layer_norm_bwd_dwdb));
   ok &= check<tile::bfloat16>(
       "bf16",
       SAMPLE_EACH_CONFIG(layer_norm_fwd_bf16, "ROWS", "BLOCK", "CHUNKED"),
-      SAMPLE_EACH_CONFIG(layer_norm_bwd_dx_bf16, "ROWS", "BLOCK"),
+      SAMPLE_EACH_CONFIG(layer_norm_bwd_dx_bf16, "ROWS", "BLOCK",
+                         "PERSISTENT_STAGES"),
       SAMPLE_FIRST_CONFIG2(layer_norm_bwd_dwdb_bf16));
   return ok ? 0 : 1;
 }

@@ -129,8 +129,9 @@ bool check(const char *type, const Configs &configs, const Case &k,
       continue;
     std::string what =
         "layer_norm_bwd " +
-        sample::describe_config(configs.bwd, config, {"ROWS", "BLOCK"}) + " " +
-        shape;
+        sample::describe_config(configs.bwd, config,
+                                {"ROWS", "BLOCK", "PERSISTENT_STAGES"}) +
+        " " + shape;
     ddx.poison();
     ddw.poison();
     ddb.poison();
