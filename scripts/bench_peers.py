@@ -1077,6 +1077,10 @@ def peers(workloads=None):
                    lambda: "F.layer_norm(x, (N,), w, b, eps)",
                    lambda: torch.nn.functional.layer_norm(x, (cols,), w, b, eps), ref, nbytes,
                    ulps * 2.0**-9, abs_tol=ulps * 2.0**-9)
+            # The backward's statistics also where the forward's lines are
+            # filtered out (--workloads layer_norm_bwd): else they stay NaN.
+            layer_norm_fwd_kernel[(rows,)](x, y, w, b, mean, rstd, x.stride(0), cols, eps,
+                                           BLOCK=block, num_warps=warps)
             del y, ref
 
             # Backward, from the Triton forward's mean and 1/std (the references
