@@ -279,8 +279,8 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
   TILE_SELECT(layer_norm_bwd_dx##SUFFIX)                                       \
   bool layer_norm_bwd_dx##SUFFIX##_fits(                                       \
       T *, const T *, float *, float *, const T *, const T *, const float *,   \
-      const float *, int *, int, int, int n_cols, int) {                       \
-    return n_cols <= BLOCK;                                                    \
+      const float *, int *, int, int, int n_cols, int groups) {                \
+    return n_cols <= BLOCK && groups > 0;                                      \
   }                                                                            \
   TILE_TUNE(layer_norm_bwd_dx##SUFFIX)                                         \
   tile::tuning layer_norm_bwd_dx##SUFFIX##_tuning(                             \

@@ -122,6 +122,20 @@ bool check(const char *type, const Configs &configs, const Case &k,
     return ok;
   }
 
+  // No group to sum into: no configuration takes it (a persistent one
+  // would launch no program, a locked one divide by zero).
+  {
+    const cudaError_t status = sample::LayerNormKernels<T>::bwd_dx(
+        ddx.get(), ddy.get(), pdw.get(), pdb.get(), dx_in.get(), dw_in.get(),
+        fmean.get(), frstd.get(), locks.get(), k.stride, k.rows, k.cols, 0,
+        stream, -1);
+    if (k.rows > 0 && status != cudaErrorInvalidValue) {
+      std::printf("FAIL: layer_norm_bwd %s with no groups: %s, not refused\n",
+                  shape.c_str(), cudaGetErrorString(status));
+      ok = false;
+    }
+  }
+
   // Tuned too: measuring runs every configuration many times over the
   // locks and partial sums, which the tuning rule resets.
   for (int config = tile::autotuned; config < configs.n_bwd; ++config) {
