@@ -9,8 +9,8 @@ against the fastest of them (issue 52's target: 0.98 or more), the time of
 the tuning call, and, where Triton tuned the same kernel and shape, Triton's
 tuned kernel and tuning time, and tilecc's tuned time against it (target:
 1.0 or more), and, where cuBLAS ran the same product, its time and tilecc's
-against it (no target: reported). Then the dispatch overhead of a tuned launch. Exits 1 if a
-result was wrong or a target missed.
+against it (no target: reported). Then the dispatch overhead of a tuned
+launch. Exits 1 if a result was wrong or a target missed.
 """
 
 import argparse

@@ -17,6 +17,7 @@ configuration. Exits 1 if a result was wrong.
 
 import json
 import math
+import os
 import sys
 import time
 
@@ -24,7 +25,7 @@ import torch
 import torch.nn.functional as F
 from triton.testing import do_bench
 
-sys.path.insert(0, __import__("os").path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilecc_torch  # noqa: E402
 
 lines = []

@@ -11,12 +11,13 @@ line per check and exits 1 if any failed.
 """
 
 import math
+import os
 import sys
 
 import torch
 import torch.nn.functional as F
 
-sys.path.insert(0, __import__("os").path.dirname(__file__))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import tilecc_torch  # noqa: E402
 
 failures = []
