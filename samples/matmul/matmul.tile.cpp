@@ -108,10 +108,14 @@ TILE_KERNEL void matmul_tf32(const float *a, const float *b, float *c, int m,
 }
 
 // 32 bytes of K per tensor-core instruction: BK is a multiple of 8 here.
+// On sm_90a these dots multiply C^T = B^T A^T (B is row-major fp32, which
+// wgmma cannot read as staged), so a 256 x 128 block issues 64 x 256
+// wgmmas, as a 128 x 256 block of fp16 does.
 TILE_CONFIGS(
     matmul_tf32,
     tile::config{.meta = {128, 128, 32, 8, 0}, .num_warps = 4, .num_stages = 4},
     tile::config{.meta = {128, 256, 32, 8, 0}, .num_warps = 8, .num_stages = 3},
+    tile::config{.meta = {256, 128, 32, 8, 0}, .num_warps = 8, .num_stages = 3},
     tile::config{.meta = {64, 64, 32, 8, 0}, .num_warps = 4, .num_stages = 4},
     tile::config{.meta = {128, 128, 32, 8, 1},
                  .num_warps = 4,

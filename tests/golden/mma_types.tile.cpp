@@ -1,14 +1,16 @@
 // clang-format off
 // RUN: rm -rf %t && %tilecc %s -o %t
 // RUN: %FileCheck %s --check-prefix=I8 < %t/mm_i8.cu
-// RUN: %FileCheck %s --check-prefix=TF32 < %t/mm_tf32.cu
+// RUN: %FileCheck %s --check-prefixes=TF32,TF32-90 < %t/mm_tf32.cu
 // RUN: %FileCheck %s --check-prefix=IEEE < %t/mm_ieee.cu
 // RUN: %FileCheck %s --check-prefix=COMPUTED < %t/computed_i8.cu
 // RUN: %FileCheck %s --check-prefix=F16ACC < %t/mm_f16acc.cu
 // RUN: %tilecc %s -o %t.80 --target sm_80
 // RUN: %FileCheck %s --check-prefix=I8 < %t.80/mm_i8.cu
+// RUN: %FileCheck %s --check-prefixes=TF32,TF32-80 < %t.80/mm_tf32.cu
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm_i8.cu -o %t/i8.o %}
 // RUN: %if nvcc %{ %nvcc-sm90a %t/computed_i8.cu -o %t/computed_i8.o %}
+// RUN: %if nvcc %{ %nvcc-sm90a %t/mm_tf32.cu -o %t/tf32.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t.80/mm_tf32.cu -o %t.80/tf32.o %}
 // RUN: %if nvcc %{ %nvcc-sm90a %t/mm_f16acc.cu -o %t/f16acc.o %}
 // RUN: %if nvcc %{ %nvcc-sm80 %t.80/mm_f16acc.cu -o %t.80/f16acc.o %}
@@ -19,9 +21,12 @@
 // precision (k8); at IEEE precision fp32 stays on CUDA cores. wgmma and
 // ldmatrix transpose only 16-bit elements: B given transposed (N x K) is
 // staged K-major and both paths read it as is; fp32 B in row-major order
-// is staged as it comes (mma.sync gathers its fragments, rt::mma_tiles
-// picks that path), and a computed int8 A is staged K-major from registers
-// by rt::dot_mma, as is its B. A half accumulator of half operands runs on
+// is staged as it comes: on sm_90a its dot multiplies C^T = B^T A^T, the
+// accumulator in the transpose of a wgmma layout (warps stacked along N,
+// two rows per thread) and B^T's fragments gathered into registers, where
+// wgmma takes its A; mma.sync (sm_80) gathers them as they are. A
+// computed int8 A is staged K-major from registers by rt::dot_mma, as is
+// its B. A half accumulator of half operands runs on
 // tensor cores too (rt::mma_tiles sums in float and rounds once per dot),
 // never left in flight.
 #include <cstdint>
@@ -144,6 +149,8 @@ tile::grid computed_i8_grid(const int8_t *, const int8_t *, int32_t *) {
 // I8-NEXT: rt::operand<true>(x_stage{x_ring + read_stage * x_stage::elems}),
 // I8-NEXT: rt::operand<true>(y_stage{y_ring + read_stage * y_stage::elems}),
 
+// TF32-90: #blocked<spt=[2, 1], tpw=[4, 8], wpc=[1, 4], order=[0, 1], warp_reps=[8, 2]> over [64, 64]
+// TF32-80: #blocked<spt=[1, 2], tpw=[8, 4], wpc=[2, 2], order=[1, 0], warp_reps=[2, 4]> over [64, 64]
 // TF32-LABEL: mm_tf32_c0_aligned16(
 // TF32: using x_stage = rt::smem_tile<float, 64, 32>;
 // TF32: using y_stage = rt::smem_tile<float, 32, 64>;

@@ -237,6 +237,21 @@ TEST_CASE("an mma accumulator's registers are A fragments when warps stack "
   CHECK_FALSE(mmaAccumulator({64, 64}, 8, 8)); // 16 rows a warp
 }
 
+TEST_CASE("a transposed accumulator layout swaps every dimension") {
+  auto Acc = mmaAccumulator({128, 256}, 8, 4);
+  REQUIRE(Acc);
+  const BlockedLayout T = transposed(*Acc);
+  CHECK(T.SizePerThread == llvm::SmallVector<unsigned, 2>{2, 1});
+  CHECK(T.ThreadsPerWarp == llvm::SmallVector<unsigned, 2>{4, 8});
+  CHECK(T.WarpsPerCTA == llvm::SmallVector<unsigned, 2>{1, 8});
+  CHECK(T.Order == llvm::SmallVector<unsigned, 2>{0, 1});
+  CHECK(T.WarpReps == llvm::SmallVector<unsigned, 2>{32, 2});
+  CHECK(transposed(T) == *Acc);
+  CHECK(Layout{T, std::nullopt}.isTransposedMmaAccumulator());
+  CHECK_FALSE(Layout{*Acc, std::nullopt}.isTransposedMmaAccumulator());
+  CHECK_FALSE(Layout{T, 1u}.isTransposedMmaAccumulator());
+}
+
 TEST_CASE("a thread's registers at entry are the SM's share, a multiple of "
           "8") {
   CHECK(registersAtEntry(384, 1) == 168); // 8 + 4 warps: FA3's programs

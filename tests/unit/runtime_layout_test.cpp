@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <type_traits>
 
 namespace rt = tile::rt;
 
@@ -80,4 +81,24 @@ TEST_CASE("broadcast_index: broadcast between slices of one parent") {
                  rt::sliced<1, Blocked3<16, 1, 16>>>(128);
   checkBroadcast<rt::sliced<0, Blocked3<1, 1, 16>>,
                  rt::sliced<0, Blocked3<1, 16, 16>>>(128);
+}
+
+TEST_CASE("transposed_t: every register holds the transposed element") {
+  // A wgmma accumulator of two warpgroups that also split N (warps
+  // numbered M first), and its transpose: C^T = B^T A^T's registers.
+  using Acc = rt::blocked<rt::dims{128, 64}, rt::dims{1, 2}, rt::dims{8, 4},
+                          rt::dims{4, 2}, rt::dims{1, 0}, rt::dims{2, 4},
+                          rt::dims{0, 1}>;
+  using T = rt::transposed_t<Acc>;
+  static_assert(std::is_same_v<rt::transposed_t<T>, Acc>);
+  static_assert(T::shape(0) == 64 && T::shape(1) == 128);
+  static_assert(T::elems() == Acc::elems());
+  for (int Thread = 0; Thread < 256; ++Thread) {
+    threadIdx.x = Thread;
+    for (int E = 0; E < Acc::elems(); ++E) {
+      INFO("thread " << Thread << " element " << E);
+      CHECK(T::coord(E, 0) == Acc::coord(E, 1));
+      CHECK(T::coord(E, 1) == Acc::coord(E, 0));
+    }
+  }
 }

@@ -52,18 +52,24 @@ WidestWgmma widestWgmma(const Function &F, const LayoutMap &LM,
     if (O.kind() != OpKind::Dot || !LM.has(O.result()))
       return;
     const Layout &Acc = LM.get(O.result());
-    if (!Acc.isMmaAccumulator() || Acc.rank() != 2 ||
-        Acc.Parent.WarpsPerCTA[0] % 4 != 0)
+    if (!Acc.isMmaAccumulator() || Acc.rank() != 2)
       return;
-    const int64_t WarpColumns = Acc.Parent.warpTile(1);
+    // A transposed accumulator's wgmmas multiply C^T = B^T A^T, with B^T's
+    // fragments gathered into registers.
+    const bool Transposed = Acc.isTransposedMmaAccumulator();
+    const BlockedLayout Issued =
+        Transposed ? transposed(Acc.Parent) : Acc.Parent;
+    if (Issued.WarpsPerCTA[0] % 4 != 0)
+      return;
+    const int64_t WarpColumns = Issued.warpTile(1);
     unsigned Columns = 256;
     while (Columns > 8 && WarpColumns % Columns != 0)
       Columns /= 2;
     const Value &A = *O.operand(0);
     const bool AInRegisters =
-        storageBytes(A.type().Elem.Kind) == 2 && LM.has(&A) &&
-        holdsOperandA(LM.get(&A), Acc, A.type().Shape[1]) &&
-        !operandAInSharedMemory(O, Plans, CopiedOperands);
+        Transposed || (storageBytes(A.type().Elem.Kind) == 2 && LM.has(&A) &&
+                       holdsOperandA(LM.get(&A), Acc, A.type().Shape[1]) &&
+                       !operandAInSharedMemory(O, Plans, CopiedOperands));
     const unsigned Registers = Columns / 2 + PtxasOwnRegisters +
                                (AInRegisters ? FragmentRegisters : 0);
     if (Registers > Widest.Registers)

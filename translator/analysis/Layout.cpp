@@ -2,6 +2,7 @@
 #include "analysis/Layout.h"
 #include "llvm/Support/raw_ostream.h"
 #include <algorithm>
+#include <cassert>
 
 namespace tilecc::analysis {
 
@@ -124,6 +125,26 @@ std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
   if (MinWarpsM > 1 && WN > 1)
     L.WarpOrder = {0, 1};
   return L;
+}
+
+BlockedLayout transposed(const BlockedLayout &L) {
+  assert(L.rank() == 2 && "a 2-D layout");
+  auto Swap = [](llvm::SmallVector<unsigned, 2> &V) {
+    if (!V.empty())
+      std::swap(V[0], V[1]);
+  };
+  auto Rename = [](llvm::SmallVector<unsigned, 2> &Order) {
+    for (unsigned &D : Order)
+      D = 1 - D;
+  };
+  BlockedLayout T = L;
+  Swap(T.SizePerThread);
+  Swap(T.ThreadsPerWarp);
+  Swap(T.WarpsPerCTA);
+  Swap(T.WarpReps);
+  Rename(T.Order);
+  Rename(T.WarpOrder);
+  return T;
 }
 
 std::optional<BlockedLayout> mfmaAccumulator(llvm::ArrayRef<int64_t> Shape,

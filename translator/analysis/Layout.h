@@ -77,6 +77,12 @@ struct Layout {
   bool isMmaAccumulator() const {
     return !Parent.WarpReps.empty() && !Parent.Mfma;
   }
+  /// Whether this is the transpose of an NVIDIA tensor-core accumulator's
+  /// layout (transposed): its dot multiplies C^T = B^T A^T.
+  bool isTransposedMmaAccumulator() const {
+    return isMmaAccumulator() && !SliceDim && Parent.rank() == 2 &&
+           Parent.SizePerThread[0] == 2 && Parent.SizePerThread[1] == 1;
+  }
   /// Whether this is an AMD matrix-core accumulator's layout.
   bool isMfmaAccumulator() const { return !SliceDim && Parent.Mfma; }
   /// Elements each thread holds of a tile of this shape.
@@ -107,6 +113,11 @@ BlockedLayout defaultBlocked(llvm::ArrayRef<int64_t> Shape, unsigned Vec,
 std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
                                             unsigned NumWarps,
                                             unsigned MinWarpsM);
+
+/// The layout of the transpose of a 2-D tile in layout L that leaves every
+/// element in the register it was in: L with its dimensions swapped
+/// (tile::rt's transposed_t).
+BlockedLayout transposed(const BlockedLayout &L);
 
 /// The accumulator layout of an AMD matrix-core dot (v_mfma_f32_32x32x8,
 /// wavefronts of 64) with result Shape (M x N): 32 x 32 tiles, each thread

@@ -194,7 +194,7 @@ private:
       return New;
     };
     if (O.kind() == OpKind::Dot) {
-      if (auto L = tensorCoreLayout(O, NumWarps, Target))
+      if (auto L = accumulatorLayout(O))
         return Set(O.result(), Layout{*L, std::nullopt});
       return false;
     }
@@ -241,6 +241,43 @@ private:
         L = It->second;
       }
     return L && Set(O.result(), *L);
+  }
+
+  /// The layout of a tensor-core dot's accumulator. wgmma reads 32-bit
+  /// operands (tf32) only K-major from shared memory; a B that is staged
+  /// N-major there, as it is loaded (row-major K x N), beside a K-major A
+  /// is multiplied as C^T = B^T A^T instead, B^T's fragments gathered into
+  /// registers (where wgmma takes its A), so that C has the transpose of
+  /// C^T's accumulator layout.
+  std::optional<BlockedLayout> accumulatorLayout(const Op &O) {
+    auto L = tensorCoreLayout(O, NumWarps, Target);
+    if (!L || Target.MmaVersion < 3 ||
+        storageBytes(O.operand(0)->type().Elem.Kind) != 4 ||
+        stagedContiguousDim(*O.operand(0)) != 1u ||
+        stagedContiguousDim(*O.operand(1)) != 1u)
+      return L;
+    const auto &C = O.result()->type().Shape;
+    if (auto T = mmaAccumulator({C[1], C[0]}, NumWarps, 4))
+      return transposed(*T);
+    return L;
+  }
+
+  /// The dimension of dot operand V that is contiguous where V is staged in
+  /// shared memory as loaded: the fastest of its load's layout (through a
+  /// trans, the other). Nothing for a V that is not a load feeding only
+  /// tensor cores.
+  std::optional<unsigned> stagedContiguousDim(const Value &V) {
+    const Op *D = V.definingOp();
+    const bool Trans = D && D->kind() == OpKind::Trans;
+    if (Trans)
+      D = D->operand(0)->definingOp();
+    if (!D || D->kind() != OpKind::Load || !feedsTensorCores(*D->result()))
+      return std::nullopt;
+    const Value *P = D->operand(0);
+    const unsigned Fastest = memoryLayout(P->type().Shape, AI.get(P).Contiguity,
+                                          P->type().Elem.pointeeBytes())
+                                 .Order[0];
+    return Trans ? 1 - Fastest : Fastest;
   }
 
   /// An atomic whose old values nobody reads updates memory from the

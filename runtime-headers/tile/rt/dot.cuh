@@ -111,13 +111,13 @@ __device__ void dot_fma(const T (&a)[NA], const T (&b)[NB], const TC (&acc)[NC],
 
 #if !defined(__HIPCC__)
 /// Whether this compilation issues wgmma for accumulator layout LC (sm_90a,
-/// warpgroups stacked along M: wgmma_layout) and operands OA and OB of T
-/// (wgmma transposes only 16-bit operands); otherwise mma.sync, one warp
+/// warpgroups stacked along M, or along N in a transposed layout) and
+/// operands OA and OB of T (wgmma_product); otherwise mma.sync, one warp
 /// at a time, which takes warps in any order.
 template <class LC, class T, class OA, class OB>
 __device__ constexpr bool uses_wgmma() {
 #if __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-  return wgmma_layout<LC>() && (sizeof(T) == 2 || (OA::k_major && OB::k_major));
+  return wgmma_product<LC, T, OA, OB>();
 #else
   return false;
 #endif

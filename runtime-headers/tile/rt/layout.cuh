@@ -78,6 +78,19 @@ struct digits {
   int r[4] = {}; // which repetition
 };
 
+namespace detail {
+/// A 2-D layout parameter for the transposed tile: per-dimension values
+/// swap, and an order of dimensions names each as the other.
+template <int R> TILE_RT_HD constexpr dims<2> swapped(dims<R> d) {
+  static_assert(R == 2, "a 2-D tile");
+  return {d[1], d[0]};
+}
+template <int R> TILE_RT_HD constexpr dims<2> renamed(dims<R> order) {
+  static_assert(R == 2, "a 2-D tile");
+  return {1 - order[0], 1 - order[1]};
+}
+} // namespace detail
+
 template <dims Shape, dims SizePerThread, dims ThreadsPerWarp, dims WarpsPerCTA,
           dims Order, dims WarpReps = ones<Shape.rank>(),
           dims WarpOrder = Order>
@@ -85,6 +98,14 @@ struct blocked {
   static constexpr int rank = Shape.rank;
   static constexpr int slice_dim = -1;
   using parent = blocked;
+
+  /// The layout of the transposed tile (transposed_t), of a 2-D one.
+  template <int R = rank>
+  using transposed =
+      blocked<detail::swapped<R>(Shape), detail::swapped<R>(SizePerThread),
+              detail::swapped<R>(ThreadsPerWarp),
+              detail::swapped<R>(WarpsPerCTA), detail::renamed<R>(Order),
+              detail::swapped<R>(WarpReps), detail::renamed<R>(WarpOrder)>;
 
   TILE_RT_HD static constexpr int shape(int d) { return Shape[d]; }
   /// Elements one pass of the whole program covers along d.
@@ -337,6 +358,12 @@ template <class L> TILE_RT_HD constexpr int run_along(int d) {
   else
     return L::order(0) == d ? L::size_per_thread(d) : 1;
 }
+
+/// The layout of the transpose of a 2-D tile in blocked layout L that
+/// leaves every element in the register it was in: L with its dimensions
+/// swapped. A thread numbers its elements, and lanes and warps are
+/// numbered, by Order and WarpOrder, which swap with the rest.
+template <class L> using transposed_t = typename L::template transposed<>;
 
 /// Row-major position of this thread's element e in the whole tile.
 template <class L> __device__ int linear_index(int e) {

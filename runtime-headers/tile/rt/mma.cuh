@@ -236,19 +236,53 @@ __device__ __forceinline__ unsigned gather_fragment(const O &o, int i, int k) {
   return r;
 }
 
+/// The four registers of mma's A fragment of row block i (of the warp's, in
+/// accumulator layout LC) at k0, gathered element by element from A in
+/// shared memory, in mma's a0..a3 order: rows g and g + 8, k chunk k0 / E
+/// + t, then the chunk KH further.
+template <class LC, class T, class OA>
+__device__ __forceinline__ void gather_a_fragment(unsigned (&r)[4], const OA &a,
+                                                  int i, int k0) {
+  constexpr int KH = mma_k<T>() / 2, E = 4 / int(sizeof(T));
+  const int lane = threadIdx.x % 32;
+  const int m = LC::warp_pos(0) * 16 + i * LC::tile(0) + lane / 4;
+  const int k = k0 + lane % 4 * E;
+#pragma unroll
+  for (int q = 0; q < 4; ++q)
+    r[q] = gather_fragment<T>(a, m + q % 2 * 8, k + q / 2 * KH);
+}
+
+/// Whether LC is an mma accumulator layout: a warp owns 16 rows and whole
+/// 8-column chunks of mma fragments.
+template <class LC> __host__ __device__ constexpr bool mma_layout() {
+  return LC::size_per_thread(0) == 1 && LC::size_per_thread(1) == 2 &&
+         LC::warp_tile(0) == 16 && LC::warp_tile(1) % 8 == 0;
+}
+
+/// Whether LC is the transpose of an mma accumulator layout
+/// (transposed_t): C = A B is then multiplied as C^T = B^T A^T, into the
+/// same registers, with B^T as the instructions' A and A^T as their B.
+/// Layout assignment picks it where wgmma could not read B as it is
+/// staged (32-bit elements stored N-major) but can read A.
+template <class LC> __host__ __device__ constexpr bool transposed_mma_layout() {
+  if constexpr (LC::rank == 2 && LC::slice_dim < 0)
+    return LC::size_per_thread(0) == 2 && LC::size_per_thread(1) == 1 &&
+           mma_layout<transposed_t<LC>>();
+  else
+    return false;
+}
+
 /// Whether ldmatrix loads operand O's fragments: it is K-major, or its
 /// 16-bit elements can be transposed on the way.
 template <class T, class O> __device__ constexpr bool ldmatrix_operand() {
   return O::k_major || sizeof(T) == 2;
 }
 
-/// acc += A B over the operands' whole K for this warp's part of the
-/// M x N accumulator in layout LC, with mma.sync.
+namespace detail {
+/// mma_sync_tiles for an mma accumulator layout LC.
 template <class LC, class T, class OA, class OB, class TC, int NC>
-__device__ void mma_sync_tiles(const OA &a, const OB &b, TC (&acc)[NC]) {
-  static_assert(LC::size_per_thread(0) == 1 && LC::size_per_thread(1) == 2 &&
-                    LC::warp_tile(0) == 16 && LC::warp_tile(1) % 8 == 0,
-                "an mma accumulator layout");
+__device__ void mma_sync_fragments(const OA &a, const OB &b, TC (&acc)[NC]) {
+  static_assert(mma_layout<LC>(), "an mma accumulator layout");
   // KH: K of each half of a fragment; a thread's register holds E
   // consecutive k.
   constexpr int K = OA::k, KI = mma_k<T>(), KH = KI / 2, E = 4 / int(sizeof(T));
@@ -276,10 +310,7 @@ __device__ void mma_sync_tiles(const OA &a, const OB &b, TC (&acc)[NC]) {
         ldmatrix<!OA::k_major>(af[i],
                                OA::k_major ? a.at(m + rr, k) : a.at(m, k + rr));
       } else {
-#pragma unroll
-        for (int r = 0; r < 4; ++r)
-          af[i][r] = gather_fragment<T>(a, mi + g + (r % 2) * 8,
-                                        k0 + (r / 2) * KH + t * E);
+        gather_a_fragment<LC, T>(af[i], a, i, k0);
       }
     }
     if constexpr (ldmatrix_operand<T, OB>()) {
@@ -349,6 +380,20 @@ __device__ void mma_sync_tiles(const OA &a, const OB &b, TC (&acc)[NC]) {
         for (int j = 0; j < NB; ++j)
           multiply(i, j, [&](TC(&d)[4]) { mma_fragment<T>(d, af[i], bf[j]); });
     }
+  }
+}
+} // namespace detail
+
+/// acc += A B over the operands' whole K for this warp's part of the
+/// M x N accumulator in layout LC, with mma.sync; for a transposed LC as
+/// C^T = B^T A^T.
+template <class LC, class T, class OA, class OB, class TC, int NC>
+__device__ void mma_sync_tiles(const OA &a, const OB &b, TC (&acc)[NC]) {
+  if constexpr (transposed_mma_layout<LC>()) {
+    static_assert(!OA::in_registers, "A^T is read from shared memory");
+    detail::mma_sync_fragments<transposed_t<LC>, T>(b, a, acc);
+  } else {
+    detail::mma_sync_fragments<LC, T>(a, b, acc);
   }
 }
 

@@ -88,12 +88,13 @@ template <int N> struct wgmma_instr;
 // The members of wgmma_instr<N>: one m64nN wgmma, 32 bytes of k deep,
 // accumulating into d (fp32, or int32 for 8-bit integers), B read through
 // descriptor db, A through descriptor da (run) or from the four registers
-// of a fragment (run_rs, fp16/bf16 only); the PTX types, and the operands
-// each form takes, are picked from T. Only fp16 and bf16 operands may be
-// stored MN-major (TransA, TransB). SHAPE and ACCUMULATORS (the register
-// list, %0 to %(N/2 - 1)) name the instruction; DESCRIPTORS, TRANSPOSES
-// and RS are the operand numbers that follow, and ACCS lists the
-// accumulators' constraints.
+// of a fragment (run_rs, fp16/bf16 or tf32); the PTX types, and the
+// operands each form takes, are picked from T. Only fp16 and bf16 operands
+// may be stored MN-major (TransA, TransB). SHAPE and ACCUMULATORS (the
+// register list, %0 to %(N/2 - 1)) name the instruction; DESCRIPTORS,
+// TRANSPOSES, RS and RS_K (RS without B's transpose, which tf32 lacks) are
+// the operand numbers that follow, and ACCS lists the accumulators'
+// constraints.
 #define TILE_RT_WGMMA_ASM(SHAPE, TYPES, OPERANDS, INPUTS, ...)                 \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                      \
                "wgmma.mma_async.sync.aligned." SHAPE TYPES " " OPERANDS ";\n}" \
@@ -109,7 +110,7 @@ template <int N> struct wgmma_instr;
 #define TILE_RT_F32(i) "+f"(d[i])
 #define TILE_RT_S32(i) "+r"(d[i])
 #define TILE_RT_WGMMA(N, SHAPE, ACCUMULATORS, DESCRIPTORS, TRANSPOSES, RS,     \
-                      ACCS)                                                    \
+                      RS_K, ACCS)                                              \
   template <class T, int TransA, int TransB, class TC>                         \
   __device__ __forceinline__ static void run(TC(&d)[N / 2], uint64_t da,       \
                                              uint64_t db) {                    \
@@ -148,7 +149,12 @@ template <int N> struct wgmma_instr;
   template <class T, int TransB>                                               \
   __device__ __forceinline__ static void run_rs(                               \
       float(&d)[N / 2], const unsigned(&a)[4], uint64_t db) {                  \
-    if constexpr (__is_same(T, bf16))                                          \
+    static_assert(sizeof(T) == 2 || !TransB, "a K-major B");                   \
+    if constexpr (__is_same(T, float))                                         \
+      TILE_RT_WGMMA_ASM(SHAPE "k8", ".f32.tf32.tf32", ACCUMULATORS ", " RS_K,  \
+                        ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)), \
+                        ACCS(TILE_RT_F32, 0));                                 \
+    else if constexpr (__is_same(T, bf16))                                     \
       TILE_RT_WGMMA_ASM(                                                       \
           SHAPE "k16", ".f32.bf16.bf16", ACCUMULATORS ", " RS,                 \
           ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "n"(TransB)),  \
@@ -162,12 +168,14 @@ template <int N> struct wgmma_instr;
 
 template <> struct wgmma_instr<8> {
   TILE_RT_WGMMA(8, "m64n8", "{%0, %1, %2, %3}", "%4, %5", "%6, %7",
-                "{%4, %5, %6, %7}, %8, p, 1, 1, %9", TILE_RT_D4)
+                "{%4, %5, %6, %7}, %8, p, 1, 1, %9",
+                "{%4, %5, %6, %7}, %8, p, 1, 1", TILE_RT_D4)
 };
 
 template <> struct wgmma_instr<16> {
   TILE_RT_WGMMA(16, "m64n16", "{%0, %1, %2, %3, %4, %5, %6, %7}", "%8, %9",
-                "%10, %11", "{%8, %9, %10, %11}, %12, p, 1, 1, %13", TILE_RT_D8)
+                "%10, %11", "{%8, %9, %10, %11}, %12, p, 1, 1, %13",
+                "{%8, %9, %10, %11}, %12, p, 1, 1", TILE_RT_D8)
 };
 
 template <> struct wgmma_instr<32> {
@@ -175,7 +183,7 @@ template <> struct wgmma_instr<32> {
       32, "m64n32",
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}",
       "%16, %17", "%18, %19", "{%16, %17, %18, %19}, %20, p, 1, 1, %21",
-      TILE_RT_D16)
+      "{%16, %17, %18, %19}, %20, p, 1, 1", TILE_RT_D16)
 };
 
 template <> struct wgmma_instr<64> {
@@ -184,7 +192,8 @@ template <> struct wgmma_instr<64> {
                 "%14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, "
                 "%26, %27, %28, %29, %30, %31}",
                 "%32, %33", "%34, %35",
-                "{%32, %33, %34, %35}, %36, p, 1, 1, %37", TILE_RT_D32)
+                "{%32, %33, %34, %35}, %36, p, 1, 1, %37",
+                "{%32, %33, %34, %35}, %36, p, 1, 1", TILE_RT_D32)
 };
 
 template <> struct wgmma_instr<128> {
@@ -196,7 +205,7 @@ template <> struct wgmma_instr<128> {
       "%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, "
       "%58, %59, %60, %61, %62, %63}",
       "%64, %65", "%66, %67", "{%64, %65, %66, %67}, %68, p, 1, 1, %69",
-      TILE_RT_D64)
+      "{%64, %65, %66, %67}, %68, p, 1, 1", TILE_RT_D64)
 };
 
 template <> struct wgmma_instr<256> {
@@ -213,7 +222,8 @@ template <> struct wgmma_instr<256> {
       "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, "
       "%124, %125, %126, %127}",
       "%128, %129", "%130, %131",
-      "{%128, %129, %130, %131}, %132, p, 1, 1, %133", TILE_RT_D128)
+      "{%128, %129, %130, %131}, %132, p, 1, 1, %133",
+      "{%128, %129, %130, %131}, %132, p, 1, 1", TILE_RT_D128)
 };
 
 #undef TILE_RT_WGMMA
@@ -238,16 +248,36 @@ template <class LC> __host__ __device__ constexpr bool wgmma_layout() {
          (LC::warps_per_cta(1) == 1 || LC::warp_order(0) == 0);
 }
 
-/// Issues acc += A B over the operands' whole K for this warpgroup's part
-/// of the accumulator in layout LC (warps stacked four to a warpgroup along
-/// M) as one committed group of wgmmas, one per 64 rows, 32 bytes of k
-/// and up to 256 columns. A is in shared memory or in registers
-/// (fragment_operand); B in shared memory. acc, and A's registers, must not be
-/// touched until a wgmma_wait covers the group.
+/// Whether wgmma reads operand B as OB presents it: from shared memory,
+/// K-major unless its elements are 16-bit. (A it reads anyhow: through a
+/// descriptor where B could be so read, from registers otherwise.)
+template <class T, class OB>
+__host__ __device__ constexpr bool wgmma_reads_b() {
+  return !OB::in_registers && (sizeof(T) == 2 || OB::k_major);
+}
+
+/// Whether A (of T, as OA presents it) is gathered from shared memory into
+/// registers for wgmma, which cannot read it there: 32-bit elements
+/// stored MN-major.
+template <class T, class OA> __host__ __device__ constexpr bool gathers_a() {
+  return !OA::in_registers && !OA::k_major && sizeof(T) == 4;
+}
+
+namespace detail {
+/// wgmma_issue for a warpgroup accumulator layout LC.
 template <class LC, class T, class OA, class OB, class TC, int NC>
-__device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
+__device__ void wgmma_issue_group(const OA &a, const OB &b, TC (&acc)[NC]) {
   static_assert(wgmma_layout<LC>(), "a warpgroup accumulator layout");
   static_assert(fragments_match<LC, OA>(), "A fragments for LC's warps");
+  static_assert(wgmma_reads_b<T, OB>() &&
+                    (sizeof(T) == 2 || OA::k_major || gathers_a<T, OA>()),
+                "operands wgmma reads");
+  constexpr bool a_in_registers = OA::in_registers || gathers_a<T, OA>();
+  // PTX leaves a wgmma's A registers undefined to write until a wait covers
+  // it, and a loop's next gather writes the same registers: the products
+  // in flight finish first.
+  if constexpr (gathers_a<T, OA>())
+    wgmma_wait<0>();
   constexpr int K = OA::k, KI = mma_k<T>(), MB = LC::reps(0) / 2;
   constexpr int WN = LC::warp_tile(1);
   constexpr int NI = WN % 256 == 0   ? 256
@@ -268,13 +298,19 @@ __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
   [[maybe_unused]] unsigned af[K / KI][MB][4];
   uint64_t db[WN / NI];
 #pragma unroll
-  for (int i = 0; i < MB; ++i)
-    if constexpr (OA::in_registers)
+  for (int i = 0; i < MB; ++i) {
+    if constexpr (a_in_registers) {
 #pragma unroll
-      for (int k0 = 0; k0 < K; k0 += KI)
-        a.fragment(af[k0 / KI][i], i, k0);
-    else
+      for (int k0 = 0; k0 < K; k0 += KI) {
+        if constexpr (OA::in_registers)
+          a.fragment(af[k0 / KI][i], i, k0);
+        else
+          gather_a_fragment<LC, T>(af[k0 / KI][i], a, i, k0);
+      }
+    } else {
       da[i] = operand_descriptor(a, m0 + i * LC::tile(0));
+    }
+  }
 #pragma unroll
   for (int c = 0; c < WN / NI; ++c)
     db[c] = operand_descriptor(b, n0 + c * NI);
@@ -291,7 +327,7 @@ __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
         for (int r = 0; r < NI / 2; ++r)
           d[r] = acc[fragment_element<LC>(i, c * NI / 8 + r / 4, r % 4)];
         const uint64_t bk = db[c] + descriptor_step<OB, T>(k0);
-        if constexpr (OA::in_registers)
+        if constexpr (a_in_registers)
           wgmma_instr<NI>::template run_rs<T, !OB::k_major>(d, af[k0 / KI][i],
                                                             bk);
         else
@@ -303,6 +339,36 @@ __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
       }
   wgmma_commit();
   fence_registers(acc);
+}
+} // namespace detail
+
+/// Whether LC is a warpgroup accumulator layout, or the transpose of one
+/// (transposed_mma_layout) whose product wgmma can run as C^T = B^T A^T:
+/// A, its B, is wgmma-readable (of T, as OA presents it).
+template <class LC, class T, class OA, class OB>
+__host__ __device__ constexpr bool wgmma_product() {
+  if constexpr (transposed_mma_layout<LC>())
+    return wgmma_layout<transposed_t<LC>>() && wgmma_reads_b<T, OA>();
+  else
+    return wgmma_layout<LC>() && wgmma_reads_b<T, OB>() &&
+           (sizeof(T) == 2 || OA::k_major);
+}
+
+/// Issues acc += A B over the operands' whole K for this warpgroup's part
+/// of the accumulator in layout LC (warps stacked four to a warpgroup along
+/// M, or along N in a transposed layout, which multiplies C^T = B^T A^T)
+/// as one committed group of wgmmas, one per 64 rows, 32 bytes of k and up
+/// to 256 columns. A is in shared memory or in registers
+/// (fragment_operand; gathered there when wgmma cannot read it); B in
+/// shared memory. acc, and A's registers, must not be touched until a
+/// wgmma_wait covers the group.
+template <class LC, class T, class OA, class OB, class TC, int NC>
+__device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
+  static_assert(wgmma_product<LC, T, OA, OB>(), "a product wgmma runs");
+  if constexpr (transposed_mma_layout<LC>())
+    detail::wgmma_issue_group<transposed_t<LC>, T>(b, a, acc);
+  else
+    detail::wgmma_issue_group<LC, T>(a, b, acc);
 }
 
 } // namespace tile::rt
