@@ -273,12 +273,15 @@ __device__ void wgmma_issue_group(const OA &a, const OB &b, TC (&acc)[NC]) {
                     (sizeof(T) == 2 || OA::k_major || gathers_a<T, OA>()),
                 "operands wgmma reads");
   constexpr bool a_in_registers = OA::in_registers || gathers_a<T, OA>();
-  // PTX leaves a wgmma's A registers undefined to write until a wait covers
-  // it, and a loop's next gather writes the same registers: the products
-  // in flight finish first.
-  if constexpr (gathers_a<T, OA>())
-    wgmma_wait<0>();
   constexpr int K = OA::k, KI = mma_k<T>(), MB = LC::reps(0) / 2;
+  // A gathered from shared memory is gathered and issued in two halves of
+  // K, each a group of its own: PTX leaves a wgmma's A registers undefined
+  // to write until a wait covers it, and the next call's gathers write the
+  // same registers. Each half waits for all groups but the latest, which
+  // is the other half (of the previous product, then of this one): it
+  // stays in flight while this half gathers.
+  constexpr int Groups = gathers_a<T, OA>() && K / KI >= 2 ? 2 : 1;
+  constexpr int KG = K / Groups;
   constexpr int WN = LC::warp_tile(1);
   constexpr int NI = WN % 256 == 0   ? 256
                      : WN % 128 == 0 ? 128
@@ -293,21 +296,18 @@ __device__ void wgmma_issue_group(const OA &a, const OB &b, TC (&acc)[NC]) {
   const int n0 =
       LC::warps_per_cta(1) == 1 ? 0 : warp_uniform(LC::warp_pos(1) * WN);
   [[maybe_unused]] uint64_t da[MB];
-  // A's fragments are packed before the first wgmma: registers written
-  // between the wgmmas of a group would make ptxas wait for them.
+  // A's fragments are packed before the first wgmma of their group:
+  // registers written between the wgmmas of a group would make ptxas wait
+  // for them.
   [[maybe_unused]] unsigned af[K / KI][MB][4];
   uint64_t db[WN / NI];
 #pragma unroll
   for (int i = 0; i < MB; ++i) {
-    if constexpr (a_in_registers) {
+    if constexpr (OA::in_registers) {
 #pragma unroll
-      for (int k0 = 0; k0 < K; k0 += KI) {
-        if constexpr (OA::in_registers)
-          a.fragment(af[k0 / KI][i], i, k0);
-        else
-          gather_a_fragment<LC, T>(af[k0 / KI][i], a, i, k0);
-      }
-    } else {
+      for (int k0 = 0; k0 < K; k0 += KI)
+        a.fragment(af[k0 / KI][i], i, k0);
+    } else if constexpr (!a_in_registers) {
       da[i] = operand_descriptor(a, m0 + i * LC::tile(0));
     }
   }
@@ -315,29 +315,40 @@ __device__ void wgmma_issue_group(const OA &a, const OB &b, TC (&acc)[NC]) {
   for (int c = 0; c < WN / NI; ++c)
     db[c] = operand_descriptor(b, n0 + c * NI);
   fence_registers(acc);
-  wgmma_fence();
 #pragma unroll
-  for (int k0 = 0; k0 < K; k0 += KI)
+  for (int g = 0; g < Groups; ++g) {
+    if constexpr (gathers_a<T, OA>()) {
+      wgmma_wait<Groups - 1>();
 #pragma unroll
-    for (int i = 0; i < MB; ++i)
+      for (int k0 = g * KG; k0 < (g + 1) * KG; k0 += KI)
 #pragma unroll
-      for (int c = 0; c < WN / NI; ++c) {
-        TC d[NI / 2];
+        for (int i = 0; i < MB; ++i)
+          gather_a_fragment<LC, T>(af[k0 / KI][i], a, i, k0);
+    }
+    wgmma_fence();
 #pragma unroll
-        for (int r = 0; r < NI / 2; ++r)
-          d[r] = acc[fragment_element<LC>(i, c * NI / 8 + r / 4, r % 4)];
-        const uint64_t bk = db[c] + descriptor_step<OB, T>(k0);
-        if constexpr (a_in_registers)
-          wgmma_instr<NI>::template run_rs<T, !OB::k_major>(d, af[k0 / KI][i],
-                                                            bk);
-        else
-          wgmma_instr<NI>::template run<T, !OA::k_major, !OB::k_major>(
-              d, da[i] + descriptor_step<OA, T>(k0), bk);
+    for (int k0 = g * KG; k0 < (g + 1) * KG; k0 += KI)
 #pragma unroll
-        for (int r = 0; r < NI / 2; ++r)
-          acc[fragment_element<LC>(i, c * NI / 8 + r / 4, r % 4)] = d[r];
-      }
-  wgmma_commit();
+      for (int i = 0; i < MB; ++i)
+#pragma unroll
+        for (int c = 0; c < WN / NI; ++c) {
+          TC d[NI / 2];
+#pragma unroll
+          for (int r = 0; r < NI / 2; ++r)
+            d[r] = acc[fragment_element<LC>(i, c * NI / 8 + r / 4, r % 4)];
+          const uint64_t bk = db[c] + descriptor_step<OB, T>(k0);
+          if constexpr (a_in_registers)
+            wgmma_instr<NI>::template run_rs<T, !OB::k_major>(d, af[k0 / KI][i],
+                                                              bk);
+          else
+            wgmma_instr<NI>::template run<T, !OA::k_major, !OB::k_major>(
+                d, da[i] + descriptor_step<OA, T>(k0), bk);
+#pragma unroll
+          for (int r = 0; r < NI / 2; ++r)
+            acc[fragment_element<LC>(i, c * NI / 8 + r / 4, r % 4)] = d[r];
+        }
+    wgmma_commit();
+  }
   fence_registers(acc);
 }
 } // namespace detail
@@ -358,10 +369,11 @@ __host__ __device__ constexpr bool wgmma_product() {
 /// of the accumulator in layout LC (warps stacked four to a warpgroup along
 /// M, or along N in a transposed layout, which multiplies C^T = B^T A^T)
 /// as one committed group of wgmmas, one per 64 rows, 32 bytes of k and up
-/// to 256 columns. A is in shared memory or in registers
-/// (fragment_operand; gathered there when wgmma cannot read it); B in
-/// shared memory. acc, and A's registers, must not be touched until a
-/// wgmma_wait covers the group.
+/// to 256 columns (two groups, halves of K, where A is gathered). A is in
+/// shared memory or in registers (fragment_operand; gathered there when
+/// wgmma cannot read it); B in shared memory. acc, and A's registers, must
+/// not be touched until a wgmma_wait covers the group; a wait that leaves
+/// one group in flight leaves half of a gathered product.
 template <class LC, class T, class OA, class OB, class TC, int NC>
 __device__ void wgmma_issue(const OA &a, const OB &b, TC (&acc)[NC]) {
   static_assert(wgmma_product<LC, T, OA, OB>(), "a product wgmma runs");
