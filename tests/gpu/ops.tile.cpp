@@ -497,6 +497,30 @@ TILE_KERNEL void transposed_dot(const tile::half *k, const tile::half *q,
   }
 }
 
+// C = A B of fp32 at TF32 precision, B row-major: on sm_90a the dot
+// multiplies C^T = B^T A^T and C has the transpose of a wgmma accumulator
+// layout, which C's store and its reductions along both axes (row sums,
+// column maxima) take as any blocked layout.
+template <int BM, int BN, int BK>
+TILE_KERNEL void tf32_reduced(const float *a, const float *b, float *c,
+                              float *row_sums, float *col_max, int k) {
+  auto rm = tile::arange<BM>();
+  auto rn = tile::arange<BN>();
+  auto rk = tile::arange<BK>();
+  auto acc = tile::zeros<float, BM, BN>();
+  for (int k0 = 0; k0 < k; k0 += BK) {
+    auto x = tile::load(a + tile::expand_dims<1>(rm) * k +
+                        tile::expand_dims<0>(k0 + rk));
+    auto y = tile::load(b + tile::expand_dims<1>(k0 + rk) * BN +
+                        tile::expand_dims<0>(rn));
+    acc = tile::dot(x, y, acc);
+  }
+  tile::store(c + tile::expand_dims<1>(rm) * BN + tile::expand_dims<0>(rn),
+              acc);
+  tile::store(row_sums + rm, tile::sum<1>(acc));
+  tile::store(col_max + rn, tile::max<0>(acc));
+}
+
 // S = Q K^T for row blocks of Q against one block of K, in a loop that
 // names its stages (each thread stages its Q elements): K^T, the same
 // every iteration, is written to shared memory once, before the loop, and
@@ -732,6 +756,18 @@ TILE_CONFIGS(
                  .num_stages = 2,
                  .warp_specialize = true},
     tile::config{.meta = {32, 64, 64, 1}, .num_warps = 4, .num_stages = 2});
+// Pipelined (B^T gathered from its stage), unpipelined (rt::dot_mma
+// stages both operands K-major), 8 warps that split C^T's columns too, and
+// a producer warpgroup.
+TILE_CONFIGS(
+    tf32_reduced,
+    tile::config{.meta = {64, 64, 32}, .num_warps = 4, .num_stages = 3},
+    tile::config{.meta = {64, 64, 32}, .num_warps = 4},
+    tile::config{.meta = {128, 64, 32}, .num_warps = 8, .num_stages = 2},
+    tile::config{.meta = {64, 64, 32},
+                 .num_warps = 4,
+                 .num_stages = 2,
+                 .warp_specialize = true});
 TILE_CONFIGS(invariant_b_dot,
              tile::config{.meta = {64, 64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128, 64}, .num_warps = 8});
@@ -877,6 +913,12 @@ template <int BM, int BN, int D, int ADD>
 TILE_GRID(transposed_dot)
 tile::grid
     transposed_dot_grid(const tile::half *, const tile::half *, float *, int) {
+  return {1};
+}
+template <int BM, int BN, int BK>
+TILE_GRID(tf32_reduced)
+tile::grid tf32_reduced_grid(const float *, const float *, float *, float *,
+                             float *, int) {
   return {1};
 }
 template <int BM, int BN, int D>

@@ -617,6 +617,27 @@ template <int BM, int BN, int D, int ADD> void checkTransposedDot(int Config) {
   }
 }
 
+/// tf32_reduced against the emulation (both read fp32 as TF32; sums in
+/// another order): the product, its row sums and its column maxima.
+template <int BM, int BN, int BK> void checkTf32Reduced(int Config) {
+  const int K = 96;
+  auto A = randomFloats(size_t(BM) * K, -1, 1);
+  auto B = randomFloats(size_t(K) * BN, -1, 1);
+  std::vector<float> C(BM * BN), Sums(BM), Max(BN);
+  tile::emulate::launch(tile::grid{1}, tf32_reduced<BM, BN, BK>, A.data(),
+                        B.data(), C.data(), Sums.data(), Max.data(), K);
+  sample::DeviceArray<float> DA(A, 0), DB(B, 0), DC(C.size(), 0),
+      DSums(Sums.size(), 0), DMax(Max.size(), 0);
+  poison(DC, DSums, DMax);
+  CUDA_CHECK(tilecc::tf32_reduced(DA.get(), DB.get(), DC.get(), DSums.get(),
+                                  DMax.get(), K, nullptr, Config));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const std::string What = "tf32_reduced config " + std::to_string(Config);
+  compare(What, DC.download(), C, 1e-3);
+  compare(What + " row sums", DSums.download(), Sums, 1e-3);
+  compare(What + " column maxima", DMax.download(), Max, 1e-3);
+}
+
 /// invariant_b_dot against the emulation, over row blocks past the one
 /// the prefetch starts with.
 template <int BM, int BN, int D> void checkInvariantBDot(int Config) {
@@ -964,6 +985,10 @@ int main() {
   checkSplitKWith<32, 32, 16, 3>(1, 192, 128, 320);
   checkSplitKWith<64, 64, 32, 4>(tile::autotuned, 150, 70, 333);
   checkSplitKWith<64, 64, 32, 4>(tile::autotuned, 192, 128, 320);
+  checkTf32Reduced<64, 64, 32>(0);
+  checkTf32Reduced<64, 64, 32>(1);
+  checkTf32Reduced<128, 64, 32>(2);
+  checkTf32Reduced<64, 64, 32>(3);
   checkTransposedDot<64, 64, 64, 0>(0);
   checkTransposedDot<64, 64, 64, 0>(1);
   checkTransposedDot<64, 128, 128, 0>(2); // 48 KB of scratch, static on sm_80
