@@ -355,11 +355,13 @@ __device__ void wgmma_issue_group(const OA &a, const OB &b, TC (&acc)[NC]) {
 
 /// Whether LC is a warpgroup accumulator layout, or the transpose of one
 /// (transposed_mma_layout) whose product wgmma can run as C^T = B^T A^T:
-/// A, its B, is wgmma-readable (of T, as OA presents it).
+/// A, its B, is wgmma-readable (of T, as OA presents it), and B, its A,
+/// is read through a descriptor or gathered.
 template <class LC, class T, class OA, class OB>
 __host__ __device__ constexpr bool wgmma_product() {
   if constexpr (transposed_mma_layout<LC>())
-    return wgmma_layout<transposed_t<LC>>() && wgmma_reads_b<T, OA>();
+    return wgmma_layout<transposed_t<LC>>() && wgmma_reads_b<T, OA>() &&
+           (sizeof(T) == 2 || OB::k_major || gathers_a<T, OB>());
   else
     return wgmma_layout<LC>() && wgmma_reads_b<T, OB>() &&
            (sizeof(T) == 2 || OA::k_major);
