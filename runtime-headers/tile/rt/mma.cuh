@@ -221,6 +221,16 @@ template <class LC, class OA> __device__ constexpr bool fragments_match() {
     return true;
 }
 
+/// The 32-bit word at p in shared memory, read by one ld.shared that the
+/// compiler keeps as written.
+__device__ __forceinline__ unsigned ld_shared_b32(const void *p) {
+  unsigned v;
+  asm volatile("ld.shared.b32 %0, [%1];"
+               : "=r"(v)
+               : "r"(static_cast<unsigned>(__cvta_generic_to_shared(p))));
+  return v;
+}
+
 /// One fragment register gathered element by element: the 4 bytes of T
 /// at (i, k), (i, k + 1), ... of operand o. For 8- and 32-bit operands
 /// stored MN-major, which ldmatrix (a 16-bit transpose) cannot load.
@@ -247,9 +257,27 @@ __device__ __forceinline__ void gather_a_fragment(unsigned (&r)[4], const OA &a,
   const int lane = threadIdx.x % 32;
   const int m = LC::warp_pos(0) * 16 + i * LC::tile(0) + lane / 4;
   const int k = k0 + lane % 4 * E;
+  if constexpr (sizeof(T) == 4 && !OA::k_major) {
+    // 32-bit elements stored MN-major in swizzled 128-byte rows: a row's
+    // 16-byte chunk is (m / 4) ^ (k % 8), so lanes 0-15 and 16-31 reading
+    // the same k half would meet two to a bank. Lanes 16-31 read their
+    // second half first, which moves their chunks by 4; the loads go
+    // through ld.shared so that the compiler does not merge them back.
+    const bool upper = lane >= 16;
 #pragma unroll
-  for (int q = 0; q < 4; ++q)
-    r[q] = gather_fragment<T>(a, m + q % 2 * 8, k + q / 2 * KH);
+    for (int h = 0; h < 2; ++h) {
+      const unsigned first =
+          ld_shared_b32(a.at(m + h * 8, k + (upper ? KH : 0)));
+      const unsigned second =
+          ld_shared_b32(a.at(m + h * 8, k + (upper ? 0 : KH)));
+      r[h] = upper ? second : first;
+      r[h + 2] = upper ? first : second;
+    }
+  } else {
+#pragma unroll
+    for (int q = 0; q < 4; ++q)
+      r[q] = gather_fragment<T>(a, m + q % 2 * 8, k + q / 2 * KH);
+  }
 }
 
 /// Whether LC is an mma accumulator layout: a warp owns 16 rows and whole
