@@ -1,10 +1,11 @@
-// Times matmul_f16 and matmul_bf16 and their persistent forms (no
-// activation), matmul_tf32, matmul_i8 (B given transposed, int32 output)
+// Times matmul_f16, matmul_bf16 and matmul_tf32 and their persistent forms
+// (no activation), matmul_i8 (B given transposed, int32 output)
 // and matmul_fp8 (e4m3, B given transposed, fp16 output), at
 // M = N = K = 4096 and 8192 with every configuration, checks 4096 sampled
 // elements of each result against the reference, and prints JSON lines
 // (TFLOP/s) for scripts/bench.sh; a persistent kernel's lines are its
-// workload's, with "persistent" before the configuration. Exits 77 without
+// workload's, with "persistent" before the configuration. Arguments
+// (fp16, bf16, tf32, int8, fp8e4m3) time only those types. Exits 77 without
 // a GPU.
 #include "matmul.tile.cpp"
 #include "matmul.tile.h"
@@ -13,6 +14,7 @@
 #include "reference.hpp"
 
 #include <cstdio>
+#include <set>
 #include <string>
 #include <type_traits>
 
@@ -90,30 +92,56 @@ bool bench(const char *workload, const char *dtype, const char *prefix,
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
+  // Arguments name the element types to time; none times them all.
+  const std::set<std::string> known = {"fp16", "bf16", "tf32", "int8",
+                                       "fp8e4m3"};
+  std::set<std::string> wanted(argv + 1, argv + argc);
+  for (const auto &w : wanted)
+    if (!known.count(w)) {
+      std::fprintf(stderr,
+                   "usage: matmul_bench [fp16|bf16|tf32|int8|fp8e4m3 ...]\n");
+      return 2;
+    }
+  auto wants = [&](const char *dtype) {
+    return wanted.empty() || wanted.count(dtype) != 0;
+  };
   if (!sample::have_gpu())
     return sample::exit_skip;
   const auto names = {"BM", "BN", "BK", "GROUP_M", "ACT"};
-  bool ok = bench<tile::half, tile::half, false>("matmul_f16", "fp16", "",
-                                                 matmul_f16_tile_configs, names,
-                                                 MATMUL_LAUNCH(matmul_f16));
-  ok &= bench<tile::bfloat16, tile::bfloat16, false>(
-      "matmul_bf16", "bf16", "", matmul_bf16_tile_configs, names,
-      MATMUL_LAUNCH(matmul_bf16));
-  ok &= bench<tile::half, tile::half, false>(
-      "matmul_f16", "fp16", "persistent ", persistent_matmul_f16_tile_configs,
-      names, MATMUL_LAUNCH(persistent_matmul_f16));
-  ok &= bench<tile::bfloat16, tile::bfloat16, false>(
-      "matmul_bf16", "bf16", "persistent ", persistent_matmul_bf16_tile_configs,
-      names, MATMUL_LAUNCH(persistent_matmul_bf16));
-  ok &= bench<float, float, false>("matmul_tf32", "tf32", "",
-                                   matmul_tf32_tile_configs, names,
-                                   MATMUL_LAUNCH(matmul_tf32));
-  ok &= bench<int8_t, int32_t, true>(
-      "matmul_i8", "int8", "", matmul_i8_tile_configs,
-      {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_i8));
-  ok &= bench<tile::float8_e4m3, tile::half, true>(
-      "matmul_fp8", "fp8e4m3", "", matmul_fp8_tile_configs,
-      {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_fp8));
+  bool ok = true;
+  if (wants("fp16")) {
+    ok &= bench<tile::half, tile::half, false>("matmul_f16", "fp16", "",
+                                               matmul_f16_tile_configs, names,
+                                               MATMUL_LAUNCH(matmul_f16));
+    ok &= bench<tile::half, tile::half, false>(
+        "matmul_f16", "fp16", "persistent ", persistent_matmul_f16_tile_configs,
+        names, MATMUL_LAUNCH(persistent_matmul_f16));
+  }
+  if (wants("bf16")) {
+    ok &= bench<tile::bfloat16, tile::bfloat16, false>(
+        "matmul_bf16", "bf16", "", matmul_bf16_tile_configs, names,
+        MATMUL_LAUNCH(matmul_bf16));
+    ok &= bench<tile::bfloat16, tile::bfloat16, false>(
+        "matmul_bf16", "bf16", "persistent ",
+        persistent_matmul_bf16_tile_configs, names,
+        MATMUL_LAUNCH(persistent_matmul_bf16));
+  }
+  if (wants("tf32")) {
+    ok &= bench<float, float, false>("matmul_tf32", "tf32", "",
+                                     matmul_tf32_tile_configs, names,
+                                     MATMUL_LAUNCH(matmul_tf32));
+    ok &= bench<float, float, false>("matmul_tf32", "tf32", "persistent ",
+                                     persistent_matmul_tf32_tile_configs, names,
+                                     MATMUL_LAUNCH(persistent_matmul_tf32));
+  }
+  if (wants("int8"))
+    ok &= bench<int8_t, int32_t, true>(
+        "matmul_i8", "int8", "", matmul_i8_tile_configs,
+        {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_i8));
+  if (wants("fp8e4m3"))
+    ok &= bench<tile::float8_e4m3, tile::half, true>(
+        "matmul_fp8", "fp8e4m3", "", matmul_fp8_tile_configs,
+        {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_fp8));
   return ok ? 0 : 1;
 }
