@@ -255,6 +255,8 @@ struct KernelModel {
   json Variants = json::array(), Configs = json::array(),
        Metadata = json::array();
   std::vector<ShardGroup> Groups;
+  /// Why each configuration the target cannot run was left out.
+  std::vector<GenerateError> LeftOut;
 };
 
 /// Plans, emits and models configuration C into Model.
@@ -319,9 +321,23 @@ std::optional<KernelModel> buildModel(frontend::Kernel &K,
   }
   KernelModel Model;
   Model.Specs = kernelSpecializations(K);
-  for (unsigned C = 0; C < K.Instances.size(); ++C)
-    if (!generateConfiguration(K, C, Model.Specs, Opts, Model, Error))
+  for (unsigned C = 0; C < K.Instances.size(); ++C) {
+    // A configuration left out leaves no layouts behind.
+    LayoutTable Layouts = Model.Layouts;
+    if (generateConfiguration(K, C, Model.Specs, Opts, Model, Error))
+      continue;
+    if (!Error.Unsupported || !Opts.SkipUnsupported)
       return std::nullopt;
+    Model.Layouts = std::move(Layouts);
+    Model.LeftOut.push_back(Error);
+    Model.Configs.push_back(leftOutConfigModel(K, C, Error.Message));
+  }
+  // With none left, the kernel is what the target cannot run.
+  if (Model.LeftOut.size() == K.Instances.size()) {
+    Error = Model.LeftOut.front();
+    return std::nullopt;
+  }
+  Error = {};
   return Model;
 }
 
@@ -400,12 +416,14 @@ bool prepareKernel(frontend::Kernel &K, GenerateError &Error) {
   return true;
 }
 
-std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
-                                                   const GenerateOptions &Opts,
-                                                   GenerateError &Error) {
+std::optional<std::vector<GeneratedFile>>
+generate(frontend::Kernel &K, const GenerateOptions &Opts, GenerateError &Error,
+         std::vector<GenerateError> *LeftOut) {
   std::optional<KernelModel> Model = buildModel(K, Opts, Error);
   if (!Model)
     return std::nullopt;
+  if (LeftOut)
+    llvm::append_range(*LeftOut, Model->LeftOut);
   const Function &F0 = *K.Instances.front().Fn;
   const std::string KernelFile =
       K.Name + "." + Opts.Target.kernelExtension().str();
@@ -428,6 +446,10 @@ std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
   if (!addTuning(K, Opts, Data, Error))
     return std::nullopt;
   Data["num_configs"] = K.Instances.size();
+  // The default configuration: the first built (buildModel keeps one).
+  Data["first_built"] = llvm::find_if(Data["configs"], [](const json &C) {
+                          return !C["left_out"].get<bool>();
+                        })->at("index");
   Data["specializations"] =
       specializationFlags(Model->Specs, Model->Configs, F0);
   Data["params"] = hostParams(F0, false);
@@ -526,6 +548,8 @@ std::optional<std::string> dumpPlan(frontend::Kernel &K,
        << " num_warps=" << C["num_warps"].get<unsigned>()
        << " num_stages=" << C["num_stages"].get<unsigned>() << " on "
        << Opts.Target.Name << "\n";
+    if (C["left_out"].get<bool>())
+      OS << "left out: " << C["left_out_reason"].get<std::string>() << "\n";
     std::vector<std::string> Launched;
     for (const json &V : C["variants"]) {
       const std::string Name = V["name"].get<std::string>();

@@ -38,6 +38,9 @@ struct GenerateOptions {
   const nlohmann::json *TuningTable = nullptr;
   std::string TuningTablePath;
   std::string TuningTableText;
+  /// --skip-unsupported: a configuration the target cannot run is left out
+  /// of the files (its launches decline) while another one can run.
+  bool SkipUnsupported = false;
 };
 
 /// Why generation failed: an input that is wrong (at Loc in File), a kernel
@@ -59,10 +62,12 @@ struct GenerateError {
 /// in tilecc).
 bool prepareKernel(frontend::Kernel &K, GenerateError &Error);
 
-/// Generates K's files; on failure returns nothing and sets Error.
-std::optional<std::vector<GeneratedFile>> generate(frontend::Kernel &K,
-                                                   const GenerateOptions &Opts,
-                                                   GenerateError &Error);
+/// Generates K's files; on failure returns nothing and sets Error. With
+/// Opts.SkipUnsupported, why each configuration left out was is added to
+/// LeftOut (an Unsupported error, its message naming the configuration).
+std::optional<std::vector<GeneratedFile>>
+generate(frontend::Kernel &K, const GenerateOptions &Opts, GenerateError &Error,
+         std::vector<GenerateError> *LeftOut = nullptr);
 
 /// Kernel files mark with `#line __TILECC_RESET__` where the user's `#line`
 /// mapping ends; this replaces each mark with the generated file's own next

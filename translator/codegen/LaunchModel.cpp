@@ -280,11 +280,30 @@ json variantMetadata(const BuiltVariant &B, unsigned C,
           {"resources", json::object()}};
 }
 
+/// The fields of configuration C's model that do not depend on its
+/// variants.
+static json configFields(const frontend::Kernel &K, unsigned C) {
+  const frontend::KernelInstance &Inst = K.Instances[C];
+  json Meta = json::object();
+  for (unsigned I = 0; I < K.MetaNames.size() && I < Inst.Cfg.Meta.size(); ++I)
+    Meta[K.MetaNames[I]] = Inst.Cfg.Meta[I];
+  return {{"index", C},
+          {"meta", metaText(K, Inst.Cfg)},
+          {"meta_values", Meta},
+          {"num_warps", Inst.Cfg.NumWarps},
+          {"num_stages", Inst.Cfg.NumStages},
+          {"grid_params", Inst.GridParams},
+          {"grid_body", Inst.GridBody},
+          {"select_params", Inst.SelectParams},
+          {"select_body", Inst.SelectBody},
+          {"args", argNames(*Inst.Fn, false)},
+          {"left_out", false}};
+}
+
 json configModel(const frontend::Kernel &K, unsigned C,
                  llvm::ArrayRef<BuiltVariant> Built,
                  llvm::ArrayRef<std::string> Occupancy) {
-  const frontend::KernelInstance &Inst = K.Instances[C];
-  const Function &F = *Inst.Fn;
+  const Function &F = *K.Instances[C].Fn;
   json OccupancyNames = json::array();
   for (const std::string &Name : Occupancy)
     OccupancyNames.push_back({{"name", Name}});
@@ -304,21 +323,20 @@ json configModel(const frontend::Kernel &K, unsigned C,
                                 {"declines", Declines},
                                 {"call_args", argNames(F, true)}});
   }
-  json Meta = json::object();
-  for (unsigned I = 0; I < K.MetaNames.size() && I < Inst.Cfg.Meta.size(); ++I)
-    Meta[K.MetaNames[I]] = Inst.Cfg.Meta[I];
-  return {{"index", C},
-          {"meta", metaText(K, Inst.Cfg)},
-          {"meta_values", Meta},
-          {"num_warps", Inst.Cfg.NumWarps},
-          {"num_stages", Inst.Cfg.NumStages},
-          {"grid_params", Inst.GridParams},
-          {"grid_body", Inst.GridBody},
-          {"select_params", Inst.SelectParams},
-          {"select_body", Inst.SelectBody},
-          {"args", argNames(F, false)},
-          {"occupancy", OccupancyNames},
-          {"variants", ConfigVariants}};
+  json Model = configFields(K, C);
+  Model["occupancy"] = OccupancyNames;
+  Model["variants"] = ConfigVariants;
+  return Model;
+}
+
+json leftOutConfigModel(const frontend::Kernel &K, unsigned C,
+                        const std::string &Reason) {
+  json Model = configFields(K, C);
+  Model["left_out"] = true;
+  Model["left_out_reason"] = Reason;
+  Model["occupancy"] = json::array();
+  Model["variants"] = json::array();
+  return Model;
 }
 
 void assignShards(json &Variants, std::vector<ShardGroup> Groups,

@@ -103,6 +103,11 @@ nlohmann::json configModel(const frontend::Kernel &K, unsigned C,
                            llvm::ArrayRef<BuiltVariant> Built,
                            llvm::ArrayRef<std::string> Occupancy);
 
+/// Configuration C, left out for Reason (what the target cannot give it):
+/// no variants, and launches of it decline.
+nlohmann::json leftOutConfigModel(const frontend::Kernel &K, unsigned C,
+                                  const std::string &Reason);
+
 /// Places each group of variants in a shard and marks where the kernel
 /// file's shards open and close.
 void assignShards(nlohmann::json &Variants, std::vector<ShardGroup> Groups,

@@ -46,9 +46,9 @@ static cl::list<std::string>
             cl::cat(Category));
 static cl::opt<bool> SkipUnsupported(
     "skip-unsupported",
-    cl::desc("leave out, with a warning, kernels the target cannot run (8-bit "
-             "floats on gfx90a, a configuration's shared memory) instead of "
-             "failing"),
+    cl::desc("leave out, with a warning, the configurations the target "
+             "cannot run (more shared memory than it has), and kernels it "
+             "cannot run at all (8-bit floats on gfx90a), instead of failing"),
     cl::cat(Category));
 static cl::opt<std::string>
     Emit("emit", cl::desc("files (default), ir, layouts or plan"),
@@ -207,13 +207,20 @@ static KernelOutput translateKernel(frontend::Kernel &K,
   KernelOutput Out{K.Name};
   raw_string_ostream Message(Out.Message);
   codegen::GenerateError Error;
-  auto KF = codegen::generate(K, GO, Error);
+  std::vector<codegen::GenerateError> LeftOut;
+  auto KF = codegen::generate(K, GO, Error, &LeftOut);
+  auto Warn = [&](const codegen::GenerateError &E, const std::string &What) {
+    Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
+            << ": warning: " << What << " is left out for " << Target << ": "
+            << E.Message << "\n";
+  };
   if (!KF && Error.Unsupported && SkipUnsupported) {
-    Message << Input << ":" << Error.Loc->Line << ":" << Error.Loc->Col
-            << ": warning: " << K.Name << " is left out for " << Target << ": "
-            << Error.Message << "\n";
+    Warn(Error, K.Name);
     return Out;
   }
+  if (KF)
+    for (const codegen::GenerateError &E : LeftOut)
+      Warn(E, "a configuration of " + K.Name);
   if (!KF) {
     reportError(Message, Error);
     Out.Ok = false;
@@ -572,6 +579,7 @@ int main(int Argc, const char **Argv) {
     Planner.emplace(Shards);
   codegen::GenerateOptions GO{Input, TILECC_VERSION, *TD, Assume,
                               Planner ? &*Planner : nullptr};
+  GO.SkipUnsupported = SkipUnsupported;
   nlohmann::json Table;
   if (!TuningTable.empty() && !readTuningTable(GO, Table, Dependencies))
     return 1;
