@@ -110,7 +110,14 @@ TILE_KERNEL void matmul_tf32(const float *a, const float *b, float *c, int m,
 // 32 bytes of K per tensor-core instruction: BK is a multiple of 8 here.
 // On sm_90a these dots multiply C^T = B^T A^T (B is row-major fp32, which
 // wgmma cannot read as staged), so a 256 x 128 block issues 64 x 256
-// wgmmas, as a 128 x 256 block of fp16 does.
+// wgmmas, as a 128 x 256 block of fp16 does. Four of its stages (192 KB)
+// are more than sm_80 has: the sm_80 build leaves that configuration out
+// (tilecc --skip-unsupported).
+#define MATMUL_TF32_LARGE_BLOCK                                                \
+  tile::config {                                                               \
+    .meta = {256, 128, 32, 8, 0}, .num_warps = 8, .num_stages = 4,             \
+    .warp_specialize = true                                                    \
+  }
 TILE_CONFIGS(
     matmul_tf32,
     tile::config{.meta = {128, 128, 32, 8, 0}, .num_warps = 4, .num_stages = 4},
@@ -120,7 +127,8 @@ TILE_CONFIGS(
     tile::config{.meta = {128, 128, 32, 8, 1},
                  .num_warps = 4,
                  .num_stages = 4,
-                 .autotune = false});
+                 .autotune = false},
+    MATMUL_TF32_LARGE_BLOCK);
 
 template <int BM, int BN, int BK, int GROUP_M, int ACT>
 TILE_GRID(matmul_tf32)
@@ -192,11 +200,31 @@ persistent_matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
 MATMUL_CONFIGS(persistent_matmul_f16);
 MATMUL_CONFIGS(persistent_matmul_bf16);
 
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_KERNEL void persistent_matmul_tf32(const float *a, const float *b,
+                                        float *c, int m, int n, int k) {
+  persistent_matmul_program<float, BM, BN, BK, GROUP_M, ACT>(a, b, c, m, n, k);
+}
+
+// With a producer warpgroup, the next block's copies run during this
+// block's epilogue; the second fits sm_80.
+TILE_CONFIGS(persistent_matmul_tf32, MATMUL_TF32_LARGE_BLOCK,
+             tile::config{.meta = {256, 128, 32, 8, 0},
+                          .num_warps = 8,
+                          .num_stages = 3});
+
 // Every program the GPU holds at once, but no more than there are blocks.
 template <int BM, int BN, int BK, int GROUP_M, int ACT>
 TILE_GRID(persistent_matmul_f16)
 tile::grid persistent_matmul_f16_grid(const tile::half *, const tile::half *,
                                       tile::half *, int m, int n, int) {
+  return {std::min(tile::cdiv(m, BM) * tile::cdiv(n, BN),
+                   tile::num_sms() * tile::programs_per_sm())};
+}
+template <int BM, int BN, int BK, int GROUP_M, int ACT>
+TILE_GRID(persistent_matmul_tf32)
+tile::grid persistent_matmul_tf32_grid(const float *, const float *, float *,
+                                       int m, int n, int) {
   return {std::min(tile::cdiv(m, BM) * tile::cdiv(n, BN),
                    tile::num_sms() * tile::programs_per_sm())};
 }

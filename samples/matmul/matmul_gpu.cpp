@@ -1,4 +1,4 @@
-// Runs matmul_f16 and matmul_bf16, their persistent forms, matmul_tf32,
+// Runs matmul_f16, matmul_bf16 and matmul_tf32, their persistent forms,
 // matmul_fp8 and matmul_i8 on the GPU through their launch wrappers with the
 // default and every explicit configuration, on aligned sizes (the pipelined
 // tensor-core path, TMA copies on sm_90), ragged ones (M, N, K not multiples of
@@ -132,6 +132,15 @@ bool check_other_types() {
                                                                     : want;
         },
         {1e-3 * std::sqrt(k / 9.0 + 1.0), 1e-3});
+    each_config(
+        "persistent_matmul_tf32", persistent_matmul_tf32_tile_configs,
+        {"BM", "BN", "BK", "GROUP_M", "ACT"}, dc,
+        [&](int c) {
+          return tilecc::persistent_matmul_tf32(da.get(), db.get(), dc.get(), m,
+                                                n, k, nullptr, c);
+        },
+        [&](int) -> const std::vector<float> & { return want; },
+        {1e-3 * std::sqrt(k / 9.0 + 1.0), 1e-3});
     auto a8 = sample::convert_all<tile::float8_e4m3>(af);
     auto b8 = sample::convert_all<tile::float8_e4m3>(bf);
     sample::DeviceArray<tile::float8_e4m3> fa(a8, 0),
@@ -164,7 +173,8 @@ bool check_other_types() {
         },
         [&](int) -> const std::vector<float> & { return want_i; }, {0, 0});
   }
-  std::printf("%s: matmul_tf32, matmul_fp8 and matmul_i8 on the GPU, %d runs\n",
+  std::printf("%s: matmul_tf32 and its persistent form, matmul_fp8 and "
+              "matmul_i8 on the GPU, %d runs\n",
               ok ? "PASS" : "FAIL", runs);
   return ok;
 }
