@@ -113,6 +113,9 @@ bool bench(const Kernels &kernels, int rows, int cols, sample::Random &rng) {
                                       fmean.get(), frstd.get(), scratch, cols,
                                       rows, cols, nullptr, bwd_index[c]);
       });
+  // Rows longer than every backward block have no backward to check.
+  if (bwd_configs.empty())
+    return ok;
   const auto sum_tol = reference::dwdb_tolerance(bf16);
   sample::Tolerance sums{sum_tol.abs, sum_tol.rel};
   ok &=
