@@ -1,8 +1,10 @@
 //===- AstQueries.cpp - Questions the lowering asks of the AST ------------===//
 #include "frontend/AstQueries.h"
+#include "clang/AST/ASTContext.h"
 #include "clang/AST/Attr.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
+#include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/STLExtras.h"
 
 namespace tilecc::frontend::lowering {
@@ -31,6 +33,49 @@ llvm::StringRef tileOpName(const FunctionDecl *FD) {
 bool isInTileNamespace(const Decl *D, llvm::StringRef Name) {
   const auto *ND = dyn_cast<NamedDecl>(D);
   return ND && ND->getQualifiedNameAsString() == ("tile::" + Name).str();
+}
+
+namespace {
+
+/// Whether generated code sees alias D: declared in a system header or
+/// inside namespace tile.
+bool aliasVisible(const TypedefNameDecl *D, const ASTContext &Ctx) {
+  if (Ctx.getSourceManager().isInSystemHeader(D->getLocation()))
+    return true;
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC);
+        NS && NS->getName() == "tile" && NS->getParent()->isTranslationUnit())
+      return true;
+  return false;
+}
+
+/// QT through the aliases generated code does not see, down its pointers.
+QualType withoutUserAliases(QualType QT, const ASTContext &Ctx) {
+  const Qualifiers Quals = QT.getLocalQualifiers();
+  const Type *T = QT.getTypePtr();
+  if (const auto *E = dyn_cast<ElaboratedType>(T)) {
+    const QualType Named = withoutUserAliases(E->getNamedType(), Ctx);
+    if (Named != E->getNamedType())
+      return Ctx.getQualifiedType(Named, Quals);
+  } else if (const auto *TT = dyn_cast<TypedefType>(T)) {
+    if (!aliasVisible(TT->getDecl(), Ctx))
+      return Ctx.getQualifiedType(withoutUserAliases(TT->desugar(), Ctx),
+                                  Quals);
+  } else if (const auto *P = dyn_cast<PointerType>(T)) {
+    const QualType Pointee = withoutUserAliases(P->getPointeeType(), Ctx);
+    if (Pointee != P->getPointeeType())
+      return Ctx.getQualifiedType(Ctx.getPointerType(Pointee), Quals);
+  }
+  return QT;
+}
+
+} // namespace
+
+std::string hostTypeSpelling(QualType QT, const ASTContext &Ctx) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressTagKeyword = true;
+  Policy.FullyQualifiedName = true;
+  return withoutUserAliases(QT, Ctx).getAsString(Policy);
 }
 
 const ClassTemplateSpecializationDecl *stdTuple(QualType QT) {

@@ -26,6 +26,12 @@ llvm::StringRef tileOpName(const FunctionDecl *FD);
 
 bool isInTileNamespace(const Decl *D, llvm::StringRef Name);
 
+/// How generated host code spells QT: fully qualified, without `struct`,
+/// and through the aliases the user's own code declares (`using f8 =
+/// tile::float8_e4m3;`), which the generated files cannot see; aliases
+/// declared in namespace tile or in a system header (int8_t) stay.
+std::string hostTypeSpelling(QualType QT, const ASTContext &Ctx);
+
 /// The std::tuple or std::pair specialization QT names (through
 /// references), or null: the lowering treats both as tuples.
 const ClassTemplateSpecializationDecl *stdTuple(QualType QT);

@@ -1,5 +1,6 @@
 //===- Frontend.cpp - Discovery, instantiation and lowering ---------------===//
 #include "frontend/Frontend.h"
+#include "frontend/AstQueries.h"
 #include "frontend/Lowering.h"
 #include "frontend/TilePch.h"
 #include "frontend/UserLineDiagnostics.h"
@@ -351,7 +352,7 @@ void printHostFunction(const FunctionDecl &G, std::string &ParamsOut,
     const ParmVarDecl *P = G.getParamDecl(I);
     Params << (I ? ", " : "")
            << (P->getName().empty() ? "" : "[[maybe_unused]] ")
-           << P->getType().getAsString(Policy);
+           << lowering::hostTypeSpelling(P->getType(), G.getASTContext());
     if (!P->getName().empty())
       Params << " " << P->getName();
   }

@@ -180,8 +180,6 @@ private:
 
   /// A tensor descriptor parameter of the kernel: its fields' parameters.
   bool lowerDescriptorParam(const ParmVarDecl *P);
-  /// How the launch wrapper spells QT.
-  std::string hostSpelling(QualType QT);
 
   /// Binds D (a tuple or tile aggregate) to V, a variable per value.
   void bindAggregate(const ValueDecl *D, const Values &V);

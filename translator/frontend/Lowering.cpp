@@ -45,7 +45,7 @@ bool KernelLowering::lowerKernel(const FunctionDecl &K) {
     Value *Arg = F.body().addArgument(F.newValue(*T));
     Arg->setName(P->getName());
     const std::string Name = P->getName().str(),
-                      Cxx = hostSpelling(P->getType());
+                      Cxx = hostTypeSpelling(P->getType(), Ctx);
     F.Params.push_back({Name, Cxx, Arg, Name});
     F.HostParams.push_back({Cxx, Name});
     Env[P] = Arg;
@@ -59,14 +59,6 @@ bool KernelLowering::lowerKernel(const FunctionDecl &K) {
   }
   lowerBody(K, /*IsKernel=*/true);
   return !Failed;
-}
-
-/// How the launch wrapper spells QT: fully qualified, without `struct`.
-std::string KernelLowering::hostSpelling(QualType QT) {
-  PrintingPolicy Policy(Ctx.getLangOpts());
-  Policy.SuppressTagKeyword = true;
-  Policy.FullyQualifiedName = true;
-  return QT.getAsString(Policy);
 }
 
 /// A tensor descriptor parameter (Triton's host-made TensorDescriptor): the
@@ -106,10 +98,12 @@ bool KernelLowering::lowerDescriptorParam(const ParmVarDecl *P) {
                                                std::to_string((I - 1) % Rank));
     Value *Arg = F.body().addArgument(F.newValue(*T));
     Arg->setName(LeafName);
-    F.Params.push_back({LeafName, hostSpelling(Leaf), Arg, Name + "." + Field});
+    F.Params.push_back(
+        {LeafName, hostTypeSpelling(Leaf, Ctx), Arg, Name + "." + Field});
     V.push_back(Arg);
   }
-  const std::string Elem = hostSpelling(TS->getTemplateArgs()[0].getAsType());
+  const std::string Elem =
+      hostTypeSpelling(TS->getTemplateArgs()[0].getAsType(), Ctx);
   F.HostParams.push_back({"tile::host_tensor_descriptor<" + Elem + ", " +
                               std::to_string(Rank) + ">",
                           Name});
