@@ -521,6 +521,42 @@ TILE_KERNEL void tf32_reduced(const float *a, const float *b, float *c,
   tile::store(col_max + rn, tile::max<0>(acc));
 }
 
+// Attention's two products in a pipelined loop, for 8- and 32-bit
+// elements: S = Q K^T, then acc += P V with P computed from S, held in
+// S's accumulator layout. Their mma A fragments hold consecutive k, which
+// an accumulator's column pairs are not, so P is staged for the tensor
+// cores (16-bit P is taken from registers). V is given transposed, K-major
+// as 8-bit tensor-core operands must be.
+template <class T, int BM, int BN, int D>
+void chained_dots(const T *q, const T *k, const T *vt, float *out, int seq) {
+  auto rm = tile::arange<BM>();
+  auto rd = tile::arange<D>();
+  auto q_tile =
+      tile::load(q + tile::expand_dims<1>(rm) * D + tile::expand_dims<0>(rd));
+  auto acc = tile::zeros<float, BM, D>();
+  for (int n0 = 0; n0 < seq; n0 += BN) {
+    auto cols = n0 + tile::arange<BN>();
+    auto s = tile::dot(q_tile, tile::load(k + tile::expand_dims<1>(rd) +
+                                          tile::expand_dims<0>(cols) * D));
+    auto vb = tile::load(vt + tile::expand_dims<1>(rd) * seq +
+                         tile::expand_dims<0>(cols));
+    acc = tile::dot(tile::cast<T>(s * 0.125f), tile::trans(vb), acc);
+  }
+  tile::store(out + tile::expand_dims<1>(rm) * D + tile::expand_dims<0>(rd),
+              acc);
+}
+template <int BM, int BN, int D>
+TILE_KERNEL void
+chained_dots_fp8(const tile::float8_e4m3 *q, const tile::float8_e4m3 *k,
+                 const tile::float8_e4m3 *vt, float *out, int seq) {
+  chained_dots<tile::float8_e4m3, BM, BN, D>(q, k, vt, out, seq);
+}
+template <int BM, int BN, int D>
+TILE_KERNEL void chained_dots_tf32(const float *q, const float *k,
+                                   const float *vt, float *out, int seq) {
+  chained_dots<float, BM, BN, D>(q, k, vt, out, seq);
+}
+
 // S = Q K^T for row blocks of Q against one block of K, in a loop that
 // names its stages (each thread stages its Q elements): K^T, the same
 // every iteration, is written to shared memory once, before the loop, and
@@ -768,6 +804,12 @@ TILE_CONFIGS(
                  .num_warps = 4,
                  .num_stages = 2,
                  .warp_specialize = true});
+TILE_CONFIGS(chained_dots_fp8, tile::config{.meta = {64, 64, 64},
+                                            .num_warps = 4,
+                                            .num_stages = 3});
+TILE_CONFIGS(chained_dots_tf32, tile::config{.meta = {64, 64, 64},
+                                             .num_warps = 4,
+                                             .num_stages = 3});
 TILE_CONFIGS(invariant_b_dot,
              tile::config{.meta = {64, 64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128, 64}, .num_warps = 8});
@@ -913,6 +955,19 @@ template <int BM, int BN, int D, int ADD>
 TILE_GRID(transposed_dot)
 tile::grid
     transposed_dot_grid(const tile::half *, const tile::half *, float *, int) {
+  return {1};
+}
+template <int BM, int BN, int D>
+TILE_GRID(chained_dots_fp8)
+tile::grid
+    chained_dots_fp8_grid(const tile::float8_e4m3 *, const tile::float8_e4m3 *,
+                          const tile::float8_e4m3 *, float *, int) {
+  return {1};
+}
+template <int BM, int BN, int D>
+TILE_GRID(chained_dots_tf32)
+tile::grid chained_dots_tf32_grid(const float *, const float *, const float *,
+                                  float *, int) {
   return {1};
 }
 template <int BM, int BN, int BK>

@@ -638,6 +638,32 @@ template <int BM, int BN, int BK> void checkTf32Reduced(int Config) {
   compare(What + " column maxima", DMax.download(), Max, 1e-3);
 }
 
+/// chained_dots_fp8 and chained_dots_tf32 against the emulation, on small
+/// integers, so that S and P are exact on both sides and only the last
+/// sums' order (and the fp8 tensor cores' narrower sums) differ.
+template <class T, class Launch, class Emulated>
+void checkChainedDots(const char *Name, Launch Run, Emulated Kernel) {
+  const int Seq = 256, D = 64, BM = 64;
+  auto Integers = [](size_t N, float Lo, float Hi) {
+    std::vector<T> V;
+    for (float F : randomFloats(N, Lo, Hi))
+      V.push_back(T(std::round(F)));
+    return V;
+  };
+  auto Q = Integers(size_t(BM) * D, -2, 2),
+       K = Integers(size_t(Seq) * D, -2, 2),
+       Vt = Integers(size_t(D) * Seq, -1, 1);
+  std::vector<float> Out(size_t(BM) * D);
+  tile::emulate::launch(tile::grid{1}, Kernel, Q.data(), K.data(), Vt.data(),
+                        Out.data(), Seq);
+  sample::DeviceArray<T> DQ(Q, 0), DK(K, 0), DVt(Vt, 0);
+  sample::DeviceArray<float> DOut(Out.size(), 0);
+  poison(DOut);
+  CUDA_CHECK(Run(DQ.get(), DK.get(), DVt.get(), DOut.get(), Seq));
+  CUDA_CHECK(cudaDeviceSynchronize());
+  compare(Name, DOut.download(), Out, 2e-3);
+}
+
 /// invariant_b_dot against the emulation, over row blocks past the one
 /// the prefetch starts with.
 template <int BM, int BN, int D> void checkInvariantBDot(int Config) {
@@ -989,6 +1015,14 @@ int main() {
   checkTf32Reduced<64, 64, 32>(1);
   checkTf32Reduced<128, 64, 32>(2);
   checkTf32Reduced<64, 64, 32>(3);
+  checkChainedDots<tile::float8_e4m3>(
+      "chained_dots_fp8",
+      [](auto... Args) { return tilecc::chained_dots_fp8(Args...); },
+      chained_dots_fp8<64, 64, 64>);
+  checkChainedDots<float>(
+      "chained_dots_tf32",
+      [](auto... Args) { return tilecc::chained_dots_tf32(Args...); },
+      chained_dots_tf32<64, 64, 64>);
   checkTransposedDot<64, 64, 64, 0>(0);
   checkTransposedDot<64, 64, 64, 0>(1);
   checkTransposedDot<64, 128, 128, 0>(2); // 48 KB of scratch, static on sm_80

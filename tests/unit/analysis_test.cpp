@@ -223,10 +223,13 @@ TEST_CASE("an mma accumulator's registers are A fragments when warps stack "
   CHECK(A->WarpReps[0] == Acc->WarpReps[0]);
   CHECK(A->WarpReps[1] == 16); // 128 columns of 8-column chunks
   Layout AccL{*Acc, std::nullopt};
-  CHECK(holdsOperandA(AccL, AccL, 64)); // 128 x 64 feeds a K = 64 dot
-  CHECK(holdsOperandA(Layout{*A, std::nullopt}, AccL, 128));
-  CHECK_FALSE(holdsOperandA(AccL, AccL, 128));
-  CHECK_FALSE(holdsOperandA(Layout{*Acc, 1u}, AccL, 64));
+  CHECK(holdsOperandA(AccL, AccL, 64, 2)); // 128 x 64 feeds a K = 64 dot
+  CHECK(holdsOperandA(Layout{*A, std::nullopt}, AccL, 128, 2));
+  CHECK_FALSE(holdsOperandA(AccL, AccL, 128, 2));
+  CHECK_FALSE(holdsOperandA(Layout{*Acc, 1u}, AccL, 64, 2));
+  // 8- and 32-bit fragments hold consecutive k: not the accumulator's.
+  CHECK_FALSE(holdsOperandA(AccL, AccL, 64, 1));
+  CHECK_FALSE(holdsOperandA(AccL, AccL, 64, 4));
   // sm_80's split puts warps along N too: no warp holds whole rows.
   auto Split = mmaAccumulator({128, 64}, 8, 1);
   REQUIRE(Split);

@@ -67,8 +67,9 @@ WidestWgmma widestWgmma(const Function &F, const LayoutMap &LM,
       Columns /= 2;
     const Value &A = *O.operand(0);
     const bool AInRegisters =
-        Transposed || (storageBytes(A.type().Elem.Kind) == 2 && LM.has(&A) &&
-                       holdsOperandA(LM.get(&A), Acc, A.type().Shape[1]) &&
+        Transposed || (LM.has(&A) &&
+                       holdsOperandA(LM.get(&A), Acc, A.type().Shape[1],
+                                     storageBytes(A.type().Elem.Kind)) &&
                        !operandAInSharedMemory(O, Plans, CopiedOperands));
     const unsigned Registers = Columns / 2 + PtxasOwnRegisters +
                                (AInRegisters ? FragmentRegisters : 0);

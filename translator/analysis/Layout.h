@@ -133,9 +133,13 @@ std::optional<BlockedLayout> mfmaAccumulator(llvm::ArrayRef<int64_t> Shape,
 /// warp holds whole rows of A.
 std::optional<BlockedLayout> mmaOperandA(const BlockedLayout &Acc, int64_t K);
 
-/// Whether a tile in layout A holds the A fragments of a dot accumulating
-/// in layout Acc (mmaOperandA's layout).
-bool holdsOperandA(const Layout &A, const Layout &Acc, int64_t K);
+/// Whether a tile in layout A, of ElemBytes-byte elements, holds the A
+/// fragments of a dot accumulating in layout Acc (mmaOperandA's layout).
+/// Only 16-bit ones do: an 8- or 32-bit A fragment's registers hold
+/// consecutive k, which an accumulator's column pairs are not, so such a
+/// tile in that layout must still be staged.
+bool holdsOperandA(const Layout &A, const Layout &Acc, int64_t K,
+                   unsigned ElemBytes);
 
 /// The shape of the parent tile of a sliced layout (size 1 along SliceDim).
 llvm::SmallVector<int64_t, 4> parentShape(const Layout &L,

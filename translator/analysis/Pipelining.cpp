@@ -156,7 +156,8 @@ private:
   /// Whether dot D's A operand is held in registers as mma fragments.
   bool fragmentsOfA(const Op &D) const {
     const Value *A = D.operand(0);
-    return holdsOperandA(LM.get(A), LM.get(D.result()), A->type().Shape[1]);
+    return holdsOperandA(LM.get(A), LM.get(D.result()), A->type().Shape[1],
+                         storageBytes(A->type().Elem.Kind));
   }
 
   /// Moves the loop-invariant A fragments of P's dots to shared memory when

@@ -75,8 +75,8 @@ void KernelEmitter::emitDot(const Op &O) {
   // tensor cores (where only mma.sync would take them, a is counted).
   const unsigned BBytes = ResidentB ? 0 : TB.numel() * Bytes;
   const unsigned ABytes =
-      !Fma && !Folded && Bytes == 2 && !AtRisk &&
-              analysis::holdsOperandA(LM.get(A), LM.get(R), TA.Shape[1])
+      !Fma && !Folded && !AtRisk &&
+              analysis::holdsOperandA(LM.get(A), LM.get(R), TA.Shape[1], Bytes)
           ? 0
           : TA.numel() * Bytes;
   const std::string Buf =

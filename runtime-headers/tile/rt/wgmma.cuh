@@ -159,11 +159,13 @@ template <int N> struct wgmma_instr;
           SHAPE "k16", ".f32.bf16.bf16", ACCUMULATORS ", " RS,                 \
           ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "n"(TransB)),  \
           ACCS(TILE_RT_F32, 0));                                               \
-    else                                                                       \
+    else {                                                                     \
+      static_assert(__is_same(T, f16), "A from registers: fp16, bf16, tf32");  \
       TILE_RT_WGMMA_ASM(                                                       \
           SHAPE "k16", ".f32.f16.f16", ACCUMULATORS ", " RS,                   \
           ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "n"(TransB)),  \
           ACCS(TILE_RT_F32, 0));                                               \
+    }                                                                          \
   }
 
 template <> struct wgmma_instr<8> {
