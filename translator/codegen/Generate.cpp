@@ -323,12 +323,14 @@ std::optional<KernelModel> buildModel(frontend::Kernel &K,
   Model.Specs = kernelSpecializations(K);
   for (unsigned C = 0; C < K.Instances.size(); ++C) {
     // A configuration left out leaves no layouts behind.
-    LayoutTable Layouts = Model.Layouts;
+    std::optional<LayoutTable> Layouts;
+    if (Opts.SkipUnsupported)
+      Layouts = Model.Layouts;
     if (generateConfiguration(K, C, Model.Specs, Opts, Model, Error))
       continue;
-    if (!Error.Unsupported || !Opts.SkipUnsupported)
+    if (!Error.Unsupported || !Layouts)
       return std::nullopt;
-    Model.Layouts = std::move(Layouts);
+    Model.Layouts = std::move(*Layouts);
     Model.LeftOut.push_back(Error);
     Model.Configs.push_back(leftOutConfigModel(K, C, Error.Message));
   }
