@@ -1667,7 +1667,35 @@ def matmul_tf32_i8_peers(grouped_matmul):
         del a, b_t, c
 
 
-def attention_peer_lines(name, shape, flops, runs, poison, check):
+# Tutorial 06's autotuning list: BM 64/128, BN 32/64/128, 2-4 stages, 4 or 8
+# warps, without 8 warps on blocks smaller than 128 x 128.
+TUTORIAL06_CONFIGS = tuple((bm, bn, s, w) for bm in (64, 128) for bn in (32, 64, 128)
+                           for s in (2, 3, 4) for w in (4, 8)
+                           if not (bm * bn < 128 * 128 and w == 8))
+
+
+def attention_fp8_peers(ds=(64, 128), seqs=(1024, 4096, 8192), causals=(False, True)):
+    """Fused attention forward in fp8 (e4m3 Q, K and V, V given transposed as
+    tutorial 06's fp8 path takes it; fp16 O), batch 4, 32 heads: the
+    tutorial-06-style kernel with V transposed, autotuned over tutorial 06's
+    whole list, and torch's scaled_dot_product_attention on the same values
+    in fp16 (a reference point, not an fp8 peer). Checked with the fp8
+    tolerance (probabilities rounded to e4m3 weigh values in [-1, 1]: 1/16
+    and fp16's rounding of O); JSON lines as attention_peers'."""
+    import torch
+
+    def inputs(shape, gen):
+        q, k, v = (torch.rand(shape, device="cuda", generator=gen).mul_(2).sub_(1)
+                   .to(torch.float8_e4m3fn) for _ in range(3))
+        return (q, k, v.transpose(2, 3).contiguous(), True,
+                *(x.to(torch.float16) for x in (q, k, v)))
+
+    attention_forward_peers("attention_fp8", "fp8e4m3", tutorial06_attention(TUTORIAL06_CONFIGS),
+                            inputs, 10, 1 / 16 + 1 / 2048, ("tutorial06-fp8", "sdpa-fp16"),
+                            ds, seqs, causals)
+
+
+def attention_peer_lines(name, shape, flops, runs, poison, check, dtype="fp16"):
     """Runs, checks and times each (impl, variant, run, config) of an
     attention workload and prints its JSON line; poison() fills the outputs
     with NaN first so that a kernel that writes nothing fails check()."""
@@ -1682,7 +1710,7 @@ def attention_peer_lines(name, shape, flops, runs, poison, check):
             ok = check(got)
             ms = do_bench(run, warmup=25, rep=100, return_mode="median")
             line = {"workload": name, "impl": impl, "variant": variant,
-                    "shape": list(shape), "dtype": "fp16", "config": config(),
+                    "shape": list(shape), "dtype": dtype, "config": config(),
                     "ms": round(ms, 5), "tflops": round(flops / ms / 1e9, 1),
                     "ok": ok}
         except Exception as e:  # a peer that fails is reported, not fatal
@@ -1852,26 +1880,28 @@ def grouped_gemm_peers():
         del a, b, c, addrs
 
 
-def tutorial06_attention():
+def tutorial06_attention(configs=None):
     """A tutorial-06-style fused attention forward (fp16 in, fp32 softmax
     statistics; online softmax with exp2; causal blocks split into the ones
     left of the diagonal and the diagonal ones), autotuned over
-    tutorial-style configurations keyed on the sequence length, head_dim and
-    causality. Sequences that are not a multiple of the blocks (tutorial 06
-    assumes they are) mask their last block's keys and rows."""
+    tutorial-style configurations (or `configs`, (BM, BN, stages, warps)
+    each) keyed on the sequence length, head_dim and causality. Sequences
+    that are not a multiple of the blocks (tutorial 06 assumes they are)
+    mask their last block's keys and rows. With V_T, V comes transposed
+    (each head D x SEQ), as tutorial 06's fp8 path gives it."""
     import triton
     import triton.language as tl
 
     configs = [
         triton.Config({"BM": bm, "BN": bn}, num_stages=s, num_warps=w)
-        for bm, bn, s, w in ((128, 64, 3, 8), (128, 128, 3, 8), (128, 64, 4, 8),
-                             (128, 128, 2, 8), (64, 64, 3, 4))
+        for bm, bn, s, w in configs or ((128, 64, 3, 8), (128, 128, 3, 8), (128, 64, 4, 8),
+                                        (128, 128, 2, 8), (64, 64, 3, 4))
     ]
 
     @triton.jit
     def attend(acc, l_i, m_i, q, k_base, v_base, start_m, qk_scale, offs_m, offs_n, offs_d,
                BM: tl.constexpr, BN: tl.constexpr, D: tl.constexpr, STAGE: tl.constexpr,
-               SEQ: tl.constexpr):
+               SEQ: tl.constexpr, V_T: tl.constexpr):
         if STAGE == 1:
             lo, hi = 0, start_m * BM
         elif STAGE == 2:
@@ -1903,11 +1933,14 @@ def tutorial06_attention():
             alpha = tl.math.exp2(m_i - m_new)
             l_i = l_i * alpha + tl.sum(p, 1)
             acc = acc * alpha[:, None]
-            if SEQ % BN == 0:
-                v = tl.load(v_base + keys[:, None] * D + offs_d[None, :])
+            if V_T:
+                v_ptrs = v_base + offs_d[None, :] * SEQ + keys[:, None]
             else:
-                v = tl.load(v_base + keys[:, None] * D + offs_d[None, :],
-                            mask=keys[:, None] < SEQ, other=0.0)
+                v_ptrs = v_base + keys[:, None] * D + offs_d[None, :]
+            if SEQ % BN == 0:
+                v = tl.load(v_ptrs)
+            else:
+                v = tl.load(v_ptrs, mask=keys[:, None] < SEQ, other=0.0)
             acc = tl.dot(p.to(v.dtype), v, acc)
             m_i = m_new
         return acc, l_i, m_i
@@ -1916,7 +1949,7 @@ def tutorial06_attention():
     @triton.jit
     def attention_fwd(q_ptr, k_ptr, v_ptr, o_ptr, lse_ptr, sm_scale, SEQ: tl.constexpr,
                       D: tl.constexpr, CAUSAL: tl.constexpr, BM: tl.constexpr,
-                      BN: tl.constexpr):
+                      BN: tl.constexpr, V_T: tl.constexpr = False):
         start_m = tl.program_id(0)
         head = tl.program_id(1).to(tl.int64)
         base = head * SEQ * D
@@ -1932,12 +1965,12 @@ def tutorial06_attention():
         qk_scale = sm_scale * 1.44269504
         if CAUSAL:
             acc, l_i, m_i = attend(acc, l_i, m_i, q, k_ptr + base, v_ptr + base, start_m,
-                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 1, SEQ)
+                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 1, SEQ, V_T)
             acc, l_i, m_i = attend(acc, l_i, m_i, q, k_ptr + base, v_ptr + base, start_m,
-                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 2, SEQ)
+                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 2, SEQ, V_T)
         else:
             acc, l_i, m_i = attend(acc, l_i, m_i, q, k_ptr + base, v_ptr + base, start_m,
-                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 3, SEQ)
+                                   qk_scale, offs_m, offs_n, offs_d, BM, BN, D, 3, SEQ, V_T)
         tl.store(lse_ptr + head * SEQ + offs_m, m_i + tl.math.log2(l_i), mask=rows_ok)
         acc = acc / l_i[:, None]
         tl.store(o_ptr + base + offs_m[:, None] * D + offs_d[None, :],
@@ -1955,53 +1988,70 @@ def attention_peers():
     backend). Checked on 64 sampled rows against float64; one JSON line each
     with "tflops" (4 B H S^2 D / t, halved when causal)."""
     import torch
+
+    def inputs(shape, gen):
+        q, k, v = (torch.rand(shape, device="cuda", generator=gen).mul_(2).sub_(1)
+                   .to(torch.float16) for _ in range(3))
+        return q, k, v, False, q, k, v
+
+    attention_forward_peers("attention_f16", "fp16", tutorial06_attention(), inputs, 9, 2e-2,
+                            ("tutorial06", "sdpa"))
+
+
+def attention_forward_peers(name, dtype, attention_fwd, inputs, seed, tol, variants,
+                            ds=(64, 128), seqs=(1024, 4096, 8192), causals=(False, True)):
+    """The attention forward peers of one element type: inputs(shape, gen)
+    gives the Triton kernel's Q, K and V, whether that V is transposed, and
+    fp16 Q, K and V for torch's SDPA and the float64 reference of 64
+    sampled rows, which every output must be within tol of; variants names
+    the Triton and SDPA lines."""
+    import torch
     import torch.nn.functional as F
     import triton
 
-    attention_fwd = tutorial06_attention()
-
-    gen = torch.Generator(device="cuda").manual_seed(9)
+    gen = torch.Generator(device="cuda").manual_seed(seed)
     batch, heads = 4, 32
-    for d in (64, 128):
-        for seq in (1024, 4096, 8192):
+    for d in ds:
+        for seq in seqs:
             shape = (batch, heads, seq, d)
-            q, k, v = (torch.rand(shape, device="cuda", generator=gen).mul_(2).sub_(1)
-                       .to(torch.float16) for _ in range(3))
-            o = torch.empty_like(q)
+            q, k, v, v_t, q16, k16, v16 = inputs(shape, gen)
+            o = torch.empty(shape, device="cuda", dtype=torch.float16)
             lse = torch.empty(batch * heads, seq, device="cuda", dtype=torch.float32)
             scale = 1.0 / d ** 0.5
             picks = [(int(torch.randint(0, batch, (1,), generator=gen, device="cuda")),
                       int(torch.randint(0, heads, (1,), generator=gen, device="cuda")),
                       int(torch.randint(0, seq, (1,), generator=gen, device="cuda")))
                      for _ in range(64)]
-            for causal in (False, True):
+            for causal in causals:
                 want = []
                 for b, h, i in picks:
                     keys = i + 1 if causal else seq
-                    s = (k[b, h, :keys].double() @ q[b, h, i].double()) * scale
-                    want.append(torch.softmax(s, 0) @ v[b, h, :keys].double())
+                    s = (k16[b, h, :keys].double() @ q16[b, h, i].double()) * scale
+                    want.append(torch.softmax(s, 0) @ v16[b, h, :keys].double())
                 want = torch.stack(want)
 
                 def run_triton():
                     grid = lambda meta: (triton.cdiv(seq, meta["BM"]), batch * heads)
-                    attention_fwd[grid](q, k, v, o, lse, scale, seq, d, causal)
+                    attention_fwd[grid](q, k, v, o, lse, scale, seq, d, causal, V_T=v_t)
                     return o
 
                 def run_sdpa():
-                    return F.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+                    return F.scaled_dot_product_attention(q16, k16, v16, is_causal=causal,
+                                                          scale=scale)
 
-                name = "attention_f16_causal" if causal else "attention_f16"
                 flops = 4.0 * batch * heads * seq * seq * d * (0.5 if causal else 1.0)
                 attention_peer_lines(
-                    name, shape, flops,
-                    (("triton", "tutorial06", run_triton,
+                    name + ("_causal" if causal else ""), shape, flops,
+                    (("triton", variants[0], run_triton,
                       lambda: autotuned_config(attention_fwd, stages=True)),
-                     ("torch", "sdpa", run_sdpa,
-                      lambda: "scaled_dot_product_attention (default backend)")),
+                     ("torch", variants[1], run_sdpa,
+                      lambda: "scaled_dot_product_attention (default backend"
+                              + (", fp16)" if dtype != "fp16" else ")"))),
                     lambda: o.fill_(float("nan")),
                     lambda out: bool(((torch.stack([out[b, h, i] for b, h, i in picks])
-                                       .double() - want).abs() <= 2e-2).all()))
-            del q, k, v, o, lse
+                                       .double() - want).abs() <= tol).all()),
+                    dtype=dtype)
+            del q, k, v, q16, k16, v16, o, lse
 
 
 def attention_backward_peers():
@@ -2282,6 +2332,7 @@ def main():
         grouped_gemm_peers()
     if args.only in (None, "attention"):
         attention_peers()
+        attention_fp8_peers()
     if args.only in (None, "attention_backward"):
         attention_backward_peers()
     if args.only in (None, "autotune"):

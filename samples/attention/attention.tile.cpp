@@ -9,15 +9,38 @@
 // With CAUSAL, row i attends to keys 0..i. Blocks of keys that need no
 // mask (left of the diagonal, or whole blocks) run in a loop without it. lse
 // receives each row's log-sum-exp (natural log of the softmax's denominator,
-// scores scaled) for a backward pass.
+// scores scaled) for a backward pass. attention_fp8 takes Q, K and V in
+// e4m3 (tutorial 06's fp8 path) and writes O in fp16.
 #include <algorithm>
 #include <cmath>
 #include <tile/tile.hpp>
 #include <tuple>
+#include <type_traits>
+
+// 8-bit floats: V comes transposed, each head's D x seq (fp8 tensor cores
+// read B only with K contiguous; tutorial 06 gives V so), and O is fp16.
+template <class T> constexpr bool v_transposed = sizeof(T) == 1;
+template <class T>
+using out_type = std::conditional_t<sizeof(T) == 1, tile::half, T>;
 
 // Which keys a block of attend() masks: none (every key exists and comes
 // before every row), those past seq, or those past seq or after the row.
 constexpr int unmasked = 0, seq_masked = 1, causal_masked = 2;
+
+/// V's block of keys `cols` (BN x D) of a head (D x seq if v_transposed).
+template <class T, int BN, int D>
+tile::tensor<T, BN, D> v_block(const T *v, const tile::tensor<int, BN> &cols,
+                               int seq) {
+  auto rd = tile::arange<D>();
+  if constexpr (v_transposed<T>)
+    return tile::trans(tile::load(v + tile::expand_dims<1>(rd) * seq +
+                                      tile::expand_dims<0>(cols),
+                                  tile::expand_dims<0>(cols < seq)));
+  else
+    return tile::load(v + tile::expand_dims<1>(cols) * D +
+                          tile::expand_dims<0>(rd),
+                      tile::expand_dims<1>(cols < seq));
+}
 
 /// The online softmax over the keys [lo, hi) for the rows `rows` of one
 /// head: updates the running maximum m_i (log2 units), the running sum l_i
@@ -47,10 +70,8 @@ attend(const tile::tensor<T, BM, D> &q, tile::tensor<float, BM> m_i,
     auto p = tile::exp2(s * qk_scale - tile::expand_dims<1>(m_new));
     auto alpha = tile::exp2(m_i - m_new);
     l_i = l_i * alpha + tile::sum<1>(p);
-    auto vb = tile::load(v + tile::expand_dims<1>(cols) * D +
-                             tile::expand_dims<0>(rd),
-                         tile::expand_dims<1>(cols < seq));
-    acc = tile::dot(tile::cast<T>(p), vb, acc * tile::expand_dims<1>(alpha));
+    acc = tile::dot(tile::cast<T>(p), v_block<T, BN, D>(v, cols, seq),
+                    acc * tile::expand_dims<1>(alpha));
     m_i = m_new;
   }
   return std::tuple{m_i, l_i, acc};
@@ -60,12 +81,8 @@ attend(const tile::tensor<T, BM, D> &q, tile::tensor<float, BM> m_i,
 /// that need no mask first (all keys before the diagonal, or all whole
 /// blocks), then the masked ones (the diagonal, or the last partial block).
 template <class T, int BM, int BN, int D, int CAUSAL>
-void attention_rows(const T *q, const T *k, const T *v, T *o, float *lse,
-                    float sm_scale, int seq, int pid_m, int head) {
-  // The unmasked keys end where the diagonal's block starts: at a
-  // multiple of BN.
-  static_assert(!CAUSAL || BM % BN == 0,
-                "causal attention needs BM a multiple of BN");
+void attention_rows(const T *q, const T *k, const T *v, out_type<T> *o,
+                    float *lse, float sm_scale, int seq, int pid_m, int head) {
   const long offset = static_cast<long>(head) * seq * D;
   const int start = pid_m * BM;
   auto rows = start + tile::arange<BM>();
@@ -80,7 +97,9 @@ void attention_rows(const T *q, const T *k, const T *v, T *o, float *lse,
   auto m_i = tile::full<BM>(-INFINITY);
   auto l_i = tile::full<BM>(0.0f);
   auto acc = tile::zeros<float, BM, D>();
-  const int masked_from = CAUSAL ? start : seq - seq % BN;
+  // The unmasked keys end at a multiple of BN: before the block of keys
+  // that holds the first row's (causal), or the last whole block.
+  const int masked_from = CAUSAL ? start - start % BN : seq - seq % BN;
   {
     auto [m, l, a] =
         attend<T, BM, BN, D, unmasked>(q_tile, m_i, l_i, acc, k_head, v_head,
@@ -108,7 +127,7 @@ void attention_rows(const T *q, const T *k, const T *v, T *o, float *lse,
               (m_i + tile::log2(l_i)) * 0.693147181f, rows < seq);
   tile::store(o + offset + tile::expand_dims<1>(rows) * D +
                   tile::expand_dims<0>(rd),
-              tile::cast<T>(acc / tile::expand_dims<1>(l_i)), in_seq);
+              tile::cast<out_type<T>>(acc / tile::expand_dims<1>(l_i)), in_seq);
 }
 
 /// The block of rows tile t of a head is: causal rows further down attend
@@ -126,8 +145,8 @@ template <int CAUSAL> int row_block(int t, int blocks) {
 /// pairs that cost alike, blocks j and blocks - 1 - j of a head (the middle
 /// one of an odd count twice, rewriting the same rows).
 template <class T, int BM, int BN, int D, int CAUSAL, int PERSISTENT>
-void attention_program(const T *q, const T *k, const T *v, T *o, float *lse,
-                       float sm_scale, int seq, int heads) {
+void attention_program(const T *q, const T *k, const T *v, out_type<T> *o,
+                       float *lse, float sm_scale, int seq, int heads) {
   const int blocks = tile::cdiv(seq, BM);
   if (PERSISTENT && CAUSAL) {
     const int pairs = (blocks + 1) / 2;
@@ -171,6 +190,17 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
                [[maybe_unused]] int head_dim, [[maybe_unused]] int causal) {
   attention_program<tile::bfloat16, BM, BN, D, CAUSAL, PERSISTENT>(
       q, k, v, o, lse, sm_scale, seq, heads);
+}
+
+// vt: V transposed, each head's D x seq.
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
+TILE_KERNEL void
+attention_fp8(const tile::float8_e4m3 *q, const tile::float8_e4m3 *k,
+              const tile::float8_e4m3 *vt, tile::half *o, float *lse,
+              float sm_scale, int seq, int heads, [[maybe_unused]] int head_dim,
+              [[maybe_unused]] int causal) {
+  attention_program<tile::float8_e4m3, BM, BN, D, CAUSAL, PERSISTENT>(
+      q, k, vt, o, lse, sm_scale, seq, heads);
 }
 
 // Per head_dim and masking, the wrapper's default first (the fastest on an
@@ -259,6 +289,38 @@ ATTENTION_CONFIGS(
                  .warp_specialize = true});
 ATTENTION_CONFIGS(attention_bf16);
 
+// fp8, per head_dim and masking, the default first (H100; BENCHMARKS.md,
+// session 64). Blocks of 256 keys with a producer warpgroup: the exchange
+// that turns P into the second product's fragments, the softmax's
+// reductions and the loop's bookkeeping are paid once for twice the keys
+// (1.21-1.34x blocks of 128 at head_dim 128 without a mask, 1.12-1.18x
+// causal past seq 1024; registers leave this loop unrotated). At head_dim
+// 64 causal, 64-row blocks of 4 warps, three programs an SM (1.07-1.10x
+// 128 x 256 blocks). The causal 128-key blocks at head_dim 128 are the
+// faster at seq 1024 only (1.03-1.04x).
+TILE_CONFIGS(attention_fp8,
+             tile::config{.meta = {128, 256, 128, 0, 1},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .warp_specialize = true},
+             tile::config{.meta = {128, 256, 128, 1, 1},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .warp_specialize = true},
+             tile::config{.meta = {128, 256, 64, 0, 1},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .warp_specialize = true},
+             tile::config{.meta = {64, 128, 64, 1, 0},
+                          .num_warps = 4,
+                          .num_stages = 3,
+                          .min_programs_per_sm = 3,
+                          .warp_specialize = true},
+             tile::config{.meta = {128, 128, 128, 1, 1},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .warp_specialize = true});
+
 // 64-row blocks (causal head_dim 64) only up to seq 4096, 256-row ones
 // (head_dim 64) only past it: there 128-row ones are faster. A persistent
 // program of 128 rows at head_dim 64 only up to seq 1024: beyond, one
@@ -306,6 +368,25 @@ tile::grid attention_bf16_grid(const tile::bfloat16 *, const tile::bfloat16 *,
   if (!PERSISTENT)
     return {tile::cdiv(seq, BM), heads};
   // Causal tiles are pairs of row blocks (attention_program).
+  const int blocks = tile::cdiv(seq, BM);
+  return {std::min((CAUSAL ? (blocks + 1) / 2 : blocks) * heads,
+                   tile::num_sms() * tile::programs_per_sm())};
+}
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
+TILE_SELECT(attention_fp8)
+bool attention_fp8_fits(const tile::float8_e4m3 *, const tile::float8_e4m3 *,
+                        const tile::float8_e4m3 *, tile::half *, float *, float,
+                        int, int, int head_dim, int causal) {
+  return head_dim == D && causal == CAUSAL;
+}
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
+TILE_GRID(attention_fp8)
+tile::grid
+    attention_fp8_grid(const tile::float8_e4m3 *, const tile::float8_e4m3 *,
+                       const tile::float8_e4m3 *, tile::half *, float *, float,
+                       int seq, int heads, int, int) {
+  if (!PERSISTENT)
+    return {tile::cdiv(seq, BM), heads};
   const int blocks = tile::cdiv(seq, BM);
   return {std::min((CAUSAL ? (blocks + 1) / 2 : blocks) * heads,
                    tile::num_sms() * tile::programs_per_sm())};

@@ -1,6 +1,7 @@
-// Runs every configuration of attention_f16 and attention_bf16 in
-// emulation, each with its head_dim and masking and its grid rule, on two
-// heads of 70 rows (not a multiple of the blocks), against the reference.
+// Runs every configuration of attention_f16, attention_bf16 and
+// attention_fp8 in emulation, each with its head_dim and masking and its grid
+// rule, on two heads of 70 rows (not a multiple of the blocks), against the
+// reference.
 #include "configs.hpp"
 
 #include "check.hpp"
@@ -29,7 +30,8 @@ template <class T> bool check(const char *name) {
     auto k = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
     auto v = sample::convert_all<T>(sample::random_vector(n, rng, -1, 1));
     const float scale = 1.0f / std::sqrt(float(d));
-    std::vector<T> out(n);
+    const std::vector<T> v_in = v_operand(v, heads, seq, d);
+    std::vector<out_type<T>> out(n);
     std::vector<float> lse(std::size_t(heads) * seq);
     // The kernel's own grid rule: one program, in emulation, walks every
     // tile of a persistent configuration.
@@ -38,11 +40,15 @@ template <class T> bool check(const char *name) {
         causal);
     if constexpr (std::is_same_v<T, tile::half>)
       tile::emulate::launch(grid, attention_f16<bm, bn, d, causal, persistent>,
-                            q.data(), k.data(), v.data(), out.data(),
+                            q.data(), k.data(), v_in.data(), out.data(),
+                            lse.data(), scale, seq, heads, d, causal);
+    else if constexpr (std::is_same_v<T, tile::float8_e4m3>)
+      tile::emulate::launch(grid, attention_fp8<bm, bn, d, causal, persistent>,
+                            q.data(), k.data(), v_in.data(), out.data(),
                             lse.data(), scale, seq, heads, d, causal);
     else
       tile::emulate::launch(grid, attention_bf16<bm, bn, d, causal, persistent>,
-                            q.data(), k.data(), v.data(), out.data(),
+                            q.data(), k.data(), v_in.data(), out.data(),
                             lse.data(), scale, seq, heads, d, causal);
     auto want = reference::attention(
         sample::convert_all<float>(q), sample::convert_all<float>(k),
@@ -50,7 +56,7 @@ template <class T> bool check(const char *name) {
     std::string what =
         std::string(name) + " " + sample::describe(c, meta_names);
     ok &= sample::compare(what + " out", sample::convert_all<float>(out),
-                          want.out, {reference::out_tolerance, 0});
+                          want.out, {out_tolerance<T>(), 0});
     ok &= sample::compare(what + " lse", lse, want.lse,
                           {reference::lse_tolerance, 0});
   });
@@ -63,5 +69,6 @@ template <class T> bool check(const char *name) {
 int main() {
   bool ok = check<tile::half>("attention_f16");
   ok &= check<tile::bfloat16>("attention_bf16");
+  ok &= check<tile::float8_e4m3>("attention_fp8");
   return ok ? 0 : 1;
 }

@@ -1,8 +1,8 @@
-// Runs attention_f16 and attention_bf16 on the GPU through their launch
-// wrappers, with the default configuration (the wrapper picks by head_dim
-// and masking) and every explicit one that applies, on sequence lengths
-// below, at and not at multiples of the blocks (208: a multiple of 16, so
-// the aligned variant, with TMA copies whose last boxes cross the end of a
+// Runs attention_f16, attention_bf16 and attention_fp8 on the GPU through
+// their launch wrappers, with the default configuration (the wrapper picks by
+// head_dim and masking) and every explicit one that applies, on sequence
+// lengths below, at and not at multiples of the blocks (208: a multiple of 16,
+// so the aligned variant, with TMA copies whose last boxes cross the end of a
 // head, but of no block; 1040, eight whole blocks of 128 keys before the
 // masked one, runs a rotated key loop through several iterations), and
 // with 70 heads of 270 rows (210 blocks, more than an H100 or H200 runs at
@@ -20,6 +20,7 @@
 #include "cuda_check.hpp"
 #include "reference.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iterator>
 #include <string>
@@ -37,12 +38,13 @@ constexpr Shape shapes[] = {{3, 1},    {3, 64},  {3, 70},   {3, 128},
                             {3, 200},  {3, 208}, {3, 1000}, {3, 1040},
                             {70, 270}, {1, 4100}};
 
-/// Whether configuration c's select rule refuses seq (attention.tile.cpp).
-bool refuses(const tile::config &c, int seq) {
+/// Whether configuration c of the kernel for T's select rule refuses seq
+/// (attention.tile.cpp).
+template <class T> bool refuses(const tile::config &c, int seq) {
   const int bm = c.meta[0], d = c.meta[2], persistent = c.meta[4];
-  return bm == 64    ? seq > 4096
-         : bm == 256 ? seq <= 4096
-                     : d == 64 && persistent && seq > 1024;
+  return sizeof(T) != 1 && (bm == 64    ? seq > 4096
+                            : bm == 256 ? seq <= 4096
+                                        : d == 64 && persistent && seq > 1024);
 }
 
 template <class T> bool check(const char *name) {
@@ -61,8 +63,9 @@ template <class T> bool check(const char *name) {
             sample::convert_all<float>(q), sample::convert_all<float>(k),
             sample::convert_all<float>(v), heads, seq, d, scale, causal);
         for (std::size_t shift : {0, 1}) {
-          sample::DeviceArray<T> dq(q, shift), dk(k, shift), dv(v, shift),
-              dout(n, shift);
+          sample::DeviceArray<T> dq(q, shift), dk(k, shift),
+              dv(v_operand(v, heads, seq, d), shift);
+          sample::DeviceArray<out_type<T>> dout(n, shift);
           sample::DeviceArray<float> dlse(std::size_t(heads) * seq, shift);
           for (int config = -1; config < int(std::size(configs<T>()));
                ++config) {
@@ -82,12 +85,16 @@ template <class T> bool check(const char *name) {
                 return tilecc::attention_f16(dq.get(), dk.get(), dv.get(),
                                              dout.get(), dlse.get(), scale, seq,
                                              heads, d, causal, nullptr, config);
+              else if constexpr (std::is_same_v<T, tile::float8_e4m3>)
+                return tilecc::attention_fp8(dq.get(), dk.get(), dv.get(),
+                                             dout.get(), dlse.get(), scale, seq,
+                                             heads, d, causal, nullptr, config);
               else
                 return tilecc::attention_bf16(
                     dq.get(), dk.get(), dv.get(), dout.get(), dlse.get(), scale,
                     seq, heads, d, causal, nullptr, config);
             };
-            if (config >= 0 && refuses(configs<T>()[config], seq)) {
+            if (config >= 0 && refuses<T>(configs<T>()[config], seq)) {
               if (launch() != cudaErrorInvalidValue) {
                 std::printf("FAIL %s: not refused\n", what.c_str());
                 ok = false;
@@ -96,7 +103,7 @@ template <class T> bool check(const char *name) {
             }
             dlse.poison();
             ok &= sample::check_launch(what + " out", dout, nullptr, launch,
-                                       want.out, {reference::out_tolerance, 0});
+                                       want.out, {out_tolerance<T>(), 0});
             ok &= dlse.guards_intact(what + " lse") &&
                   sample::compare(what + " lse", dlse.download_floats(),
                                   want.lse, {reference::lse_tolerance, 0});
@@ -110,10 +117,21 @@ template <class T> bool check(const char *name) {
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
   if (!sample::have_gpu())
     return sample::exit_skip;
-  bool ok = check<tile::half>("attention_f16");
-  ok &= check<tile::bfloat16>("attention_bf16");
+  // Those named (fp16, bf16, fp8), or all.
+  auto wanted = [&](const char *dtype) {
+    return argc < 2 || std::any_of(argv + 1, argv + argc, [&](const char *a) {
+             return std::string(a) == dtype;
+           });
+  };
+  bool ok = true;
+  if (wanted("fp16"))
+    ok &= check<tile::half>("attention_f16");
+  if (wanted("bf16"))
+    ok &= check<tile::bfloat16>("attention_bf16");
+  if (wanted("fp8"))
+    ok &= check<tile::float8_e4m3>("attention_fp8");
   return ok ? 0 : 1;
 }

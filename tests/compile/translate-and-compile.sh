@@ -6,9 +6,10 @@
 # large kernels is not one long compile at the end, or with SHARDS=1 as
 # one translation unit per sample (hipcc's fixed cost per file is the
 # larger part of small shards). Kernels the target cannot run (8-bit
-# floats on gfx90a) are left out, with tilecc's warning.
-#   [SKIP_SAMPLES="a b"] [SHARDS=n] translate-and-compile.sh TILECC
-#       SAMPLES_DIR OUT_DIR TARGET COMPILER...
+# floats on gfx90a) are left out, with tilecc's warning. ONLY_<sample>
+# names the kernels of that sample to translate (all by default).
+#   [SKIP_SAMPLES="a b"] [ONLY_<sample>="k1 k2"] [SHARDS=n]
+#       translate-and-compile.sh TILECC SAMPLES_DIR OUT_DIR TARGET COMPILER...
 set -euo pipefail
 tilecc=$1 samples=$2 out=$3 target=$4
 shift 4
@@ -23,7 +24,10 @@ for src in "$samples"/*/*.tile.cpp; do
   name=$(basename "$src" .tile.cpp)
   case " ${SKIP_SAMPLES:-} " in *" $name "*) continue ;; esac
   dir="$out/$name"
-  "$tilecc" "$src" -o "$dir" --target "$target" --skip-unsupported --verify-format "${shard_args[@]}"
+  only="ONLY_$name" kernel_args=()
+  for kernel in ${!only:-}; do kernel_args+=(--kernel "$kernel"); done
+  "$tilecc" "$src" -o "$dir" --target "$target" --skip-unsupported --verify-format \
+    "${shard_args[@]}" "${kernel_args[@]}"
   # The umbrella launch file and the kernels' pieces.
   for file in "$dir"/*.tile.launch.cpp "$dir"/$kernels.cu "$dir"/$kernels.hip; do
     [ -e "$file" ] || continue

@@ -25,8 +25,10 @@
 // accumulator in the transpose of a wgmma layout (warps stacked along N,
 // two rows per thread) and B^T's fragments gathered into registers, where
 // wgmma takes its A; mma.sync (sm_80) gathers them as they are. A
-// computed int8 A is staged K-major from registers by rt::dot_mma, as is
-// its B. A half accumulator of half operands runs on
+// computed int8 A, in the accumulator's layout, goes to the tensor cores
+// from registers (rt::dot_mma exchanges each row's column pairs into
+// fragments: wgmma's register form); its B is staged. A half accumulator
+// of half operands runs on
 // tensor cores too (rt::mma_tiles sums in float and rounds once per dot),
 // never left in flight.
 #include <cstdint>

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <tile/tile.hpp>
+#include <type_traits>
 
 template <int BLOCK>
 TILE_KERNEL void float_ops(const float *x, const float *y, float *out, int n) {
@@ -524,16 +525,17 @@ TILE_KERNEL void tf32_reduced(const float *a, const float *b, float *c,
 // Attention's two products in a pipelined loop, for 8- and 32-bit
 // elements: S = Q K^T, then acc += P V with P computed from S, held in
 // S's accumulator layout. Their mma A fragments hold consecutive k, which
-// an accumulator's column pairs are not, so P is staged for the tensor
-// cores (16-bit P is taken from registers). V is given transposed, K-major
-// as 8-bit tensor-core operands must be.
+// an accumulator's column pairs are not: an 8-bit P's are exchanged among
+// each row's threads, a 32-bit P is staged. V is given transposed, K-major
+// as 8-bit tensor-core operands must be. 8-bit integers accumulate in int.
 template <class T, int BM, int BN, int D>
 void chained_dots(const T *q, const T *k, const T *vt, float *out, int seq) {
+  using Acc = std::conditional_t<std::is_integral_v<T>, int, float>;
   auto rm = tile::arange<BM>();
   auto rd = tile::arange<D>();
   auto q_tile =
       tile::load(q + tile::expand_dims<1>(rm) * D + tile::expand_dims<0>(rd));
-  auto acc = tile::zeros<float, BM, D>();
+  auto acc = tile::zeros<Acc, BM, D>();
   for (int n0 = 0; n0 < seq; n0 += BN) {
     auto cols = n0 + tile::arange<BN>();
     auto s = tile::dot(q_tile, tile::load(k + tile::expand_dims<1>(rd) +
@@ -543,7 +545,7 @@ void chained_dots(const T *q, const T *k, const T *vt, float *out, int seq) {
     acc = tile::dot(tile::cast<T>(s * 0.125f), tile::trans(vb), acc);
   }
   tile::store(out + tile::expand_dims<1>(rm) * D + tile::expand_dims<0>(rd),
-              acc);
+              tile::cast<float>(acc));
 }
 template <int BM, int BN, int D>
 TILE_KERNEL void
@@ -555,6 +557,11 @@ template <int BM, int BN, int D>
 TILE_KERNEL void chained_dots_tf32(const float *q, const float *k,
                                    const float *vt, float *out, int seq) {
   chained_dots<float, BM, BN, D>(q, k, vt, out, seq);
+}
+template <int BM, int BN, int D>
+TILE_KERNEL void chained_dots_i8(const int8_t *q, const int8_t *k,
+                                 const int8_t *vt, float *out, int seq) {
+  chained_dots<int8_t, BM, BN, D>(q, k, vt, out, seq);
 }
 
 // S = Q K^T for row blocks of Q against one block of K, in a loop that
@@ -810,6 +817,9 @@ TILE_CONFIGS(chained_dots_fp8, tile::config{.meta = {64, 64, 64},
 TILE_CONFIGS(chained_dots_tf32, tile::config{.meta = {64, 64, 64},
                                              .num_warps = 4,
                                              .num_stages = 3});
+TILE_CONFIGS(chained_dots_i8, tile::config{.meta = {64, 64, 64},
+                                           .num_warps = 4,
+                                           .num_stages = 3});
 TILE_CONFIGS(invariant_b_dot,
              tile::config{.meta = {64, 64, 64}, .num_warps = 4},
              tile::config{.meta = {64, 128, 64}, .num_warps = 8});
@@ -968,6 +978,12 @@ template <int BM, int BN, int D>
 TILE_GRID(chained_dots_tf32)
 tile::grid chained_dots_tf32_grid(const float *, const float *, const float *,
                                   float *, int) {
+  return {1};
+}
+template <int BM, int BN, int D>
+TILE_GRID(chained_dots_i8)
+tile::grid chained_dots_i8_grid(const int8_t *, const int8_t *, const int8_t *,
+                                float *, int) {
   return {1};
 }
 template <int BM, int BN, int BK>

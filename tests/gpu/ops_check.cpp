@@ -638,9 +638,10 @@ template <int BM, int BN, int BK> void checkTf32Reduced(int Config) {
   compare(What + " column maxima", DMax.download(), Max, 1e-3);
 }
 
-/// chained_dots_fp8 and chained_dots_tf32 against the emulation, on small
-/// integers, so that S and P are exact on both sides and only the last
-/// sums' order (and the fp8 tensor cores' narrower sums) differ.
+/// chained_dots_fp8, chained_dots_tf32 and chained_dots_i8 against the
+/// emulation, on small integers, so that S and P are exact on both sides
+/// and only the last sums' order (and the fp8 tensor cores' narrower sums)
+/// differ.
 template <class T, class Launch, class Emulated>
 void checkChainedDots(const char *Name, Launch Run, Emulated Kernel) {
   const int Seq = 256, D = 64, BM = 64;
@@ -1023,6 +1024,10 @@ int main() {
       "chained_dots_tf32",
       [](auto... Args) { return tilecc::chained_dots_tf32(Args...); },
       chained_dots_tf32<64, 64, 64>);
+  checkChainedDots<int8_t>(
+      "chained_dots_i8",
+      [](auto... Args) { return tilecc::chained_dots_i8(Args...); },
+      chained_dots_i8<64, 64, 64>);
   checkTransposedDot<64, 64, 64, 0>(0);
   checkTransposedDot<64, 64, 64, 0>(1);
   checkTransposedDot<64, 128, 128, 0>(2); // 48 KB of scratch, static on sm_80

@@ -227,8 +227,10 @@ TEST_CASE("an mma accumulator's registers are A fragments when warps stack "
   CHECK(holdsOperandA(Layout{*A, std::nullopt}, AccL, 128, 2));
   CHECK_FALSE(holdsOperandA(AccL, AccL, 128, 2));
   CHECK_FALSE(holdsOperandA(Layout{*Acc, 1u}, AccL, 64, 2));
-  // 8- and 32-bit fragments hold consecutive k: not the accumulator's.
-  CHECK_FALSE(holdsOperandA(AccL, AccL, 64, 1));
+  // 8-bit fragments come from it by an exchange among threads; 32-bit
+  // ones (k and k + 4) are staged instead.
+  CHECK(holdsOperandA(AccL, AccL, 64, 1));
+  CHECK_FALSE(holdsOperandA(AccL, AccL, 128, 1));
   CHECK_FALSE(holdsOperandA(AccL, AccL, 64, 4));
   // sm_80's split puts warps along N too: no warp holds whole rows.
   auto Split = mmaAccumulator({128, 64}, 8, 1);

@@ -17,14 +17,15 @@ bool elementwise(const Op &O) {
   return O.numResults() == 1 && O.regions().empty() && isElementwise(O.kind());
 }
 
-/// Whether dot D multiplies 16-bit floats into fp32, the products wgmma
-/// leaves in flight.
-bool halfPrecision(const Op &D) {
-  auto Half = [](const Value *V) {
+/// Whether dot D multiplies 16- or 8-bit floats into fp32, the products
+/// wgmma leaves in flight.
+bool narrowFloatProduct(const Op &D) {
+  auto Narrow = [](const Value *V) {
     ScalarKind K = V->type().Elem.Kind;
-    return K == ScalarKind::F16 || K == ScalarKind::BF16;
+    return K == ScalarKind::F16 || K == ScalarKind::BF16 ||
+           K == ScalarKind::F8E4M3 || K == ScalarKind::F8E5M2;
   };
-  return Half(D.operand(0)) && Half(D.operand(1)) &&
+  return Narrow(D.operand(0)) && Narrow(D.operand(1)) &&
          D.result()->type().Elem.Kind == ScalarKind::F32;
 }
 
@@ -52,7 +53,7 @@ std::optional<RotatedLoop> planRotation(const Op &Loop, const PipelinedLoop &P,
   RotatedLoop R;
   R.Early = Dots[0];
   R.Late = Dots[1];
-  if (!halfPrecision(*R.Early) || !halfPrecision(*R.Late) ||
+  if (!narrowFloatProduct(*R.Early) || !narrowFloatProduct(*R.Late) ||
       LM.get(R.Early->result()).Parent.WarpsPerCTA[0] !=
           LM.get(R.Late->result()).Parent.WarpsPerCTA[0])
     return std::nullopt;

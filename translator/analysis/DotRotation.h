@@ -17,8 +17,8 @@
 // producer can refill K's stage as soon as S is computed while V's stays
 // held until the late product retires.
 //
-// Both dots must run on the same kind of tensor-core instruction (16-bit
-// operands, fp32 accumulators, the same warps along M), since the
+// Both dots must run on the same kind of tensor-core instruction (16- or
+// 8-bit float operands, fp32 accumulators, the same warps along M), since the
 // iteration waits for the first while the second stays in flight.
 //
 //===----------------------------------------------------------------------===//

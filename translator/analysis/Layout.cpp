@@ -184,7 +184,7 @@ std::optional<BlockedLayout> mmaOperandA(const BlockedLayout &Acc, int64_t K) {
 
 bool holdsOperandA(const Layout &A, const Layout &Acc, int64_t K,
                    unsigned ElemBytes) {
-  if (ElemBytes != 2)
+  if (ElemBytes != 1 && ElemBytes != 2)
     return false;
   auto Want = Acc.SliceDim ? std::nullopt : mmaOperandA(Acc.Parent, K);
   return Want && !A.SliceDim && A.Parent == *Want;

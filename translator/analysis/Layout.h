@@ -135,9 +135,10 @@ std::optional<BlockedLayout> mmaOperandA(const BlockedLayout &Acc, int64_t K);
 
 /// Whether a tile in layout A, of ElemBytes-byte elements, holds the A
 /// fragments of a dot accumulating in layout Acc (mmaOperandA's layout).
-/// Only 16-bit ones do: an 8- or 32-bit A fragment's registers hold
-/// consecutive k, which an accumulator's column pairs are not, so such a
-/// tile in that layout must still be staged.
+/// 16-bit ones are the fragments; 8-bit ones become them by an exchange
+/// among each row's four threads (rt::fragment_operand). A 32-bit A
+/// fragment holds k and k + 4 where a thread has columns k and k + 1: such
+/// a tile is staged.
 bool holdsOperandA(const Layout &A, const Layout &Acc, int64_t K,
                    unsigned ElemBytes);
 

@@ -72,7 +72,7 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
       !tensorCoreTypes(A.Elem.Kind, B.Elem.Kind, C.Elem.Kind, O.precision()) ||
       A.Shape[1] % (32 / storageBytes(A.Elem.Kind)) != 0)
     return std::nullopt;
-  if (storageBytes(A.Elem.Kind) == 2 && computedOperandA(O))
+  if (storageBytes(A.Elem.Kind) <= 2 && computedOperandA(O))
     if (auto L = mmaAccumulator(C.Shape, NumWarps, NumWarps))
       return L;
   if (Target.MmaVersion >= 3)
@@ -398,7 +398,7 @@ private:
       // memory from any layout. acc has the result's layout.
       const Layout &R = Map.get(O.result());
       if (I == 0 && R.isMmaAccumulator() &&
-          storageBytes(V->type().Elem.Kind) == 2 && computedOperandA(O))
+          storageBytes(V->type().Elem.Kind) <= 2 && computedOperandA(O))
         if (auto A = mmaOperandA(R.Parent, V->type().Shape[1]))
           return Layout{*A, std::nullopt};
       if (I < 2)

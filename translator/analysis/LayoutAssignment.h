@@ -25,9 +25,9 @@ namespace tilecc::analysis {
 /// precision, 8-bit integers accumulated in int32, or 8-bit floats in
 /// fp32; K a multiple of one instruction's (32 bytes of operand), and a
 /// result shape that mma fragments tile (mmaAccumulator's layout). A dot whose
-/// 16-bit A operand is computed (ir::computedOperandA) stacks all warps along M
-/// where the shape allows, so that A can stay in registers. On AMD matrix
-/// cores: fp16 or bf16 into fp32, int8 into int32, K a multiple of 8
+/// 16- or 8-bit A operand is computed (ir::computedOperandA) stacks all warps
+/// along M where the shape allows, so that A can stay in registers. On AMD
+/// matrix cores: fp16 or bf16 into fp32, int8 into int32, K a multiple of 8
 /// (mfmaAccumulator's layout).
 std::optional<BlockedLayout>
 tensorCoreLayout(const ir::Op &O, unsigned NumWarps, const TargetDesc &Target);

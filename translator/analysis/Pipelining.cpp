@@ -164,9 +164,10 @@ private:
   /// registers would not hold them beside the carried tiles (a dK/dV loop
   /// carries two accumulators and reads K and V every iteration; three
   /// programs an SM leave it 168 registers); with wgmma, those ptxas may
-  /// overwrite go there anyway (LoopInvariantA.h).
+  /// overwrite go there anyway (LoopInvariantA.h), and 8-bit ones, which
+  /// each iteration would exchange among threads, always do.
   void chooseResident(PipelinedLoop &P, PipelineTarget Target) const {
-    llvm::SmallVector<const Value *, 2> Invariant, AtRisk;
+    llvm::SmallVector<const Value *, 2> Invariant, AtRisk, Exchanged;
     unsigned Registers = 0;
     for (const auto &O : Body.ops()) {
       if (!P.Dots.count(O.get()) || !fragmentsOfA(*O))
@@ -180,15 +181,24 @@ private:
       Registers += tileRegisters(*A, P.Threads);
       if (Target.Wgmma && invariantInChoosingLoop(*O))
         AtRisk.push_back(A);
+      else if (storageBytes(A->type().Elem.Kind) == 1)
+        Exchanged.push_back(A);
     }
     for (unsigned I = 0; I < Loop.numResults(); ++I)
       if (!Loop.result(I)->type().isScalar())
         Registers += tileRegisters(*Loop.result(I), P.Threads);
+    using Residence = PipelinedLoop::Residence;
     if (Registers + IterationRegisters > Target.Registers) {
       P.Resident = std::move(Invariant);
     } else if (!AtRisk.empty()) {
-      P.Resident = std::move(AtRisk);
-      P.ResidentForWgmma = true;
+      // Exchanged ones go too, in program order.
+      for (const Value *A : Invariant)
+        if (llvm::is_contained(AtRisk, A) || llvm::is_contained(Exchanged, A))
+          P.Resident.push_back(A);
+      P.ResidentReason = Residence::PtxasOverwrite;
+    } else if (!Exchanged.empty()) {
+      P.Resident = std::move(Exchanged);
+      P.ResidentReason = Residence::Exchange;
     }
   }
 

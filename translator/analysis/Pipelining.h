@@ -62,14 +62,20 @@ struct PipelinedLoop {
   /// Dots whose operands both come from staged loads.
   llvm::DenseSet<const ir::Op *> Dots;
   /// Loop-invariant A operands of Dots held as mma fragments that the loop
-  /// reads from shared memory instead, written there once before it: where
-  /// they and the loop's carried tiles would leave a thread fewer than
-  /// IterationRegisters of its registers, or, with wgmma, those ptxas
-  /// may overwrite (LoopInvariantA.h); in program order.
+  /// reads from shared memory instead, written there once before it
+  /// (ResidentReason says why); in program order.
   llvm::SmallVector<const ir::Value *, 2> Resident;
-  /// Whether Resident is there for wgmma's sake (registers would hold the
-  /// operands; LoopInvariantA.h).
-  bool ResidentForWgmma = false;
+  enum class Residence {
+    /// They and the loop's carried tiles would leave a thread fewer than
+    /// IterationRegisters of its registers.
+    Registers,
+    /// With wgmma, ptxas may overwrite them (LoopInvariantA.h).
+    PtxasOverwrite,
+    /// 8-bit ones, whose fragments every iteration would exchange among
+    /// threads again (rt::fragment_operand).
+    Exchange,
+  };
+  Residence ResidentReason = Residence::Registers;
   /// Loop-invariant B operands of the body's other tensor-core dots (those
   /// not in Dots, which stage their register operands in the kernel's
   /// scratch at every call), written to shared memory once before the loop

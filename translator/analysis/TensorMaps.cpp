@@ -193,22 +193,33 @@ void factors(const Value *V, llvm::SmallVectorImpl<const Value *> &Out) {
 }
 
 /// Reads Base = param + batch * (Bound * Stride) of A's outer axis into
-/// A.Base and A.Batch.
-bool batchOf(TensorMapAccess &A) {
+/// A.Base and A.Batch; an outer axis without a mask ends with its box
+/// (OuterEnd: a head's D rows of V transposed), a constant factor.
+bool batchOf(TensorMapAccess &A, int64_t OuterEnd) {
   const Op *D = A.Base->definingOp();
   const TensorMapAxis &Outer = A.Axes[A.outerDim()];
-  if (!D || D->kind() != OpKind::AddPtr || !Outer.Bound || !Outer.Stride)
+  if (!D || D->kind() != OpKind::AddPtr || !Outer.Stride ||
+      (!Outer.Bound && Outer.Offset))
     return false;
   llvm::SmallVector<const Value *, 4> Factors;
   factors(D->operand(1), Factors);
-  for (const Value *Known : {Outer.Bound, Outer.Stride}) {
-    auto *It = llvm::find_if(Factors, [&](const Value *F) {
-      return sameScalar(unwidened(Known), F);
-    });
+  auto Take = [&](auto Matches) {
+    auto *It = llvm::find_if(Factors, Matches);
     if (It == Factors.end())
       return false;
     Factors.erase(It);
-  }
+    return true;
+  };
+  auto IsEnd = [&](const Value *F) {
+    return constant(F) && constant(F)->intValue() == OuterEnd;
+  };
+  auto Same = [&](const Value *Known) {
+    return
+        [&, Known](const Value *F) { return sameScalar(unwidened(Known), F); };
+  };
+  if (!(Outer.Bound ? Take(Same(Outer.Bound)) : Take(IsEnd)) ||
+      !Take(Same(Outer.Stride)))
+    return false;
   // TMA coordinates are 32-bit signed integers.
   if (Factors.size() != 1 || Factors[0]->type().Elem.Kind != ScalarKind::I32)
     return false;
@@ -269,7 +280,9 @@ std::optional<TensorMapAccess> matchTensorMap(const Op &Load) {
     A.InnerDim = constant(A.Axes[0].Stride) ? 1 : 0;
   if (Unit == 2)
     return std::nullopt;
-  if (A.Base->definingOp() && !batchOf(A))
+  const TensorMapAxis &Outer = A.Axes[A.outerDim()];
+  if (A.Base->definingOp() &&
+      !batchOf(A, Outer.Start + Ptrs->type().Shape[A.outerDim()]))
     return std::nullopt;
   return A;
 }

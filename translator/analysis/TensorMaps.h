@@ -48,7 +48,8 @@ struct TensorMapAccess {
   TensorMapAxis Axes[2];           // by tile dimension
   unsigned InnerDim = 1;           // the tile dimension with unit stride
   /// Which 2-D tensor of a stack (a 32-bit scalar), each the outer axis'
-  /// Bound times its Stride elements after the last; null for one tensor.
+  /// extent (Bound, or the box's end) times its Stride elements after the
+  /// last; null for one tensor.
   const ir::Value *Batch = nullptr;
   unsigned outerDim() const { return 1 - InnerDim; }
   /// The scalars the box's corner is computed from.

@@ -430,8 +430,27 @@ void KernelEmitter::emitOp(const Op &O) {
   }
   declareTile(R);
   line("#pragma unroll");
+  if (convertsInPairs(O)) {
+    // One instruction converts two elements (attention's P, every
+    // iteration).
+    line("for (int e = 0; e < " + std::to_string(elems(R)) + "; e += 2)");
+    line("rt::convert_pair(" + nameOf(R) + "[e], " + nameOf(R) + "[e + 1], " +
+             elem(O.operand(0), "e") + ", " + elem(O.operand(0), "e + 1") +
+             ");",
+         1);
+    return;
+  }
   line(loopHeader(elems(R)));
   line(nameOf(R) + "[e] = " + compute(O, "e") + ";", 1);
+}
+
+bool KernelEmitter::convertsInPairs(const Op &O) {
+  const Type &T = O.result()->type();
+  const ScalarKind To = T.Elem.Kind;
+  return O.kind() == OpKind::Cast && !T.isScalar() &&
+         elems(O.result()) % 2 == 0 &&
+         O.operand(0)->type().Elem.Kind == ScalarKind::F32 &&
+         (To == ScalarKind::F8E4M3 || To == ScalarKind::F8E5M2);
 }
 
 void KernelEmitter::declareResult(const Value *R, const Value *Init) {

@@ -58,6 +58,9 @@ private:
 
   /// Tiles that get a register array; the rest are folded into their users.
   bool materialized(const ir::Value *V);
+  /// Whether O, a materialized cast of floats to 8-bit floats, converts
+  /// its elements two at a time (rt::convert_pair).
+  bool convertsInPairs(const ir::Op &O);
 
   //===--- Names ----------------------------------------------------------===//
 

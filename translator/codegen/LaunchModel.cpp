@@ -121,7 +121,7 @@ json tensorMapModel(const Function &F, const EmittedKernel::TensorMapParam &M) {
           {"outer", Extent(Map.outerDim())},
           {"row_stride", hostScalar(F, Outer.Stride)},
           {"batch_stride", Map.Batch
-                               ? "std::uint64_t(" + hostScalar(F, Outer.Bound) +
+                               ? "std::uint64_t(" + Extent(Map.outerDim()) +
                                      ") * " + hostScalar(F, Outer.Stride)
                                : ""},
           {"adds", M.Adds}};

@@ -468,11 +468,16 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P) {
     Residents[V] = Name;
     Offset = End;
   };
+  using Residence = PipelinedLoop::Residence;
   if (!Resident.empty())
-    line(P.ResidentForWgmma
+    line(P.ResidentReason == Residence::PtxasOverwrite
              ? "// Loop-invariant A operands, read from shared memory: "
                "in registers, ptxas may give another wgmma's A "
                "fragments their registers where the loop chooses."
+         : P.ResidentReason == Residence::Exchange
+             ? "// Loop-invariant 8-bit A operands, read from shared "
+               "memory: from registers, every iteration would exchange "
+               "them among threads."
              : "// Loop-invariant A operands, read from shared "
                "memory: registers hold the accumulators.");
   for (const Value *A : Resident)

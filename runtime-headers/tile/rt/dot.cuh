@@ -290,7 +290,7 @@ __device__ void dot_mma_smem_b(const T (&a)[NA], const OB &ob,
 #pragma unroll
   for (int e = 0; e < NC; ++e)
     out[e] = acc[e];
-  if constexpr (sizeof(T) == 2 && a_fragments<LA, LC>() &&
+  if constexpr (sizeof(T) <= 2 && a_fragments<LA, LC>() &&
                 (Use == a_anywhere ||
                  !uses_wgmma<LC, T, fragment_operand<LA, T, NA>, OB>())) {
     // Nothing staged: the meeting the store expects happens here.

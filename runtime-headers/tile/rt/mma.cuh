@@ -169,10 +169,12 @@ template <class T> __device__ __forceinline__ unsigned pack_b16(T lo, T hi) {
 }
 
 /// A dot's A operand (M x K) held in registers in layout LA, an mma
-/// accumulator layout of M x K: its fragments are exactly the registers
-/// that mma.sync's and wgmma's A operands take, so a tile computed in the
-/// accumulator layout of an earlier dot (attention's probabilities) feeds
-/// the next dot without going through shared memory.
+/// accumulator layout of M x K: a tile computed in the accumulator layout
+/// of an earlier dot (attention's probabilities) feeds the next dot without
+/// going through shared memory. 16-bit fragments are exactly the registers
+/// that mma.sync's and wgmma's A operands take; an 8-bit fragment register
+/// holds 4 consecutive k where the accumulator layout gives a thread pairs
+/// of columns, so the four threads of a row exchange their pairs.
 template <class LA, class T, int N> struct fragment_operand {
   using layout = LA;
   static constexpr bool in_registers = true;
@@ -181,17 +183,58 @@ template <class LA, class T, int N> struct fragment_operand {
   static constexpr int k = LA::shape(1);
   const T (&regs)[N];
 
-  /// The four registers of the m16 x k16 fragment of row block i (of the
-  /// warp's) at k0, in mma's a0..a3 order: rows g and g + 8 of k chunk
-  /// k0 / 8, then of the next chunk.
+  /// The four registers of the m16 x mma_k<T>() fragment of row block i
+  /// (of the warp's) at k0, in mma's a0..a3 order: rows g and g + 8 of the
+  /// first half of the k range, then of the second. Warp-collective for
+  /// 8-bit T.
   __device__ void fragment(unsigned (&r)[4], int i, int k0) const {
+    static_assert(sizeof(T) <= 2, "16- or 8-bit A fragments");
+    if constexpr (sizeof(T) == 2) {
 #pragma unroll
-    for (int c = 0; c < 2; ++c)
+      for (int c = 0; c < 2; ++c)
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
-        r[2 * c + h] =
-            pack_b16(regs[fragment_element<LA>(i, k0 / 8 + c, 2 * h)],
-                     regs[fragment_element<LA>(i, k0 / 8 + c, 2 * h + 1)]);
+        for (int h = 0; h < 2; ++h)
+          r[2 * c + h] =
+              pack_b16(pair(i, k0 / 8 + c, h, 0), pair(i, k0 / 8 + c, h, 1));
+    } else {
+      // Thread t of a row's four holds columns 2t and 2t + 1 of each of the
+      // four 8-column chunks of the 32 k; it needs k 4t..4t+3 of the first
+      // 16 and of the second: the pairs of chunk t / 2 and 2 + t / 2 from
+      // threads 2 (t % 2) and 2 (t % 2) + 1. Each thread offers the pairs
+      // of chunks 0 and 2 in one word and those of 1 and 3 in another; two
+      // shuffles bring each reader one word from each of its two threads.
+      const int lane = threadIdx.x % 32, t = lane % 4, row = lane - t;
+      const bool odd = t % 2, upper = t / 2;
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        unsigned p[4];
+#pragma unroll
+        for (int c = 0; c < 4; ++c)
+          p[c] = byte_of(pair(i, k0 / 8 + c, h, 0)) |
+                 byte_of(pair(i, k0 / 8 + c, h, 1)) << 8;
+        const unsigned chunks02 = p[0] | p[2] << 16,
+                       chunks13 = p[1] | p[3] << 16;
+        const unsigned x = __shfl_sync(~0u, odd ? chunks13 : chunks02,
+                                       row + 2 * (t % 2) + t / 2);
+        const unsigned y = __shfl_sync(~0u, odd ? chunks02 : chunks13,
+                                       row + 2 * (t % 2) + 1 - t / 2);
+        // From the thread of columns 4 (t % 2), +1, and of the next two.
+        const unsigned lo = upper ? y : x, hi = upper ? x : y;
+        r[h] = __byte_perm(lo, hi, 0x5410);
+        r[2 + h] = __byte_perm(lo, hi, 0x7632);
+      }
+    }
+  }
+
+private:
+  /// Element e (0 or 1) of the thread's column pair in chunk j, row g + 8 h.
+  __device__ T pair(int i, int j, int h, int e) const {
+    return regs[fragment_element<LA>(i, j, 2 * h + e)];
+  }
+  __device__ static unsigned byte_of(T v) {
+    unsigned char b;
+    __builtin_memcpy(&b, &v, 1);
+    return b;
   }
 };
 
@@ -318,7 +361,7 @@ __device__ void mma_sync_fragments(const OA &a, const OB &b, TC (&acc)[NC]) {
   static_assert(OB::k == K && K % KI == 0 && (NB % 2 == 0 || NB == 1),
                 "whole fragments and chunk pairs");
   static_assert(fragments_match<LC, OA>() &&
-                    (!OA::in_registers || sizeof(T) == 2),
+                    (!OA::in_registers || sizeof(T) <= 2),
                 "A fragments for LC's warps");
   const int lane = threadIdx.x % 32, q = lane / 8, rr = lane % 8;
   const int g = lane / 4, t = lane % 4;
@@ -378,29 +421,31 @@ __device__ void mma_sync_fragments(const OA &a, const OB &b, TC (&acc)[NC]) {
     if constexpr (widens_to_f16<T>()) {
       // Two k16 halves: bytes 0-1 of every register, then bytes 2-3. A
       // and B split their k alike, so each product still meets its
-      // partner.
-      unsigned aw[2][MB][4], bw[2][NB][2];
+      // partner. B is widened a chunk at a time, as its products need it:
+      // all of a wide B widened at once doubles its registers.
+      unsigned aw[2][MB][4];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < 2; ++h)
 #pragma unroll
         for (int i = 0; i < MB; ++i)
 #pragma unroll
           for (int r = 0; r < 4; ++r)
             aw[h][i][r] = widen_pair<T>(af[i][r], h);
 #pragma unroll
-        for (int j = 0; j < NB; ++j)
+      for (int j = 0; j < NB; ++j) {
+        unsigned bw[2][2];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
 #pragma unroll
           for (int r = 0; r < 2; ++r)
-            bw[h][j][r] = widen_pair<T>(bf[j][r], h);
-      }
+            bw[h][r] = widen_pair<T>(bf[j][r], h);
 #pragma unroll
-      for (int i = 0; i < MB; ++i)
-#pragma unroll
-        for (int j = 0; j < NB; ++j)
+        for (int i = 0; i < MB; ++i)
           multiply(i, j, [&](float(&d)[4]) {
-            mma_m16n8k16<f16>(d, aw[0][i], bw[0][j]);
-            mma_m16n8k16<f16>(d, aw[1][i], bw[1][j]);
+            mma_m16n8k16<f16>(d, aw[0][i], bw[0]);
+            mma_m16n8k16<f16>(d, aw[1][i], bw[1]);
           });
+      }
     } else {
 #pragma unroll
       for (int i = 0; i < MB; ++i)

@@ -157,6 +157,23 @@ template <class To, class From> __device__ __forceinline__ To convert(From x) {
   }
 }
 
+#if !defined(__HIPCC__)
+/// lo and hi, floats, converted to the 8-bit float To as convert does, by
+/// one instruction for the pair (cvt.rn.satfinite.e4m3x2.f32 and its e5m2
+/// form) where a conversion each would take two.
+template <class To>
+__device__ __forceinline__ void convert_pair(To &out_lo, To &out_hi, float lo,
+                                             float hi) {
+  static_assert(__is_same(To, f8e4m3) || __is_same(To, f8e5m2),
+                "an 8-bit float");
+  const __nv_fp8x2_storage_t pair =
+      __nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE,
+                               __is_same(To, f8e4m3) ? __NV_E4M3 : __NV_E5M2);
+  out_lo.__x = static_cast<__nv_fp8_storage_t>(pair & 0xff);
+  out_hi.__x = static_cast<__nv_fp8_storage_t>(pair >> 8);
+}
+#endif
+
 /// x converted to the narrower float To rounding toward zero: the
 /// nearest-even conversion, or its neighbour toward zero where that rounded
 /// away from zero (so an overflow to infinity gives the largest finite

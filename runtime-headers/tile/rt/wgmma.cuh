@@ -88,13 +88,14 @@ template <int N> struct wgmma_instr;
 // The members of wgmma_instr<N>: one m64nN wgmma, 32 bytes of k deep,
 // accumulating into d (fp32, or int32 for 8-bit integers), B read through
 // descriptor db, A through descriptor da (run) or from the four registers
-// of a fragment (run_rs, fp16/bf16 or tf32); the PTX types, and the
-// operands each form takes, are picked from T. Only fp16 and bf16 operands
-// may be stored MN-major (TransA, TransB). SHAPE and ACCUMULATORS (the
-// register list, %0 to %(N/2 - 1)) name the instruction; DESCRIPTORS,
-// TRANSPOSES, RS and RS_K (RS without B's transpose, which tf32 lacks) are
-// the operand numbers that follow, and ACCS lists the accumulators'
-// constraints.
+// of a fragment (run_rs); the PTX types, and the operands each form takes,
+// are picked from T. Only fp16 and bf16 operands may be stored MN-major
+// (TransA, TransB). SHAPE and ACCUMULATORS (the register list, %0 to
+// %(N/2 - 1)) name the instruction; DESCRIPTORS, TRANSPOSES, RS (the
+// register form's A, B and scales, then B's transpose, which only 16-bit
+// types have) and RS_K (A, B and the predicate: float types add the scales,
+// integer types have none) are the operand numbers that follow, and ACCS
+// lists the accumulators' constraints.
 #define TILE_RT_WGMMA_ASM(SHAPE, TYPES, OPERANDS, INPUTS, ...)                 \
   asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"                      \
                "wgmma.mma_async.sync.aligned." SHAPE TYPES " " OPERANDS ";\n}" \
@@ -146,21 +147,40 @@ template <int N> struct wgmma_instr;
                         ACCUMULATORS ", " DESCRIPTORS ", p",                   \
                         ("l"(da), "l"(db)), ACCS(TILE_RT_S32, 0));             \
   }                                                                            \
-  template <class T, int TransB>                                               \
+  template <class T, int TransB, class TC>                                     \
   __device__ __forceinline__ static void run_rs(                               \
-      float(&d)[N / 2], const unsigned(&a)[4], uint64_t db) {                  \
+      TC(&d)[N / 2], const unsigned(&a)[4], uint64_t db) {                     \
     static_assert(sizeof(T) == 2 || !TransB, "a K-major B");                   \
     if constexpr (__is_same(T, float))                                         \
-      TILE_RT_WGMMA_ASM(SHAPE "k8", ".f32.tf32.tf32", ACCUMULATORS ", " RS_K,  \
+      TILE_RT_WGMMA_ASM(SHAPE "k8", ".f32.tf32.tf32",                          \
+                        ACCUMULATORS ", " RS_K ", 1, 1",                       \
                         ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)), \
                         ACCS(TILE_RT_F32, 0));                                 \
+    else if constexpr (__is_same(T, f8e4m3))                                   \
+      TILE_RT_WGMMA_ASM(SHAPE "k32", ".f32.e4m3.e4m3",                         \
+                        ACCUMULATORS ", " RS_K ", 1, 1",                       \
+                        ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)), \
+                        ACCS(TILE_RT_F32, 0));                                 \
+    else if constexpr (__is_same(T, f8e5m2))                                   \
+      TILE_RT_WGMMA_ASM(SHAPE "k32", ".f32.e5m2.e5m2",                         \
+                        ACCUMULATORS ", " RS_K ", 1, 1",                       \
+                        ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)), \
+                        ACCS(TILE_RT_F32, 0));                                 \
+    else if constexpr (__is_same(T, uint8_t))                                  \
+      TILE_RT_WGMMA_ASM(SHAPE "k32", ".s32.u8.u8", ACCUMULATORS ", " RS_K,     \
+                        ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)), \
+                        ACCS(TILE_RT_S32, 0));                                 \
+    else if constexpr (__is_same(T, int8_t))                                   \
+      TILE_RT_WGMMA_ASM(SHAPE "k32", ".s32.s8.s8", ACCUMULATORS ", " RS_K,     \
+                        ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db)), \
+                        ACCS(TILE_RT_S32, 0));                                 \
     else if constexpr (__is_same(T, bf16))                                     \
       TILE_RT_WGMMA_ASM(                                                       \
           SHAPE "k16", ".f32.bf16.bf16", ACCUMULATORS ", " RS,                 \
           ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "n"(TransB)),  \
           ACCS(TILE_RT_F32, 0));                                               \
     else {                                                                     \
-      static_assert(__is_same(T, f16), "A from registers: fp16, bf16, tf32");  \
+      static_assert(__is_same(T, f16), "A from registers of a wgmma type");    \
       TILE_RT_WGMMA_ASM(                                                       \
           SHAPE "k16", ".f32.f16.f16", ACCUMULATORS ", " RS,                   \
           ("r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "n"(TransB)),  \
@@ -170,14 +190,14 @@ template <int N> struct wgmma_instr;
 
 template <> struct wgmma_instr<8> {
   TILE_RT_WGMMA(8, "m64n8", "{%0, %1, %2, %3}", "%4, %5", "%6, %7",
-                "{%4, %5, %6, %7}, %8, p, 1, 1, %9",
-                "{%4, %5, %6, %7}, %8, p, 1, 1", TILE_RT_D4)
+                "{%4, %5, %6, %7}, %8, p, 1, 1, %9", "{%4, %5, %6, %7}, %8, p",
+                TILE_RT_D4)
 };
 
 template <> struct wgmma_instr<16> {
   TILE_RT_WGMMA(16, "m64n16", "{%0, %1, %2, %3, %4, %5, %6, %7}", "%8, %9",
                 "%10, %11", "{%8, %9, %10, %11}, %12, p, 1, 1, %13",
-                "{%8, %9, %10, %11}, %12, p, 1, 1", TILE_RT_D8)
+                "{%8, %9, %10, %11}, %12, p", TILE_RT_D8)
 };
 
 template <> struct wgmma_instr<32> {
@@ -185,7 +205,7 @@ template <> struct wgmma_instr<32> {
       32, "m64n32",
       "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15}",
       "%16, %17", "%18, %19", "{%16, %17, %18, %19}, %20, p, 1, 1, %21",
-      "{%16, %17, %18, %19}, %20, p, 1, 1", TILE_RT_D16)
+      "{%16, %17, %18, %19}, %20, p", TILE_RT_D16)
 };
 
 template <> struct wgmma_instr<64> {
@@ -195,7 +215,7 @@ template <> struct wgmma_instr<64> {
                 "%26, %27, %28, %29, %30, %31}",
                 "%32, %33", "%34, %35",
                 "{%32, %33, %34, %35}, %36, p, 1, 1, %37",
-                "{%32, %33, %34, %35}, %36, p, 1, 1", TILE_RT_D32)
+                "{%32, %33, %34, %35}, %36, p", TILE_RT_D32)
 };
 
 template <> struct wgmma_instr<128> {
@@ -207,7 +227,7 @@ template <> struct wgmma_instr<128> {
       "%44, %45, %46, %47, %48, %49, %50, %51, %52, %53, %54, %55, %56, %57, "
       "%58, %59, %60, %61, %62, %63}",
       "%64, %65", "%66, %67", "{%64, %65, %66, %67}, %68, p, 1, 1, %69",
-      "{%64, %65, %66, %67}, %68, p, 1, 1", TILE_RT_D64)
+      "{%64, %65, %66, %67}, %68, p", TILE_RT_D64)
 };
 
 template <> struct wgmma_instr<256> {
@@ -225,7 +245,7 @@ template <> struct wgmma_instr<256> {
       "%124, %125, %126, %127}",
       "%128, %129", "%130, %131",
       "{%128, %129, %130, %131}, %132, p, 1, 1, %133",
-      "{%128, %129, %130, %131}, %132, p, 1, 1", TILE_RT_D128)
+      "{%128, %129, %130, %131}, %132, p", TILE_RT_D128)
 };
 
 #undef TILE_RT_WGMMA
