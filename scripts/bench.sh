@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Usage: scripts/bench.sh DIR
+# Usage: scripts/bench.sh DIR [GROUP...]
 #
 # On the GPU machine: runs every benchmark binary DIR/*_bench (built
 # elsewhere, e.g. gathered by scripts/gpu-check.sh --prepare into DIR/bin;
@@ -11,18 +11,60 @@
 # tables in DIR/summary.md and its charts in DIR/charts (bench_report.py),
 # autotuning's table in DIR/autotune.md (autotune_report.py), and the
 # PyTorch extension's in DIR/torch_extension.md.
+#
+# With GROUPs (memory, matmul, attention, attention_backward, autotune,
+# extension), only those groups' binaries and peers run, each group's
+# samples beside its peers, and their lines go to DIR/bench-GROUP.jsonl:
+# for a machine whose calls are time-limited, one call a group. The page
+# then comes from all of them: cat DIR/bench-*.jsonl > DIR/bench.jsonl and
+# bench_report.py over it.
 # Exit 0 when every binary ran and every result was right.
 set -euo pipefail
 
-(($# == 1)) || {
-  echo "usage: $0 DIR" >&2
+usage() {
+  echo "usage: $0 DIR [memory|matmul|attention|attention_backward|autotune|extension ...]" >&2
   exit 2
 }
+(($# >= 1)) || usage
 dir=$1
+shift
+groups=("$@")
+for g in "${groups[@]}"; do
+  case $g in
+  memory | matmul | attention | attention_backward | autotune | extension) ;;
+  *) usage ;;
+  esac
+done
 here=$(cd "$(dirname "$0")" && pwd)
-results=$dir/bench.jsonl
+if ((${#groups[@]} == 0)); then
+  results=$dir/bench.jsonl
+else
+  results=$dir/bench-$(
+    IFS=-
+    echo "${groups[*]}"
+  ).jsonl
+fi
 : >"$results"
 status=0
+
+wanted() {
+  ((${#groups[@]} == 0)) && return 0
+  local g
+  for g in "${groups[@]}"; do [[ $g == "$1" ]] && return 0; done
+  return 1
+}
+
+# The group of a sample's benchmark binary: its peers are bench_peers.py's
+# --only of the same name.
+group_of() {
+  case $(basename "$1") in
+  matmul_bench | grouped_gemm_bench) echo matmul ;;
+  attention_bench) echo attention ;;
+  attention_backward_bench) echo attention_backward ;;
+  autotune_bench) echo autotune ;;
+  *) echo memory ;;
+  esac
+}
 
 shopt -s nullglob
 bins=("$dir"/*_bench)
@@ -31,6 +73,7 @@ if ((${#bins[@]} == 0)); then
   exit 1
 fi
 for bin in "${bins[@]}"; do
+  wanted "$(group_of "$bin")" || continue
   echo "== $(basename "$bin")"
   rc=0
   "$bin" | tee -a "$results" || rc=$?
@@ -41,34 +84,51 @@ for bin in "${bins[@]}"; do
 done
 
 echo "== Triton and PyTorch"
-python3 "$here/bench_peers.py" | tee -a "$results" || status=1
+if ((${#groups[@]} == 0)); then
+  python3 "$here/bench_peers.py" | tee -a "$results" || status=1
+else
+  for g in memory matmul attention attention_backward autotune; do
+    wanted $g || continue
+    python3 "$here/bench_peers.py" --only $g | tee -a "$results" || status=1
+  done
+fi
 
 echo
 card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
 echo "GPU: $card"
 python3 "$here/bench_peers.py" --table "$results" || status=1
-# The benchmark page's tables and charts (BENCHMARKS.md's summary section):
-# DIR/summary.md and DIR/charts/*.svg, named after the commit the binaries
-# were built from (gpu-check.sh --prepare's manifest).
-commit=unknown
-if [[ -f $dir/manifest.txt ]]; then
-  commit=$(sed -n 's/^built from //p' "$dir/manifest.txt" | head -n1)
-elif [[ -f $dir/../manifest.txt ]]; then
-  commit=$(sed -n 's/^built from //p' "$dir/../manifest.txt" | head -n1)
+# The benchmark page's tables and charts (BENCHMARKS.md's summary section),
+# from a whole run: DIR/summary.md and DIR/charts/*.svg, named after the
+# commit the binaries were built from (gpu-check.sh --prepare's manifest).
+if ((${#groups[@]} == 0)); then
+  commit=unknown
+  if [[ -f $dir/manifest.txt ]]; then
+    commit=$(sed -n 's/^built from //p' "$dir/manifest.txt" | head -n1)
+  elif [[ -f $dir/../manifest.txt ]]; then
+    commit=$(sed -n 's/^built from //p' "$dir/../manifest.txt" | head -n1)
+  fi
+  python3 "$here/bench_report.py" "$results" --card "$card" --date "$(date -u +%F)" \
+    --commit "$commit" --charts "$dir/charts" >"$dir/summary.md" || status=1
 fi
-python3 "$here/bench_report.py" "$results" --card "$card" --date "$(date -u +%F)" \
-  --commit "$commit" --charts "$dir/charts" >"$dir/summary.md" || status=1
 # Autotuning against the exhaustive search and Triton's own (autotune_bench,
 # bench_peers.py's autotune peers): DIR/autotune.md.
-echo
-python3 "$here/autotune_report.py" "$results" | tee "$dir/autotune.md" || status=1
+if wanted autotune; then
+  echo
+  python3 "$here/autotune_report.py" "$results" | tee "$dir/autotune.md" || status=1
+fi
 # The same kernels called from PyTorch (samples/torch_extension), where
 # torch is installed and gpu-check.sh --prepare left the extension's inputs
-# beside DIR: DIR/torch_extension.md, with the C++ wrappers' times above.
-if [[ -f $dir/../build/samples/torch_extension/extension.json ]] &&
+# beside DIR: DIR/torch_extension.md, with the C++ wrappers' times above
+# (in a group run, those of DIR/bench-*.jsonl).
+if wanted extension && [[ -f $dir/../build/samples/torch_extension/extension.json ]] &&
   python3 -c "import torch" 2>/dev/null; then
   echo
-  python3 "$here/../samples/torch_extension/bench_tilecc_torch.py" "$dir/../build" "$results" |
+  wrappers=$results
+  if ((${#groups[@]} != 0)); then
+    wrappers=$dir/wrappers.jsonl
+    cat "$dir"/bench-*.jsonl >"$wrappers"
+  fi
+  python3 "$here/../samples/torch_extension/bench_tilecc_torch.py" "$dir/../build" "$wrappers" |
     tee "$dir/torch_extension.md" || status=1
 fi
 exit $status

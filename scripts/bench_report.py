@@ -3,7 +3,8 @@
 the JSON lines of one scripts/bench.sh run.
 
     python3 scripts/bench_report.py DIR/bench.jsonl --card "NVIDIA H200" \\
-        --date 2026-12-05 --commit abc1234 [--page BENCHMARKS.md] [--charts docs/benchmarks]
+        --date 2026-12-05 --commit abc1234 [--by-group] [--page BENCHMARKS.md] \\
+        [--charts docs/benchmarks]
 
 Each workload and size gets a row: tilecc's best configuration, the fastest
 Triton variant, the fastest vendor library (torch: cuBLAS, cuDNN, flash) and,
@@ -71,11 +72,13 @@ def cell(entry, impl, value):
     return fmt(value, ".1f")
 
 
-def tables(rows, card, date, commit):
+def tables(rows, card, date, commit, by_group=False):
     """The Markdown of every group's table."""
-    out = [f"Measured on an {card}, {date}, commit {commit}: every sample beside "
-           "every peer in one run of `scripts/bench.sh` (medians after warm-up, "
-           "L2 flushed, fresh random inputs, every result checked).", ""]
+    how = ("each group's samples beside its peers in one call of `scripts/bench.sh DIR "
+           "GROUP`, the groups one after another on the same machine" if by_group else
+           "every sample beside every peer in one run of `scripts/bench.sh`")
+    out = [f"Measured on an {card}, {date}, commit {commit}: {how} (medians after "
+           "warm-up, L2 flushed, fresh random inputs, every result checked).", ""]
     for title, key, unit in GROUPS:
         members = [(k, e) for k, e in rows.items() if group_of(k[0]) == key]
         if not members:
@@ -140,6 +143,8 @@ def chart(title, members):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("jsonl", help="the JSON lines scripts/bench.sh kept")
+    ap.add_argument("--by-group", action="store_true",
+                    help="the lines come from group runs (scripts/bench.sh DIR GROUP)")
     ap.add_argument("--card", required=True, help="the GPU, as nvidia-smi names it")
     ap.add_argument("--date", required=True)
     ap.add_argument("--commit", required=True)
@@ -147,7 +152,7 @@ def main():
     ap.add_argument("--charts", default="docs/benchmarks", help="directory for the SVG charts")
     args = ap.parse_args()
     rows, status = best_rows(args.jsonl)
-    text = tables(rows, args.card, args.date, args.commit)
+    text = tables(rows, args.card, args.date, args.commit, args.by_group)
     os.makedirs(args.charts, exist_ok=True)
     for title, key, _ in GROUPS:
         members = [(k, e) for k, e in rows.items() if group_of(k[0]) == key]
