@@ -16,8 +16,8 @@
 # extension), only those groups' binaries and peers run, each group's
 # samples beside its peers, and their lines go to DIR/bench-GROUP.jsonl:
 # for a machine whose calls are time-limited, one call a group. The page
-# then comes from all of them: cat DIR/bench-*.jsonl > DIR/bench.jsonl and
-# bench_report.py over it.
+# then comes from all of them (bench_report.py DIR/bench-*.jsonl), each
+# group's table naming its own card, date and commit.
 # Exit 0 when every binary ran and every result was right.
 set -euo pipefail
 
@@ -44,7 +44,23 @@ else
     echo "${groups[*]}"
   ).jsonl
 fi
-: >"$results"
+# The card, date and commit of the binaries (gpu-check.sh --prepare's
+# manifest), as the run's first line, for the page to say where each
+# group's figures come from.
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
+commit=unknown
+for manifest in "$dir/manifest.txt" "$dir/../manifest.txt"; do
+  if [[ -f $manifest ]]; then
+    commit=$(sed -n 's/^built from //p' "$manifest" | head -n1)
+    break
+  fi
+done
+python3 - "$card" "$(date -u +%F)" "$commit" "${groups[@]}" >"$results" <<'PY'
+import json, sys
+card, date, commit, *groups = sys.argv[1:]
+print(json.dumps({"meta": True, "card": card, "date": date, "commit": commit,
+                  "groups": groups or ["memory", "matmul", "attention", "attention_backward"]}))
+PY
 status=0
 
 wanted() {
@@ -94,21 +110,12 @@ else
 fi
 
 echo
-card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -n1)
 echo "GPU: $card"
 python3 "$here/bench_peers.py" --table "$results" || status=1
 # The benchmark page's tables and charts (BENCHMARKS.md's summary section),
-# from a whole run: DIR/summary.md and DIR/charts/*.svg, named after the
-# commit the binaries were built from (gpu-check.sh --prepare's manifest).
+# from a whole run: DIR/summary.md and DIR/charts/*.svg.
 if ((${#groups[@]} == 0)); then
-  commit=unknown
-  if [[ -f $dir/manifest.txt ]]; then
-    commit=$(sed -n 's/^built from //p' "$dir/manifest.txt" | head -n1)
-  elif [[ -f $dir/../manifest.txt ]]; then
-    commit=$(sed -n 's/^built from //p' "$dir/../manifest.txt" | head -n1)
-  fi
-  python3 "$here/bench_report.py" "$results" --card "$card" --date "$(date -u +%F)" \
-    --commit "$commit" --charts "$dir/charts" >"$dir/summary.md" || status=1
+  python3 "$here/bench_report.py" "$results" --charts "$dir/charts" >"$dir/summary.md" || status=1
 fi
 # Autotuning against the exhaustive search and Triton's own (autotune_bench,
 # bench_peers.py's autotune peers): DIR/autotune.md.

@@ -2246,6 +2246,18 @@ def rate(r):
     return r.get("tflops", r.get("gbps"))
 
 
+def json_lines(path):
+    """The JSON objects of the lines of path, in order; other lines skipped."""
+    with open(path) as f:
+        for text in f:
+            try:
+                r = json.loads(text)
+            except ValueError:
+                continue
+            if isinstance(r, dict):
+                yield r, text
+
+
 def best_rows(path):
     """The JSON lines in path joined into one entry per workload and shape:
     {impl: its line} with tilecc's best configuration and each peer's fastest
@@ -2253,32 +2265,30 @@ def best_rows(path):
     any result was wrong, else 0."""
     rows = {}
     status = 0
-    with open(path) as f:
-        for text in f:
-            try:
-                r = json.loads(text)
-            except ValueError:
-                continue
-            if not r.get("ok", False):
-                status = 1
-                print(f"WRONG RESULT: {text.strip()}")
-            # A kernel of a pass with several (attention_bwd's dK/dV, dQ):
-            # the pass's own line has the peers. Autotuning's lines
-            # (autotune_bench, --only autotune) have their own report.
-            if r.get("part_of") or r.get("autotune"):
-                continue
-            # One row per workload and shape.
-            entry = rows.setdefault((r["workload"], tuple(r["shape"])),
-                                    {"shape": r["shape"]})
-            impl = r["impl"]
-            if impl == "tilecc" and not r.get("best"):
-                continue
-            # Of several variants of a peer (Triton's matmul tutorials), the
-            # fastest.
-            if impl in entry and rate(entry[impl]) is not None and (
-                    rate(r) is None or rate(r) <= rate(entry[impl])):
-                continue
-            entry[impl] = r
+    for r, text in json_lines(path):
+        # Where and when (bench.sh's first line of a run): no result.
+        if r.get("meta"):
+            continue
+        if not r.get("ok", False):
+            status = 1
+            print(f"WRONG RESULT: {text.strip()}")
+        # A kernel of a pass with several (attention_bwd's dK/dV, dQ):
+        # the pass's own line has the peers. Autotuning's lines
+        # (autotune_bench, --only autotune) have their own report.
+        if r.get("part_of") or r.get("autotune"):
+            continue
+        # One row per workload and shape.
+        entry = rows.setdefault((r["workload"], tuple(r["shape"])),
+                                {"shape": r["shape"]})
+        impl = r["impl"]
+        if impl == "tilecc" and not r.get("best"):
+            continue
+        # Of several variants of a peer (Triton's matmul tutorials), the
+        # fastest.
+        if impl in entry and rate(entry[impl]) is not None and (
+                rate(r) is None or rate(r) <= rate(entry[impl])):
+            continue
+        entry[impl] = r
     return rows, status
 
 

@@ -204,10 +204,10 @@ attention_fp8(const tile::float8_e4m3 *q, const tile::float8_e4m3 *k,
 }
 
 // Per head_dim and masking, the wrapper's default first (the fastest on an
-// H100/H200 at most lengths), then others (BENCHMARKS.md). At head_dim 128
-// the default is a persistent program (one per SM, its producer warpgroup
-// copying the next tile's Q, K and V while the consumers finish this one):
-// without a mask 1.11x one program per block at seq 1024, 0.92-1.12x at
+// H100/H200 at most lengths), then others (docs/benchmarks-history.md). At
+// head_dim 128 the default is a persistent program (one per SM, its producer
+// warpgroup copying the next tile's Q, K and V while the consumers finish this
+// one): without a mask 1.11x one program per block at seq 1024, 0.92-1.12x at
 // 4096 (the length that varies most between runs), 1.01x at 8192;
 // causal, taking its tiles in pairs that cost alike, 1.24x at 1024,
 // 1.04-1.07x at 4096, 1.01x at 8192 (H200). At head_dim 64 it is
@@ -289,11 +289,11 @@ ATTENTION_CONFIGS(
                  .warp_specialize = true});
 ATTENTION_CONFIGS(attention_bf16);
 
-// fp8, per head_dim and masking, the default first (H100; BENCHMARKS.md,
-// session 64). Blocks of 256 keys with a producer warpgroup: the exchange
-// that turns P into the second product's fragments, the softmax's
-// reductions and the loop's bookkeeping are paid once for twice the keys
-// (1.21-1.34x blocks of 128 at head_dim 128 without a mask, 1.12-1.18x
+// fp8, per head_dim and masking, the default first (H100;
+// docs/benchmarks-history.md, session 64). Blocks of 256 keys with a producer
+// warpgroup: the exchange that turns P into the second product's fragments, the
+// softmax's reductions and the loop's bookkeeping are paid once for twice the
+// keys (1.21-1.34x blocks of 128 at head_dim 128 without a mask, 1.12-1.18x
 // causal past seq 1024; registers leave this loop unrotated). At head_dim
 // 64 causal, 64-row blocks of 4 warps, three programs an SM (1.07-1.10x
 // 128 x 256 blocks). The causal 128-key blocks at head_dim 128 are the

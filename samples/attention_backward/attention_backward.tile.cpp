@@ -308,9 +308,9 @@ TILE_KERNEL void attention_bwd_dq_f16(
 }
 
 // Per kernel, head_dim and masking, the fastest of a sweep on an H200
-// (BENCHMARKS.md): 64 x 64 blocks of 4 warps but at head_dim 128 for dK and
-// dV (128 keys, 8 warps: the loop keeps K and V in shared memory, its
-// accumulators take the registers) and dQ without a mask (128 queries, 8
+// (docs/benchmarks-history.md): 64 x 64 blocks of 4 warps but at head_dim 128
+// for dK and dV (128 keys, 8 warps: the loop keeps K and V in shared memory,
+// its accumulators take the registers) and dQ without a mask (128 queries, 8
 // warps: 2-8 % faster than 64 x 64); three dK/dV programs an SM at head_dim
 // 64 without a mask (K and V then in shared memory: 1.06-1.24x faster than
 // two warp-specialized programs with K and V in registers); a producer
@@ -367,8 +367,8 @@ TILE_CONFIGS(attention_bwd_dq_f16,
 // on another stream, which waits for delta as before, they took the SMs
 // first and the pass was 0.97x at head_dim 64, causal, seq 4096.
 // The fused kernel at head_dim 128, causal or not, and at 64 without a mask
-// (BENCHMARKS.md: the whole pass 1.03-1.09x faster than with the two
-// kernels from seq 4096 at head_dim 128, 1.03-1.06x at 64, where 64 x 128
+// (docs/benchmarks-history.md: the whole pass 1.03-1.09x faster than with the
+// two kernels from seq 4096 at head_dim 128, 1.03-1.06x at 64, where 64 x 128
 // blocks win from seq 4096 and 64 x 64 at 1024; slower at seq 1024 but at
 // head_dim 128 without a mask, and at head_dim 64 causal). The benchmark
 // keeps the faster pass. Persistent 64 x 128 programs at head_dim 64: the

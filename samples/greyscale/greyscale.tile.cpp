@@ -23,9 +23,9 @@ TILE_KERNEL void greyscale(const float *rgb, float *grey, int h, int w) {
 }
 
 // The default (first) configuration is the fastest measured on an H100
-// (BENCHMARKS.md): 4096-element tiles of long rows give each thread several
-// 16-byte loads in flight. The others are tiles of 1024 elements from long
-// rows to square.
+// (docs/benchmarks-history.md): 4096-element tiles of long rows give each
+// thread several 16-byte loads in flight. The others are tiles of 1024 elements
+// from long rows to square.
 TILE_CONFIGS(greyscale, tile::config{.meta = {16, 256}, .num_warps = 8},
              tile::config{.meta = {8, 128}, .num_warps = 4},
              tile::config{.meta = {16, 64}, .num_warps = 4},

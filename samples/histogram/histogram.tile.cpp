@@ -40,8 +40,8 @@ TILE_KERNEL void histogram(const int *x, int *bins_out, int n, int n_bins) {
 // The wrapper takes the first configuration that applies (histogram_fits):
 // shared-memory counts for up to 256 and up to 1024 bins, in programs of
 // 32 warps (on an H200 at 256 bins: 0.075-0.080 ms, where 16 warps take
-// 0.088-0.092 and 8 warps 0.11; BENCHMARKS.md), one global atomic per
-// value beyond, 4 to 16 values per thread.
+// 0.088-0.092 and 8 warps 0.11; docs/benchmarks-history.md), one global atomic
+// per value beyond, 4 to 16 values per thread.
 TILE_CONFIGS(histogram, tile::config{.meta = {8192, 256}, .num_warps = 32},
              tile::config{.meta = {8192, 1024}, .num_warps = 32},
              tile::config{.meta = {1024, 0}, .num_warps = 4},

@@ -196,8 +196,8 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
 // compare.
 // Backward: persistent programs first (PERSISTENT_STAGES > 0: one per
 // group, each loop in that many stages; no lock): 1.4-2.4x the locked
-// ones on an H100 (BENCHMARKS.md, session 61); then tutorial 05's locked
-// partial sums, several rows per program, for the benchmark to compare.
+// ones on an H100 (docs/benchmarks-history.md, session 61); then tutorial 05's
+// locked partial sums, several rows per program, for the benchmark to compare.
 // Autotuning: the rows' shape decides, and every trial must find the locks
 // and the counts beside them zero (the partial sums start over with them).
 #define LAYER_NORM_KERNELS(SUFFIX, T)                                          \

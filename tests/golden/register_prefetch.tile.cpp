@@ -7,7 +7,13 @@
 // (transforms/RegisterPrefetch), the first iteration's before the loop;
 // each such load is masked off where its iteration does not run (compared
 // in 64 bits). A's pointer tile, advanced by BK, is advanced once more for
-// the load ahead. A loop of one stage loads where the source does.
+// the load ahead. The loop carries the operands, so it stages them in
+// shared memory an iteration ahead too (analysis/MfmaStagedAhead): the
+// first iteration's before the loop, the next one's after the yield, into
+// the other of two buffers, with one barrier an iteration; the dot
+// multiplies from its iteration's buffer, unless two buffers do not fit
+// (configuration 1: 2 x 34816 bytes, more than gfx90a's 64 KB). A loop of
+// one stage loads where the source does and stages in the dot.
 #include <tile/tile.hpp>
 
 template <int BM, int BN, int BK>
@@ -34,8 +40,11 @@ TILE_KERNEL void prefetched(const tile::half *a, const tile::half *b, float *c,
                             int k) {
   product<BM, BN, BK>(a, b, c, k);
 }
-TILE_CONFIGS(prefetched, tile::config{.meta = {64, 64, 32}, .num_warps = 4,
-                                      .num_stages = 2});
+TILE_CONFIGS(prefetched,
+             tile::config{.meta = {64, 64, 32}, .num_warps = 4,
+                          .num_stages = 2},
+             tile::config{.meta = {128, 128, 64}, .num_warps = 4,
+                          .num_stages = 2});
 template <int BM, int BN, int BK>
 TILE_GRID(prefetched)
 tile::grid prefetched_grid(const tile::half *, const tile::half *, float *,
@@ -64,8 +73,13 @@ tile::grid one_stage_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: {{.*}} && [[FIRST]]),
 // CHECK: rt::f16 y[8];
 // CHECK: {{.*}} && [[FIRST]]), rt::f16(0));
+// The first iteration's staged in the first buffer.
+// CHECK: alignas(16) __shared__ unsigned char [[BUF:acc_[0-9]+_staged]][18432];
+// CHECK-NEXT: rt::mfma_stage<L6, L9>(x_1, y_1, [[BUF]]);
+// CHECK-NEXT: int [[SLOT:staged_slot[0-9]*]] = 0;
+// CHECK-NEXT: __syncthreads();
 // The next iteration's, at the top of the body, if it runs.
-// CHECK: for (int k0 = 0; k0 < k; k0 += 32) {
+// CHECK-NEXT: for (int k0 = 0; k0 < k; k0 += 32) {
 // CHECK-NEXT: const int [[NEXT:k0_[0-9]+]] = (k0 + 32);
 // CHECK-NEXT: const int64_t [[WIDE:t[0-9]+]] = rt::convert<int64_t>(k0);
 // CHECK-NEXT: const int64_t [[SUM:t[0-9]+]] = ([[WIDE]] + int64_t(32));
@@ -78,14 +92,30 @@ tile::grid one_stage_grid(const tile::half *, const tile::half *, float *,
 // CHECK: rt::ld_global_v8(
 // CHECK-NEXT: &[[Y:y_[0-9]+]][e],
 // CHECK: ((([[NEXT]] + rk[{{.*}}]) < k) && [[AHEAD]]),
-// This iteration's, carried in.
-// CHECK: rt::dot_mfma<L6, L9, L8>(x_1, y_1, acc_1, acc_2, scratch);
+// This iteration's, multiplied from the buffer staged before it.
+// CHECK-NOT: __syncthreads
+// CHECK: rt::mfma_multiply<L6, L9, L8, rt::f16>(acc_1, acc_2,
+// CHECK-NEXT: [[BUF]] + [[SLOT]] * 9216);
+// CHECK-NOT: __syncthreads
 // CHECK: a_ptrs_1_next[e] = [[PTRS]][e];
 // CHECK: x_1_next[e] = [[X]][e];
 // CHECK: y_1_next[e] = [[Y]][e];
+// The next iteration's staged in the other buffer, once carried.
+// CHECK: y_1[e] = y_1_next[e];
+// CHECK-NEXT: rt::mfma_stage<L6, L9>(x_1, y_1, [[BUF]] + ([[SLOT]] ^ 1) * 9216);
+// CHECK-NEXT: [[SLOT]] ^= 1;
+// CHECK-NEXT: __syncthreads();
+// CHECK-NEXT: }
+
+// Two buffers would not fit: one, in the dot, as without the prefetch.
+// CHECK-LABEL: prefetched_c1_aligned16(
+// CHECK-NOT: mfma_stage
+// CHECK: for (int k0 = 0; k0 < k; k0 += 64) {
+// CHECK: rt::dot_mfma<{{.*}}>(x_1, y_1, acc_1, acc_2, scratch);
 
 // ONE-LABEL: one_stage_c0_aligned16(
 // ONE: for (int k0 = 0; k0 < k; k0 += 32) {
 // ONE-NOT: k0 + 32
 // ONE: rt::ld_global_v8(&x[e], a_ptrs_1[e],
+// ONE-NOT: mfma_stage
 // ONE: rt::dot_mfma<L6, L9, L8>(x, y, acc_1, acc_2, scratch);

@@ -172,6 +172,8 @@ tile::grid copy_grid(const float *, float *, int n) {
 // PLAN-HIP: // mm configuration 0: BM=64, BN=64, BK=32 num_warps=4 num_stages=2 on gfx90a
 // PLAN-HIP-NEXT: launch mm_c0_aligned16 when tilecc_aligned16{{$}}
 // PLAN-HIP-NEXT: launch mm_c0_generic when always
-// The matrix cores' operands, rows padded by 4: (64 + 64) x (32 + 4) halves.
-// PLAN-HIP-NEXT: kernel mm_c0_aligned16: 256 threads, __launch_bounds__(256), 0 bytes of dynamic and 9216 of static shared memory
+// The matrix cores' operands, rows padded by 4: (64 + 64) x (32 + 4) halves,
+// in two buffers (staged an iteration ahead, the loop carrying them).
+// PLAN-HIP-NEXT: kernel mm_c0_aligned16: 256 threads, __launch_bounds__(256), 0 bytes of dynamic and 18432 of static shared memory
+// PLAN-HIP-NEXT: pointers 16-byte aligned, integers divisible as their accesses need; matrix-core operands staged in shared memory an iteration ahead (two buffers, taken in turn)
 // PLAN-HIP-NOT: tensor map

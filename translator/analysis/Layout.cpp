@@ -148,9 +148,9 @@ BlockedLayout transposed(const BlockedLayout &L) {
 }
 
 std::optional<BlockedLayout> mfmaAccumulator(llvm::ArrayRef<int64_t> Shape,
-                                             unsigned NumWarps) {
-  constexpr int64_t Tile = 32;
-  if (Shape.size() != 2 || Shape[0] % Tile != 0 || Shape[1] % Tile != 0)
+                                             unsigned NumWarps, int64_t Tile) {
+  if ((Tile != 32 && Tile != 16) || Shape.size() != 2 || Shape[0] % Tile != 0 ||
+      Shape[1] % Tile != 0)
     return std::nullopt;
   unsigned WM = 1, WN = 1;
   while (WM * WN < NumWarps) {
@@ -164,11 +164,14 @@ std::optional<BlockedLayout> mfmaAccumulator(llvm::ArrayRef<int64_t> Shape,
       Shape[1] % (Tile * WN) != 0)
     return std::nullopt;
   BlockedLayout L;
+  // 64 lanes in groups of Tile, each group 4 rows further down.
+  const unsigned Groups = static_cast<unsigned>(64 / Tile);
+  const unsigned RunsPerTile = static_cast<unsigned>(Tile / (4 * Groups));
   L.SizePerThread = {4, 1};
-  L.ThreadsPerWarp = {2, 32};
+  L.ThreadsPerWarp = {Groups, static_cast<unsigned>(Tile)};
   L.WarpsPerCTA = {WM, WN};
   L.Order = {1, 0};
-  L.WarpReps = {static_cast<unsigned>(4 * (Shape[0] / (Tile * WM))),
+  L.WarpReps = {static_cast<unsigned>(RunsPerTile * (Shape[0] / (Tile * WM))),
                 static_cast<unsigned>(Shape[1] / (Tile * WN))};
   L.Mfma = true;
   return L;

@@ -119,13 +119,16 @@ std::optional<BlockedLayout> mmaAccumulator(llvm::ArrayRef<int64_t> Shape,
 /// (tile::rt's transposed_t).
 BlockedLayout transposed(const BlockedLayout &L);
 
-/// The accumulator layout of an AMD matrix-core dot (v_mfma_f32_32x32x8,
-/// wavefronts of 64) with result Shape (M x N): 32 x 32 tiles, each thread
-/// holding 4 consecutive rows in 4 runs 8 rows apart of one column (2 x 32
-/// lanes), wavefronts splitting M first, then N, each repeating the tile
-/// over its block. Nothing when the shape cannot be split that way.
+/// The accumulator layout of an AMD matrix-core dot (wavefronts of 64)
+/// with result Shape (M x N) on Tile x Tile instructions: at Tile = 32
+/// (v_mfma_f32_32x32x8) each thread holds 4 consecutive rows in 4 runs 8
+/// rows apart of one column (2 x 32 lanes), at Tile = 16
+/// (v_mfma_f32_16x16x16) 4 consecutive rows of one column (4 x 16 lanes);
+/// wavefronts split M first, then N, each repeating the tile over its
+/// block. Nothing when the shape cannot be split that way.
 std::optional<BlockedLayout> mfmaAccumulator(llvm::ArrayRef<int64_t> Shape,
-                                             unsigned NumWarps);
+                                             unsigned NumWarps,
+                                             int64_t Tile = 32);
 
 /// The layout in which the M x K A operand of a tensor-core dot with
 /// accumulator layout Acc is held in registers as mma A fragments: Acc's,

@@ -50,8 +50,10 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
     return std::nullopt;
   const Type &A = O.operand(0)->type(), &B = O.operand(1)->type();
   const Type &C = O.result()->type();
-  // AMD matrix cores: fp16 or bf16 into fp32, int8 into int32, 8 deep;
-  // fp32, 2 deep (full fp32 products, whatever the precision asked for).
+  // AMD matrix cores: fp16 or bf16 into fp32, int8 into int32, 8 deep on
+  // 32 x 32 tiles, 16 deep on 16 x 16; fp32 2 or 4 deep (full fp32
+  // products, whatever the precision asked for). 32 x 32 where the block
+  // splits into them (half the shared-memory reads a product), else 16 x 16.
   if (Target.HasMfma) {
     const ScalarKind K = A.Elem.Kind;
     const bool Types =
@@ -60,10 +62,15 @@ std::optional<BlockedLayout> tensorCoreLayout(const Op &O, unsigned NumWarps,
            K == ScalarKind::F32) &&
           C.Elem.Kind == ScalarKind::F32) ||
          (K == ScalarKind::I8 && C.Elem.Kind == ScalarKind::I32));
-    const int64_t Depth = K == ScalarKind::F32 ? 2 : 8;
-    return C.rank() == 2 && Types && A.Shape[1] % Depth == 0
-               ? mfmaAccumulator(C.Shape, NumWarps)
-               : std::nullopt;
+    if (C.rank() != 2 || !Types)
+      return std::nullopt;
+    for (const int64_t Tile : {32, 16}) {
+      const int64_t Depth = (K == ScalarKind::F32 ? 2 : 8) * 32 / Tile;
+      if (A.Shape[1] % Depth == 0)
+        if (auto L = mfmaAccumulator(C.Shape, NumWarps, Tile))
+          return L;
+    }
+    return std::nullopt;
   }
   if (Target.MmaVersion == 0)
     return std::nullopt;

@@ -103,6 +103,7 @@ EmittedKernel KernelEmitter::run() {
   K.StaticSharedBytes = StaticSharedBytes;
   K.ScratchBytes = ScratchBytes;
   K.ScratchLoc = ScratchLoc;
+  K.StagedAheadBytes = StagedAheadBytes;
   K.PartialsLoc = PartialsLoc;
   K.PipelineLoc = PipelineLoc;
   K.PipelineStages = PipelineStages;
@@ -515,6 +516,7 @@ void KernelEmitter::declareCarried(const Op &O) {
   onLaneSums(O, &DeferredLaneSums::PartialSum::Split, "rt::keep_first_lane",
              "0.0f");
   openLoopHistograms(O);
+  openStagedAhead(O);
 }
 
 void KernelEmitter::onLaneSums(const Op &O,
@@ -551,6 +553,7 @@ void KernelEmitter::emitFor(const Op &O) {
     Nested Deeper(*this);
     emitBlock(Body);
     emitYield(O, Body);
+    stageAhead(O);
   }
   line("}");
   if (Hosted)

@@ -57,6 +57,9 @@ struct EmittedKernel {
   /// most of it.
   unsigned ScratchBytes = 0;
   ir::SourceLoc ScratchLoc;
+  /// Static shared memory of the buffers in which loops stage matrix-core
+  /// operands an iteration ahead (analysis/MfmaStagedAhead.h).
+  unsigned StagedAheadBytes = 0;
   /// The reduction or scan whose partials across warps need the most.
   ir::SourceLoc PartialsLoc;
   ir::SourceLoc PipelineLoc;

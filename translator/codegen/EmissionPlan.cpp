@@ -2,8 +2,9 @@
 //
 // planEmission: the TMA pipelines flattened into their outer loop, the
 // loads a producer warpgroup copies, the addressing TMA computes instead
-// of the threads, the transposes dots absorb, the deferred lane sums and
-// the histograms loops sum in shared memory.
+// of the threads, the transposes dots absorb, the deferred lane sums, the
+// histograms loops sum in shared memory and the matrix-core operands loops
+// stage ahead.
 //
 //===----------------------------------------------------------------------===//
 #include "codegen/EmissionPlan.h"
@@ -25,9 +26,9 @@ class EmissionPlanner {
 public:
   EmissionPlanner(const Function &F, const LayoutMap &LM,
                   const Pipelines &Plans, const TensorMapOps &Tma,
-                  const ProducerPlan &Producer)
+                  const ProducerPlan &Producer, bool StageAhead)
       : F(F), LM(LM), Plans(Plans), Tma(Tma), Producer(Producer),
-        Users(users(F.body())) {}
+        StageAhead(StageAhead), Users(users(F.body())) {}
 
   EmissionPlan run() {
     flattenTmaPipelines();
@@ -37,8 +38,10 @@ public:
     }
     foldTransposes();
     Plan.LaneSums = deferredLaneSums(F, LM);
-    Plan.Histograms = loopHistograms(
-        F, LM, [&](const Op &Loop) { return Plans.count(&Loop) > 0; });
+    auto Pipelined = [&](const Op &Loop) { return Plans.count(&Loop) > 0; };
+    Plan.Histograms = loopHistograms(F, LM, Pipelined);
+    if (StageAhead)
+      Plan.StagedAhead = mfmaStagedAhead(F, LM, Pipelined);
     return std::move(Plan);
   }
 
@@ -67,6 +70,7 @@ private:
   const Pipelines &Plans;
   const TensorMapOps &Tma;
   const ProducerPlan &Producer;
+  const bool StageAhead;
   const UserMap Users;
   EmissionPlan Plan;
 };
@@ -191,8 +195,8 @@ void EmissionPlanner::foldTransposes() {
 
 EmissionPlan planEmission(const Function &F, const LayoutMap &LM,
                           const Pipelines &Plans, const TensorMapOps &Tma,
-                          const ProducerPlan &Producer) {
-  return EmissionPlanner(F, LM, Plans, Tma, Producer).run();
+                          const ProducerPlan &Producer, bool StageAhead) {
+  return EmissionPlanner(F, LM, Plans, Tma, Producer, StageAhead).run();
 }
 
 } // namespace tilecc::codegen

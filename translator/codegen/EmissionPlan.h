@@ -4,7 +4,8 @@
 // is printed: the TMA pipelines that run on through the loop around them,
 // the addressing TMA makes unnecessary, the transposes dots absorb, the
 // tiles a producer warpgroup buffers, the sums whose lanes combine after
-// their loop and the histograms a loop sums in shared memory. The device
+// their loop, the histograms a loop sums in shared memory and the
+// matrix-core operands a loop stages an iteration ahead. The device
 // emitter reads the plan and prints; it decides none of this.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +14,7 @@
 
 #include "analysis/DeferredLaneSums.h"
 #include "analysis/LoopHistograms.h"
+#include "analysis/MfmaStagedAhead.h"
 #include "codegen/DeviceEmitter.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -36,11 +38,16 @@ struct EmissionPlan {
   /// The tiles dots read from an operand buffer (a producer-copied load's
   /// and its layout conversions'), with the load.
   llvm::DenseMap<const ir::Value *, const ir::Op *> BufferedFrom;
+  /// Matrix-core dots whose carried operands their loop stages in shared
+  /// memory an iteration ahead, in two buffers.
+  analysis::MfmaStagedAhead StagedAhead;
 };
 
+/// StageAhead: whether matrix-core operands may be staged an iteration
+/// ahead (twice the shared memory of staging them in each iteration).
 EmissionPlan planEmission(const ir::Function &F, const analysis::LayoutMap &LM,
                           const Pipelines &Plans, const TensorMapOps &Tma,
-                          const ProducerPlan &Producer);
+                          const ProducerPlan &Producer, bool StageAhead);
 
 /// Whether TMA copies the stages of pipelined loop P.
 inline bool byTma(const analysis::PipelinedLoop &P, const TensorMapOps &Tma) {

@@ -45,14 +45,20 @@ void KernelEmitter::emitDot(const Op &O) {
   const Type &TA = A->type(), &TB = B->type();
   const unsigned Bytes = storageBytes(TA.Elem.Kind);
   if (LM.get(R).isMfmaAccumulator()) {
-    // Both operands go through scratch, rows padded by rt::mfma_row_pad
-    // (rt::dot_mfma_scratch).
-    constexpr int64_t RowPad = 4;
-    const std::string Buf = scratch(O, (TA.Shape[0] + TB.Shape[1]) *
-                                           (TA.Shape[1] + RowPad) * Bytes);
-    line("rt::dot_mfma<" + layoutOf(A) + ", " + layoutOf(B) + ", " +
-         layoutOf(R) + syncArg() + ">(" + nameOf(A) + ", " + nameOf(B) + ", " +
-         nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
+    const std::string Layouts =
+        layoutOf(A) + ", " + layoutOf(B) + ", " + layoutOf(R);
+    const std::string Acc = nameOf(O.operand(2)) + ", " + nameOf(R) + ", ";
+    // Staged by the iteration before (openStagedAhead, stageAhead).
+    if (auto It = StagedAhead.find(&O); It != StagedAhead.end()) {
+      const StagedOperands &S = It->second;
+      line("rt::mfma_multiply<" + Layouts + ", " + deviceType(TA.Elem) + ">(" +
+           Acc + S.Buf + " + " + S.Slot + " * " + std::to_string(S.Bytes) +
+           ");");
+      return;
+    }
+    const std::string Buf = scratch(O, mfmaStagingBytes(O));
+    line("rt::dot_mfma<" + Layouts + syncArg() + ">(" + nameOf(A) + ", " +
+         nameOf(B) + ", " + Acc + Buf + ");");
     return;
   }
   // A folded transpose's dot takes the untransposed tile (foldTransposes).
@@ -103,6 +109,53 @@ void KernelEmitter::emitDot(const Op &O) {
        Sync + (Store ? ", rt::then::tma_store" : "") + ">(" + nameOf(AIn) +
        ", " + (ResidentB ? Residents.lookup(B) : nameOf(B)) + ", " +
        nameOf(O.operand(2)) + ", " + nameOf(R) + ", " + Buf + ");");
+}
+
+unsigned KernelEmitter::mfmaStagingBytes(const Op &O) const {
+  // Both operands, rows padded by rt::mfma_row_pad (rt::dot_mfma_scratch).
+  constexpr int64_t RowPad = 4;
+  const Type &TA = O.operand(0)->type(), &TB = O.operand(1)->type();
+  return (TA.Shape[0] + TB.Shape[1]) * (TA.Shape[1] + RowPad) *
+         storageBytes(TA.Elem.Kind);
+}
+
+void KernelEmitter::openStagedAhead(const Op &O) {
+  auto It = EP.StagedAhead.find(&O);
+  if (It == EP.StagedAhead.end())
+    return;
+  const std::string Slot = fresh("staged_slot");
+  for (const Op *D : It->second) {
+    const StagedOperands S{fresh(nameOf(D->result()) + "_staged"), Slot,
+                           mfmaStagingBytes(*D)};
+    StagedAhead[D] = S;
+    StagedAheadBytes += 2 * S.Bytes;
+    StaticSharedBytes += 2 * S.Bytes;
+    line("alignas(16) __shared__ unsigned char " + S.Buf + "[" +
+         std::to_string(2 * S.Bytes) + "];");
+    line("rt::mfma_stage<" + layoutOf(D->operand(0)) + ", " +
+         layoutOf(D->operand(1)) + ">(" + nameOf(D->operand(0)) + ", " +
+         nameOf(D->operand(1)) + ", " + S.Buf + ");");
+  }
+  line("int " + Slot + " = 0;");
+  line(barrier());
+}
+
+void KernelEmitter::stageAhead(const Op &O) {
+  auto It = EP.StagedAhead.find(&O);
+  if (It == EP.StagedAhead.end())
+    return;
+  // The other buffers were last read an iteration ago, before the barrier
+  // that ended it.
+  const std::string &Slot = StagedAhead.lookup(It->second.front()).Slot;
+  for (const Op *D : It->second) {
+    const StagedOperands &S = StagedAhead.find(D)->second;
+    line("rt::mfma_stage<" + layoutOf(D->operand(0)) + ", " +
+         layoutOf(D->operand(1)) + ">(" + nameOf(D->operand(0)) + ", " +
+         nameOf(D->operand(1)) + ", " + S.Buf + " + (" + Slot + " ^ 1) * " +
+         std::to_string(S.Bytes) + ");");
+  }
+  line(Slot + " ^= 1;");
+  line(barrier());
 }
 
 const Op *KernelEmitter::storeAfterStagingDot(const Op &O) {

@@ -150,8 +150,9 @@ std::optional<GenerateError> sharedMemoryError(const EmittedKernel &E,
 }
 
 /// Variant VP of configuration C: its producer warpgroup, then its kernel,
-/// emitted again with less shared memory (no resident B operands, scratch
-/// in dynamic memory, one operand buffer, no TMA stores) until it fits.
+/// emitted again with less shared memory (matrix-core operands staged in
+/// one buffer, no resident B operands, scratch in dynamic memory, one
+/// operand buffer, no TMA stores) until it fits.
 std::optional<BuiltVariant> buildVariant(const frontend::Kernel &K, unsigned C,
                                          const ConfigPlan &CP, VariantPlan &VP,
                                          const GenerateOptions &Opts,
@@ -170,11 +171,12 @@ std::optional<BuiltVariant> buildVariant(const frontend::Kernel &K, unsigned C,
                    Described, OperandsDescribed);
   const unsigned VariantThreads =
       CP.Threads + (Producer.active() ? ProducerPlan::Threads : 0);
-  bool DynamicScratch = false;
+  bool DynamicScratch = false, StageAhead = true;
   const Pipelines *Emitted = &CP.Plans;
   Pipelines WithoutResidentB;
   auto Emit = [&] {
-    const EmissionPlan EP = planEmission(F, CP.LM, *Emitted, VP.Tma, Producer);
+    const EmissionPlan EP =
+        planEmission(F, CP.LM, *Emitted, VP.Tma, Producer, StageAhead);
     return emitKernel(
         F, CP.LM, AI, *Emitted, VP.Tma,
         [&](const Layout &L, llvm::ArrayRef<int64_t> Shape) {
@@ -186,6 +188,12 @@ std::optional<BuiltVariant> buildVariant(const frontend::Kernel &K, unsigned C,
     return E.DynamicSharedBytes + E.StaticSharedBytes;
   };
   EmittedKernel E = Emit();
+  // Without room for a second buffer, matrix-core operands are staged in
+  // the iteration that multiplies them.
+  if (SharedBytes(E) > Target.MaxSharedBytes && E.StagedAheadBytes) {
+    StageAhead = false;
+    E = Emit();
+  }
   // Without room for loop-invariant B operands kept in shared memory,
   // each iteration's dot stages them again.
   auto KeepsB = [](const auto &L) { return !L.second.ResidentB.empty(); };
@@ -213,6 +221,9 @@ std::optional<BuiltVariant> buildVariant(const frontend::Kernel &K, unsigned C,
   }
   if (Producer.OperandSlots > 1)
     Described.insert(OperandsDescribed, " (two buffers, taken in turn)");
+  if (E.StagedAheadBytes)
+    Described += "; matrix-core operands staged in shared memory an "
+                 "iteration ahead (two buffers, taken in turn)";
   // Without room for the buffers of its TMA stores, a variant stores
   // as the others do.
   auto WritesBox = [](const auto &M) { return writesBox(*M.first); };

@@ -492,6 +492,14 @@ private:
   /// memory from whatever layout they have, except that rt::dot_mma takes
   /// a from registers when its layout holds the mma A fragments.
   void emitDot(const ir::Op &O);
+  /// Shared memory rt::dot_mfma stages matrix-core dot O's operands in.
+  unsigned mfmaStagingBytes(const ir::Op &O) const;
+  /// Before loop O: the buffers its dots stage their operands in an
+  /// iteration ahead, the first iteration's operands staged in them.
+  void openStagedAhead(const ir::Op &O);
+  /// At the end of loop O's body, after its yield: the next iteration's
+  /// operands staged in the other buffers.
+  void stageAhead(const ir::Op &O);
 
   /// The TMA store or add that follows dot O in its block before any op
   /// that may write the scratch (a layout conversion, transpose or dot
@@ -599,6 +607,15 @@ private:
   /// The reduction and scan instances emitted whose partials cross warps,
   /// and the one needing the most.
   llvm::StringSet<> PartialBuffers;
+  /// The two buffers of each dot whose operands its loop stages an
+  /// iteration ahead, the loop's variable saying which one the iteration
+  /// multiplies from, and the bytes of one.
+  struct StagedOperands {
+    std::string Buf, Slot;
+    unsigned Bytes;
+  };
+  llvm::DenseMap<const ir::Op *, StagedOperands> StagedAhead;
+  unsigned StagedAheadBytes = 0;
   /// The shared bins of the histograms their loops sum, by histogram.
   llvm::DenseMap<const ir::Op *, std::string> LoopBins;
   unsigned LargestPartials = 0;
