@@ -119,6 +119,12 @@ unsigned KernelEmitter::mfmaStagingBytes(const Op &O) const {
          storageBytes(TA.Elem.Kind);
 }
 
+void KernelEmitter::stageOperands(const Op &D, const std::string &Buf) {
+  const Value *A = D.operand(0), *B = D.operand(1);
+  line("rt::mfma_stage<" + layoutOf(A) + ", " + layoutOf(B) + ">(" + nameOf(A) +
+       ", " + nameOf(B) + ", " + Buf + ");");
+}
+
 void KernelEmitter::openStagedAhead(const Op &O) {
   auto It = EP.StagedAhead.find(&O);
   if (It == EP.StagedAhead.end())
@@ -132,9 +138,7 @@ void KernelEmitter::openStagedAhead(const Op &O) {
     StaticSharedBytes += 2 * S.Bytes;
     line("alignas(16) __shared__ unsigned char " + S.Buf + "[" +
          std::to_string(2 * S.Bytes) + "];");
-    line("rt::mfma_stage<" + layoutOf(D->operand(0)) + ", " +
-         layoutOf(D->operand(1)) + ">(" + nameOf(D->operand(0)) + ", " +
-         nameOf(D->operand(1)) + ", " + S.Buf + ");");
+    stageOperands(*D, S.Buf);
   }
   line("int " + Slot + " = 0;");
   line(barrier());
@@ -146,13 +150,11 @@ void KernelEmitter::stageAhead(const Op &O) {
     return;
   // The other buffers were last read an iteration ago, before the barrier
   // that ended it.
-  const std::string &Slot = StagedAhead.lookup(It->second.front()).Slot;
+  const std::string Slot = StagedAhead.lookup(It->second.front()).Slot;
   for (const Op *D : It->second) {
     const StagedOperands &S = StagedAhead.find(D)->second;
-    line("rt::mfma_stage<" + layoutOf(D->operand(0)) + ", " +
-         layoutOf(D->operand(1)) + ">(" + nameOf(D->operand(0)) + ", " +
-         nameOf(D->operand(1)) + ", " + S.Buf + " + (" + Slot + " ^ 1) * " +
-         std::to_string(S.Bytes) + ");");
+    stageOperands(*D,
+                  S.Buf + " + (" + Slot + " ^ 1) * " + std::to_string(S.Bytes));
   }
   line(Slot + " ^= 1;");
   line(barrier());

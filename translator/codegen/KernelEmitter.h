@@ -500,6 +500,8 @@ private:
   /// At the end of loop O's body, after its yield: the next iteration's
   /// operands staged in the other buffers.
   void stageAhead(const ir::Op &O);
+  /// rt::mfma_stage of matrix-core dot D's operands into Buf.
+  void stageOperands(const ir::Op &D, const std::string &Buf);
 
   /// The TMA store or add that follows dot O in its block before any op
   /// that may write the scratch (a layout conversion, transpose or dot
