@@ -45,16 +45,26 @@ TILE_KERNEL void moe_routing(const tile::bfloat16 *logits, float *weights,
   auto out_live = tile::broadcast_to<BLOCK_T, K>(live);
   tile::store(weights + out, w, out_live);
   tile::store(experts + out, chosen, out_live);
-  tile::atomic_add(counts + cols, tile::histogram<E>(tile::ravel(chosen),
-                                                     tile::ravel(out_live)));
+  // Relaxed: nothing else is published through the counts.
+  tile::atomic_add(
+      counts + cols,
+      tile::histogram<E>(tile::ravel(chosen), tile::ravel(out_live)), true,
+      tile::mem_order::relaxed);
 }
 
 // E = 128 experts (as gpt-oss and Qwen3's MoE models route), top 4 and
-// top 8; the select rule picks those of the call's E and K.
-TILE_CONFIGS(moe_routing, tile::config{.meta = {16, 128, 4}, .num_warps = 4},
+// top 8; the select rule picks those of the call's E and K, tuning picks
+// the block (the blocks and warps Triton's version tunes over).
+TILE_CONFIGS(moe_routing, tile::config{.meta = {8, 128, 4}, .num_warps = 4},
+             tile::config{.meta = {16, 128, 4}, .num_warps = 4},
              tile::config{.meta = {32, 128, 4}, .num_warps = 4},
+             tile::config{.meta = {32, 128, 4}, .num_warps = 8},
+             tile::config{.meta = {64, 128, 4}, .num_warps = 8},
+             tile::config{.meta = {8, 128, 8}, .num_warps = 4},
              tile::config{.meta = {16, 128, 8}, .num_warps = 4},
-             tile::config{.meta = {32, 128, 8}, .num_warps = 4});
+             tile::config{.meta = {32, 128, 8}, .num_warps = 4},
+             tile::config{.meta = {32, 128, 8}, .num_warps = 8},
+             tile::config{.meta = {64, 128, 8}, .num_warps = 8});
 
 template <int BLOCK_T, int E, int K>
 TILE_SELECT(moe_routing)

@@ -12,6 +12,8 @@
 // RUN: %FileCheck --check-prefix=SORT %s < %t/sort_rows.cu
 // RUN: %if nvcc %{ %nvcc-sm80 %t/sort_rows.cu -o %t/sort80.o %}
 // RUN: %if hipcc %{ %hipcc-gfx90a %t.hip/sort_rows.hip -o %t.hip/sort.o %}
+// RUN: %FileCheck --check-prefix=LINE %s < %t/sort_line.cu
+// RUN: %if nvcc %{ %nvcc-sm90a %t/sort_line.cu -o %t/line90a.o %}
 // RUN: %tilecc %s -o %t.debug -DTILE_DEBUG
 // RUN: %FileCheck --check-prefix=DEBUG %s < %t.debug/sort_rows.cu
 // RUN: %tilecc %s --emit=layouts | %FileCheck --check-prefix=LAYOUTS %s
@@ -23,9 +25,11 @@
 // dimension repeats last in each thread's numbering puts b's registers
 // after a's. Layout assignment gives operands the layouts that allow it.
 // A flip, and a reshape of a tile smaller than the program (whose threads
-// hold copies), pass once through the scratch buffer. So do sort and topk
-// (a bitonic network there, one barrier per step) and gather, whose index
-// is checked only with TILE_DEBUG.
+// hold copies), pass once through the scratch buffer. A sort or topk runs
+// a bitonic network: in registers and warp shuffles where each line lies
+// in one warp (no shared memory, no barrier), else in the scratch buffer
+// with a barrier per step. A gather goes through the scratch buffer; its
+// index is checked only with TILE_DEBUG.
 #include <tile/tile.hpp>
 
 template <int BLOCK>
@@ -113,6 +117,19 @@ tile::grid sort_rows_grid(const float *, const int *, float *, float *,
   return {1};
 }
 
+// One line of 1024 spread over four warps.
+template <int N>
+TILE_KERNEL void sort_line(const int *x, int *y, int *top) {
+  auto v = tile::load(x + tile::arange<N>());
+  tile::store(y + tile::arange<N>(), tile::sort(v));
+  tile::store(top + tile::arange<8>(), tile::topk<8>(v));
+}
+TILE_CONFIGS(sort_line, tile::config{.meta = {1024}, .num_warps = 4});
+template <int N>
+TILE_GRID(sort_line) tile::grid sort_line_grid(const int *, int *, int *) {
+  return {1};
+}
+
 // CHECK-LABEL: pack_unpack_c0_aligned16(
 // CHECK: rt::join(x, y, [[J:t[0-9]+]]);
 // CHECK: rt::relabel([[J]], pairs);
@@ -133,9 +150,13 @@ tile::grid sort_rows_grid(const float *, const int *, float *, float *,
 // SMALL: rt::reshape_through_smem<{{L[0-9]+}}, {{L[0-9]+}}>({{t[0-9]+}}, {{t[0-9]+}}, scratch);
 
 // SORT-LABEL: sort_rows_c0_aligned16(
-// SORT: rt::sort_through_smem<[[L:L[0-9]+]], [[L]], 1, true>(v, {{t[0-9]+}}, scratch);
-// SORT: rt::sort_through_smem<[[L]], {{L[0-9]+}}, 1, true>(v, {{t[0-9]+}}, scratch);
+// SORT: rt::sort_in_warp<[[L:L[0-9]+]], [[L]], 1, true>(v, {{t[0-9]+}});
+// SORT: rt::sort_in_warp<[[L]], {{L[0-9]+}}, 1, true>(v, {{t[0-9]+}});
 // SORT: rt::gather_through_smem<[[L]], {{L[0-9]+}}, 1>(v, {{t[0-9]+}}, {{t[0-9]+}}, scratch);
+
+// LINE-LABEL: sort_line_c0_aligned16(
+// LINE: rt::sort_through_smem<[[L:L[0-9]+]], [[L]], 0, false>(v, {{t[0-9]+}}, scratch);
+// LINE: rt::sort_through_smem<[[L]], {{L[0-9]+}}, 0, true>(v, {{t[0-9]+}}, scratch);
 
 // DEBUG-LABEL: sort_rows_c0_aligned16(
 // DEBUG: gather: index out of range
@@ -148,5 +169,6 @@ tile::grid sort_rows_grid(const float *, const int *, float *, float *,
 // LAYOUTS: flip {axis = 1} {{.*}} through shared memory
 // LAYOUTS: cat {{.*}} relabeled
 // LAYOUTS: reshape {{.*}} : tensor<f32, [8, 8]> {{.*}} through shared memory
-// LAYOUTS: sort {axis = 1, descending} {{.*}} through shared memory
+// LAYOUTS: sort {axis = 1, descending} {{.*}} in a warp
 // LAYOUTS: gather {axis = 1} {{.*}} through shared memory
+// LAYOUTS: sort {axis = 0} {{.*}} through shared memory

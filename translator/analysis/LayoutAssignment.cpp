@@ -384,7 +384,7 @@ private:
       // its elements go through shared memory.
       return relabeledOperand(O, Map.get(O.result()));
     case OpKind::Sort:
-      return std::nullopt; // through shared memory from any layout
+      return std::nullopt; // in a warp or through shared memory: any layout
     case OpKind::Gather:
       // Each thread reads the source elements its index elements name.
       return I == 0 ? std::nullopt : std::optional(Map.get(O.result()));

@@ -232,8 +232,16 @@ bool relabels(const Op &O, const LayoutMap &LM) {
          });
 }
 
+bool sortsInWarp(const Op &O, const LayoutMap &LM) {
+  const Layout &In = LM.get(O.operand(0)), &Out = LM.get(O.result());
+  const unsigned Axis = O.sortAxis();
+  return !In.SliceDim && In == Out && In.Parent.WarpsPerCTA[Axis] == 1 &&
+         O.operand(0)->type().Shape[Axis] % In.Parent.warpTile(Axis) == 0;
+}
+
 bool movesThroughSharedMemory(const Op &O, const LayoutMap &LM) {
-  return O.kind() == OpKind::Sort || O.kind() == OpKind::Gather ||
+  return (O.kind() == OpKind::Sort && !sortsInWarp(O, LM)) ||
+         O.kind() == OpKind::Gather ||
          (isRearrangement(O.kind()) && !relabels(O, LM));
 }
 

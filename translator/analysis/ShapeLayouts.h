@@ -36,8 +36,15 @@ Layout fittedResult(const ir::Op &O, const Layout &Wanted,
 /// moving elements through shared memory.
 bool relabels(const ir::Op &O, const LayoutMap &LM);
 
+/// Whether sort O runs in registers and warp shuffles (rt::sort_in_warp):
+/// its operand's layout keeps each line along the sort axis in one warp
+/// with no copies along it, and its result's differs from it only in its
+/// extent along the axis.
+bool sortsInWarp(const ir::Op &O, const LayoutMap &LM);
+
 /// Whether shape op O passes its elements through the scratch buffer (a
-/// rearrangement that does not relabel, a sort, a gather).
+/// rearrangement that does not relabel, a sort that does not run in a
+/// warp, a gather).
 bool movesThroughSharedMemory(const ir::Op &O, const LayoutMap &LM);
 
 } // namespace tilecc::analysis

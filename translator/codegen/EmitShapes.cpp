@@ -3,7 +3,7 @@
 // One tile::rt call per shape op: a relabeling of registers where layout
 // assignment gave the operands the layout it relabels from
 // (analysis/ShapeLayouts), else a pass through the scratch buffer, which
-// sort and gather always take.
+// gather always takes, and sort unless each line lies in one warp.
 //
 //===----------------------------------------------------------------------===//
 #include "analysis/ShapeLayouts.h"
@@ -54,13 +54,17 @@ void KernelEmitter::emitRearrangement(const Op &O) {
     return line("rt::cat_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
                 syncArg() + ">" + Args + ", " + scratch(O, Bytes) + ");");
   }
-  case OpKind::Sort:
-    return line("rt::sort_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
-                ", " + std::to_string(O.sortAxis()) + ", " +
-                (O.sortDescending() ? "true" : "false") + syncArg() + ">(" +
-                In + ", " + Out + ", " +
+  case OpKind::Sort: {
+    const std::string Args = "<" + layoutOf(X) + ", " + layoutOf(R) + ", " +
+                             std::to_string(O.sortAxis()) + ", " +
+                             (O.sortDescending() ? "true" : "false");
+    if (analysis::sortsInWarp(O, LM))
+      return line("rt::sort_in_warp" + Args + ">(" + In + ", " + Out + ");");
+    return line("rt::sort_through_smem" + Args + syncArg() + ">(" + In + ", " +
+                Out + ", " +
                 scratch(O, X->type().numel() * storageBytes(T.Elem.Kind)) +
                 ");");
+  }
   case OpKind::Gather:
     return line("rt::gather_through_smem<" + layoutOf(X) + ", " + layoutOf(R) +
                 ", " + std::to_string(O.axis()) + syncArg() + ">(" + In + ", " +

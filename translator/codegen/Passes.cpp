@@ -101,11 +101,16 @@ void printWithLayouts(const Function &F, const LayoutMap &LM,
     if (V.type().isScalar())
       return "";
     std::string Text = LM.get(&V).str() + " {" + AI.get(&V).str() + "}";
-    // Whether a shape op moves its elements.
-    if (const Op *D = V.definingOp();
-        D && (isRearrangement(D->kind()) || movesThroughSharedMemory(*D, LM)))
-      Text += movesThroughSharedMemory(*D, LM) ? " through shared memory"
-                                               : " relabeled";
+    // Whether a shape op moves its elements, and how.
+    const Op *D = V.definingOp();
+    if (!D)
+      return Text;
+    if (movesThroughSharedMemory(*D, LM))
+      Text += " through shared memory";
+    else if (isRearrangement(D->kind()))
+      Text += " relabeled";
+    else if (D->kind() == OpKind::Sort)
+      Text += " in a warp";
     return Text;
   });
 }
