@@ -36,7 +36,13 @@ tile::grid count_targets_grid(const int64_t *, int *, int n_rows, int64_t) {
   return {tile::cdiv(n_rows, BLOCK)};
 }
 
-template <class T, int BLOCK>
+// A row's loss share and, in place of its logits, its gradient: that of
+// the mean loss, or with GRAD_SCALE > 0 that of the summed loss times
+// GRAD_SCALE, for a caller that divides by GRAD_SCALE and the count in
+// fp32 (fused_linear_cross_entropy): the mean's gradient, 1/count of the
+// sum's, falls below fp16's normal range at thousands of tokens, where a
+// product over the vocabulary sums its rounding errors.
+template <class T, int BLOCK, int GRAD_SCALE = 0>
 void cross_entropy_row(T *logits, const int64_t *target, float *loss,
                        const int *count, int n_vocab, int64_t stride,
                        int64_t ignore_index, float smoothing) {
@@ -75,42 +81,44 @@ void cross_entropy_row(T *logits, const int64_t *target, float *loss,
     auto v = tile::cast<float>(tile::load(x + v0 + cols, live, 0.0f));
     auto grad = tile::exp(v - lse) - floor -
                 tile::where(v0 + cols == y, 1.0f - smoothing, 0.0f);
-    tile::store(x + v0 + cols, tile::cast<T>(grad / n), live);
+    if constexpr (GRAD_SCALE > 0)
+      tile::store(x + v0 + cols, tile::cast<T>(grad * float(GRAD_SCALE)), live);
+    else
+      tile::store(x + v0 + cols, tile::cast<T>(grad / n), live);
   }
 }
 
 // The kernels for each type (T is not a meta-parameter): a program a row
 // (n_rows is the grid rule's). The gradient overwrites the logits, so tuning
-// restores them after each trial.
-#define CROSS_ENTROPY_KERNEL(SUFFIX, T)                                        \
+// restores them after each trial. fused_linear_cross_entropy, which includes
+// this file, makes its own with a GRAD_SCALE.
+#define CROSS_ENTROPY_KERNEL(NAME, T, GRAD_SCALE)                              \
   template <int BLOCK>                                                         \
-  TILE_KERNEL void cross_entropy_##SUFFIX(                                     \
-      T *logits, const int64_t *target, float *loss, const int *count,         \
-      [[maybe_unused]] int n_rows, int n_vocab, int64_t stride,                \
-      int64_t ignore_index, float smoothing) {                                 \
-    cross_entropy_row<T, BLOCK>(logits, target, loss, count, n_vocab, stride,  \
-                                ignore_index, smoothing);                      \
+  TILE_KERNEL void NAME(T *logits, const int64_t *target, float *loss,         \
+                        const int *count, [[maybe_unused]] int n_rows,         \
+                        int n_vocab, int64_t stride, int64_t ignore_index,     \
+                        float smoothing) {                                     \
+    cross_entropy_row<T, BLOCK, GRAD_SCALE>(logits, target, loss, count,       \
+                                            n_vocab, stride, ignore_index,     \
+                                            smoothing);                        \
   }                                                                            \
-  TILE_CONFIGS(cross_entropy_##SUFFIX,                                         \
-               tile::config{.meta = {4096}, .num_warps = 8},                   \
+  TILE_CONFIGS(NAME, tile::config{.meta = {4096}, .num_warps = 8},             \
                tile::config{.meta = {8192}, .num_warps = 16},                  \
                tile::config{.meta = {2048}, .num_warps = 4});                  \
-  TILE_TUNE(cross_entropy_##SUFFIX)                                            \
-  tile::tuning cross_entropy_##SUFFIX##_tuning(                                \
-      T *logits, const int64_t *, float *, const int *, int n_rows,            \
-      int n_vocab, int64_t stride, int64_t, float) {                           \
+  TILE_TUNE(NAME)                                                              \
+  tile::tuning NAME##_tuning(T *logits, const int64_t *, float *, const int *, \
+                             int n_rows, int n_vocab, int64_t stride, int64_t, \
+                             float) {                                          \
     return {.key = {n_rows, n_vocab},                                          \
             .restore_value = {                                                 \
                 tile::elements(logits, (n_rows - 1) * stride + n_vocab)}};     \
   }                                                                            \
   template <int BLOCK>                                                         \
-  TILE_GRID(cross_entropy_##SUFFIX)                                            \
-  tile::grid cross_entropy_##SUFFIX##_grid(T *, const int64_t *, float *,      \
-                                           const int *, int n_rows, int,       \
-                                           int64_t, int64_t, float) {          \
+  TILE_GRID(NAME)                                                              \
+  tile::grid NAME##_grid(T *, const int64_t *, float *, const int *,           \
+                         int n_rows, int, int64_t, int64_t, float) {           \
     return {n_rows};                                                           \
   }
 
-CROSS_ENTROPY_KERNEL(bf16, tile::bfloat16)
-CROSS_ENTROPY_KERNEL(f16, tile::half)
-#undef CROSS_ENTROPY_KERNEL
+CROSS_ENTROPY_KERNEL(cross_entropy_bf16, tile::bfloat16, 0)
+CROSS_ENTROPY_KERNEL(cross_entropy_f16, tile::half, 0)

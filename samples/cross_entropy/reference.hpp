@@ -17,11 +17,13 @@ struct CrossEntropy {
 };
 
 /// The mean over rows whose target is not ignore_index of the smoothed
-/// cross-entropy, and its gradient (zero for ignored rows).
+/// cross-entropy, and its gradient (zero for ignored rows); with
+/// grad_scale > 0, the summed loss's gradient times grad_scale instead.
 inline CrossEntropy cross_entropy(std::span<const float> logits,
                                   std::span<const int64_t> target, int n_rows,
                                   int n_vocab, std::size_t stride,
-                                  int64_t ignore_index, double smoothing) {
+                                  int64_t ignore_index, double smoothing,
+                                  double grad_scale = 0) {
   CrossEntropy out{std::vector<float>(n_rows),
                    std::vector<float>(std::size_t(n_rows) * stride)};
   const double n =
@@ -43,11 +45,11 @@ inline CrossEntropy cross_entropy(std::span<const float> logits,
     out.loss[r] = float(((1 - smoothing) * (lse - x[target[r]]) +
                          smoothing * (lse - total / n_vocab)) /
                         n);
-    for (int v = 0; v < n_vocab; ++v)
-      out.grad[r * stride + v] =
-          float((std::exp(x[v] - lse) - smoothing / n_vocab -
-                 (v == target[r] ? 1 - smoothing : 0)) /
-                n);
+    for (int v = 0; v < n_vocab; ++v) {
+      const double g = std::exp(x[v] - lse) - smoothing / n_vocab -
+                       (v == target[r] ? 1 - smoothing : 0);
+      out.grad[r * stride + v] = float(grad_scale > 0 ? g * grad_scale : g / n);
+    }
   }
   return out;
 }

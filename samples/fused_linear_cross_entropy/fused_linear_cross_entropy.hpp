@@ -11,6 +11,14 @@
 
 namespace flce {
 
+/// The cross-entropy kernel writes grad_scale times the gradient of the
+/// summed loss, and the products divide by grad_scale and the count in
+/// fp32: the mean loss's gradient, 1/n of the sum's, falls into fp16's
+/// subnormals at thousands of tokens. 2^14: |G| <= 2^14 stays below fp16's
+/// largest value, and G's entries of a probability p are normal down to
+/// p = 2^-28.
+constexpr int grad_scale = 1 << 14;
+
 /// The problem: tokens x hidden inputs, a vocab x hidden weight, the
 /// tokens' targets; chunk tokens' logits at a time.
 struct Shape {
@@ -35,9 +43,10 @@ inline bool fits(const Shape &s) {
 /// K provides, each returning an error E (E{} on success):
 ///   zero(p, bytes), count_targets(target, count, n, ignore_index),
 ///   logits(x, w, logits, m, n, k), cross_entropy(logits, target, loss,
-///   count, rows, vocab, stride, ignore_index, smoothing),
-///   grad_input(dlogits, w, dx, m, n, k), grad_weight(dlogits, x, dw, m,
-///   n, k), and invalid (the error of a shape that does not fit).
+///   count, rows, vocab, stride, ignore_index, smoothing) (the loss shares
+///   and, in place, the scaled gradient G), grad_input(G, w, dx, count, m,
+///   n, k), grad_weight(G, x, dw, count, m, n, k), and invalid (the error
+///   of a shape that does not fit).
 template <class T, class K>
 auto forward_backward(const K &k, const Shape &s, const T *x, const T *w,
                       const std::int64_t *target, std::int64_t ignore_index,
@@ -63,9 +72,9 @@ auto forward_backward(const K &k, const Shape &s, const T *x, const T *w,
         !step(k.cross_entropy(logits, target + first, loss + first, count, rows,
                               s.vocab, std::int64_t(s.vocab), ignore_index,
                               smoothing)) ||
-        !step(k.grad_input(logits, w, dx + std::size_t(first) * s.hidden, rows,
-                           s.hidden, s.vocab)) ||
-        !step(k.grad_weight(logits, xc, dw, s.vocab, s.hidden, rows)))
+        !step(k.grad_input(logits, w, dx + std::size_t(first) * s.hidden, count,
+                           rows, s.hidden, s.vocab)) ||
+        !step(k.grad_weight(logits, xc, dw, count, s.vocab, s.hidden, rows)))
       return e;
   }
   return e;

@@ -13,7 +13,7 @@
 
 #include "bench.hpp"
 #include "fused_linear_cross_entropy.hpp"
-#include "reference.hpp"
+#include "sampled_tokens.hpp"
 #include "wrappers.hpp"
 
 #include <cstdio>
@@ -57,30 +57,11 @@ bool bench(const char *name, const char *dtype, sample::Random &rng) {
   // (a token's loss share and dx need only its own logits).
   CUDA_CHECK(run(tokens, whole_loss, whole_dx, whole_dw));
   CUDA_CHECK(cudaDeviceSynchronize());
-  bool ok = true;
   const auto loss_all = whole_loss.download();
   const auto dx_all = whole_dx.download_floats();
-  for (int t : {0, 1234, 4097, tokens - 1}) {
-    const std::vector<T> xt(x.begin() + std::size_t(t) * hidden,
-                            x.begin() + std::size_t(t + 1) * hidden);
-    const std::vector<int64_t> yt{target[t]};
-    const auto want = reference::linear_cross_entropy<T>(
-        xt, w, yt, 1, hidden, vocab, ignore_index, 0.0, /*weight_grad=*/false);
-    // The reference's mean is over its one token; the run's over live ones.
-    const auto lt = reference::linear_loss_tolerance(bf16, want.max_logit, 1);
-    const double gt = reference::linear_grad_tolerance(bf16, want.max_logit);
-    std::vector<float> got_dx(dx_all.begin() + std::size_t(t) * hidden,
-                              dx_all.begin() + std::size_t(t + 1) * hidden);
-    for (float &v : got_dx)
-      v *= float(live);
-    const std::string what = std::string(name) + " token " + std::to_string(t);
-    ok &= sample::compare(what + " loss",
-                          std::vector<float>{loss_all[t] * float(live)},
-                          want.loss, {lt.abs, lt.rel});
-    ok &= sample::compare(
-        what + " dx", reference::scaled_errors(got_dx, want.dx, want.dx_scale),
-        std::vector<float>(hidden), {gt, 0});
-  }
+  bool ok = flce::check_sampled_tokens<T>(name, x, w, target, hidden, vocab,
+                                          ignore_index, live, loss_all, dx_all,
+                                          {0, 1234, 4097, tokens - 1});
   const double flops = 6.0 * tokens * hidden * double(vocab);
   std::vector<sample::Timing> timings;
   for (int chunk : {1024, 2048, 4096}) {

@@ -27,7 +27,8 @@ constexpr int64_t ignore_index = -100;
       return 0;                                                                \
     }                                                                          \
     static constexpr auto m = flce_logits_##SUFFIX##_tile_configs[C].meta;     \
-    static constexpr auto ce = cross_entropy_##SUFFIX##_tile_configs[0].meta;  \
+    static constexpr auto ce =                                                 \
+        flce_cross_entropy_##SUFFIX##_tile_configs[0].meta;                    \
     int zero(void *p, std::size_t bytes) const {                               \
       std::memset(p, 0, bytes);                                                \
       return 0;                                                                \
@@ -45,21 +46,21 @@ constexpr int64_t ignore_index = -100;
     int cross_entropy(T *l, const int64_t *t, float *loss, const int *count,   \
                       int rows, int vocab, int64_t stride, int64_t ignore,     \
                       float smoothing) const {                                 \
-      return run<cross_entropy_##SUFFIX<ce[0]>,                                \
-                 cross_entropy_##SUFFIX##_grid<ce[0]>>(                        \
+      return run<flce_cross_entropy_##SUFFIX<ce[0]>,                           \
+                 flce_cross_entropy_##SUFFIX##_grid<ce[0]>>(                   \
           l, t, loss, count, rows, vocab, stride, ignore, smoothing);          \
     }                                                                          \
-    int grad_input(const T *g, const T *w, T *dx, int m_, int n,               \
-                   int k) const {                                              \
+    int grad_input(const T *g, const T *w, T *dx, const int *count, int m_,    \
+                   int n, int k) const {                                       \
       return run<flce_grad_input_##SUFFIX<m[0], m[1], m[2], m[3]>,             \
                  flce_grad_input_##SUFFIX##_grid<m[0], m[1], m[2], m[3]>>(     \
-          g, w, dx, m_, n, k);                                                 \
+          g, w, dx, count, m_, n, k);                                          \
     }                                                                          \
-    int grad_weight(const T *g, const T *x, float *dw, int m_, int n,          \
-                    int k) const {                                             \
+    int grad_weight(const T *g, const T *x, float *dw, const int *count,       \
+                    int m_, int n, int k) const {                              \
       return run<flce_grad_weight_##SUFFIX<m[0], m[1], m[2], m[3]>,            \
                  flce_grad_weight_##SUFFIX##_grid<m[0], m[1], m[2], m[3]>>(    \
-          g, x, dw, m_, n, k);                                                 \
+          g, x, dw, count, m_, n, k);                                          \
     }                                                                          \
   };
 FLCE_EMULATED(bf16, tile::bfloat16)

@@ -1,12 +1,14 @@
 // fused_linear_cross_entropy's reference, in double: the logits x W^T rounded
 // to the inputs' type as the kernel stores them, the cross_entropy sample's
-// reference on them, the gradient rounded as the kernel writes it, and dx,
+// reference on them, the gradient rounded as the kernel writes it (scaled
+// by flce::grad_scale) and divided back in double, and dx,
 // dW with, for each element, the sum of its terms' magnitudes (the scale
 // its error is measured against).
 #ifndef SAMPLES_FUSED_LINEAR_CROSS_ENTROPY_REFERENCE_HPP
 #define SAMPLES_FUSED_LINEAR_CROSS_ENTROPY_REFERENCE_HPP
 
 #include "../cross_entropy/reference.hpp"
+#include "fused_linear_cross_entropy.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -46,11 +48,14 @@ linear_cross_entropy(std::span<const T> x, std::span<const T> w,
     }
   const CrossEntropy ce =
       cross_entropy(logits, target, tokens, vocab, std::size_t(vocab),
-                    ignore_index, smoothing);
+                    ignore_index, smoothing, flce::grad_scale);
   out.loss = ce.loss;
+  const double n =
+      double(std::count_if(target.begin(), target.end(),
+                           [&](int64_t t) { return t != ignore_index; }));
   std::vector<double> g(ce.grad.size());
   for (std::size_t i = 0; i < g.size(); ++i)
-    g[i] = double(float(T(ce.grad[i])));
+    g[i] = n > 0 ? double(float(T(ce.grad[i]))) / (flce::grad_scale * n) : 0;
   out.dx.assign(std::size_t(tokens) * hidden, 0);
   out.dx_scale.assign(out.dx.size(), 0);
   if (weight_grad) {

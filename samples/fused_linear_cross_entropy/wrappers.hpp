@@ -31,19 +31,19 @@ namespace flce {
                               const int *count, int rows, int vocab,           \
                               int64_t stride, int64_t ignore,                  \
                               float smoothing) const {                         \
-      return tilecc::cross_entropy_##SUFFIX(l, t, loss, count, rows, vocab,    \
-                                            stride, ignore, smoothing,         \
-                                            nullptr, -1);                      \
+      return tilecc::flce_cross_entropy_##SUFFIX(l, t, loss, count, rows,      \
+                                                 vocab, stride, ignore,        \
+                                                 smoothing, nullptr, -1);      \
     }                                                                          \
-    cudaError_t grad_input(const T *g, const T *w, T *dx, int m, int n,        \
-                           int k) const {                                      \
-      return tilecc::flce_grad_input_##SUFFIX(g, w, dx, m, n, k, nullptr,      \
-                                              config);                         \
+    cudaError_t grad_input(const T *g, const T *w, T *dx, const int *count,    \
+                           int m, int n, int k) const {                        \
+      return tilecc::flce_grad_input_##SUFFIX(g, w, dx, count, m, n, k,        \
+                                              nullptr, config);                \
     }                                                                          \
-    cudaError_t grad_weight(const T *g, const T *x, float *dw, int m, int n,   \
-                            int k) const {                                     \
-      return tilecc::flce_grad_weight_##SUFFIX(g, x, dw, m, n, k, nullptr,     \
-                                               config);                        \
+    cudaError_t grad_weight(const T *g, const T *x, float *dw,                 \
+                            const int *count, int m, int n, int k) const {     \
+      return tilecc::flce_grad_weight_##SUFFIX(g, x, dw, count, m, n, k,       \
+                                               nullptr, config);               \
     }                                                                          \
   };
 FLCE_WRAPPERS(bf16, tile::bfloat16)

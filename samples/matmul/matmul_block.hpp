@@ -3,18 +3,21 @@
 // (ADD_C, C read in its own type), any operand given transposed. A is M x K
 // row-major, or with AT its transpose (K x M row-major); B is K x N, or with
 // BT its transpose (N x K). Offsets are 32-bit: the callers keep every
-// operand under 2^31 elements. ACT = 1 applies a leaky ReLU before the store
-// (a fused epilogue).
+// operand under 2^31 elements. Fused epilogues: ACT = 1 applies a leaky ReLU
+// before the store; ACT = SCALED multiplies the product by alpha (before C
+// is added).
 #pragma once
 
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <type_traits>
 
+constexpr int SCALED = 2;
+
 template <class T, class TC, bool AT, bool BT, bool ADD_C, int BM, int BN,
           int BK, int ACT>
 void matmul_block(const T *a, const T *b, TC *c, int m, int n, int k, int pid_m,
-                  int pid_n) {
+                  int pid_n, [[maybe_unused]] float alpha = 1.0f) {
   using Acc = std::conditional_t<std::is_integral_v<T>, int32_t, float>;
   auto rm = pid_m * BM + tile::arange<BM>();
   auto rn = pid_n * BN + tile::arange<BN>();
@@ -28,7 +31,7 @@ void matmul_block(const T *a, const T *b, TC *c, int m, int n, int k, int pid_m,
     return tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n);
   };
   auto acc = tile::zeros<Acc, BM, BN>();
-  if constexpr (ADD_C)
+  if constexpr (ADD_C && ACT != SCALED)
     acc = tile::cast<Acc>(tile::load(c_ptrs(), c_mask()));
   for (int k0 = 0; k0 < k; k0 += BK) {
     auto kk = k0 + rk;
@@ -46,6 +49,11 @@ void matmul_block(const T *a, const T *b, TC *c, int m, int n, int k, int pid_m,
   }
   if constexpr (ACT == 1)
     acc = tile::where(acc >= 0.0f, acc, acc * 0.01f);
+  if constexpr (ACT == SCALED) {
+    acc = acc * alpha;
+    if constexpr (ADD_C)
+      acc = acc + tile::cast<Acc>(tile::load(c_ptrs(), c_mask()));
+  }
   tile::store(c_ptrs(), tile::cast<TC>(acc), c_mask());
 }
 
@@ -54,11 +62,12 @@ void matmul_block(const T *a, const T *b, TC *c, int m, int n, int k, int pid_m,
 /// stay in L2.
 template <class T, class TC, bool AT, bool BT, bool ADD_C, int BM, int BN,
           int BK, int GROUP_M, int ACT>
-void matmul_program(const T *a, const T *b, TC *c, int m, int n, int k) {
+void matmul_program(const T *a, const T *b, TC *c, int m, int n, int k,
+                    float alpha = 1.0f) {
   const int pid = tile::program_id(0);
   const int blocks_m = tile::cdiv(m, BM), blocks_n = tile::cdiv(n, BN);
   const auto [pid_m, pid_n] = tile::swizzle2d(pid / blocks_n, pid % blocks_n,
                                               blocks_m, blocks_n, GROUP_M);
   matmul_block<T, TC, AT, BT, ADD_C, BM, BN, BK, ACT>(a, b, c, m, n, k, pid_m,
-                                                      pid_n);
+                                                      pid_n, alpha);
 }
