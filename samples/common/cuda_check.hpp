@@ -76,10 +76,12 @@ public:
   /// Fills everything, guards included, with all-ones bits (a NaN).
   void poison() { CUDA_CHECK(cudaMemset(base, 0xff, total * sizeof(T))); }
 
-  std::vector<T> download() const {
-    std::vector<T> host(n);
-    CUDA_CHECK(
-        cudaMemcpy(host.data(), get(), n * sizeof(T), cudaMemcpyDeviceToHost));
+  std::vector<T> download() const { return download(0, n); }
+  /// count elements from element first.
+  std::vector<T> download(std::size_t first, std::size_t count) const {
+    std::vector<T> host(count);
+    CUDA_CHECK(cudaMemcpy(host.data(), get() + first, count * sizeof(T),
+                          cudaMemcpyDeviceToHost));
     return host;
   }
 
