@@ -26,7 +26,10 @@ import torch.nn.functional as F
 from triton.testing import do_bench
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "scripts"))
 import tilecc_torch  # noqa: E402
+from bench_peers import json_lines  # noqa: E402
 
 lines = []
 
@@ -223,15 +226,10 @@ def table(cpp_results):
     benchmark's best configuration where RESULTS.jsonl has it."""
     cpp = {}
     if cpp_results:
-        with open(cpp_results) as f:
-            for text in f:
-                try:
-                    r = json.loads(text)
-                except ValueError:
-                    continue
-                if isinstance(r, dict) and r.get("impl") == "tilecc" and r.get("ok") and "ms" in r:
-                    key = (r["workload"], tuple(r["shape"]))
-                    cpp[key] = min(cpp.get(key, math.inf), r["ms"])
+        for r, _ in json_lines(cpp_results):
+            if r.get("impl") == "tilecc" and r.get("ok") and "ms" in r:
+                key = (r["workload"], tuple(r["shape"]))
+                cpp[key] = min(cpp.get(key, math.inf), r["ms"])
     rows = {}
     for line in lines:
         rows.setdefault((line["workload"], tuple(line["shape"])), {})[line["impl"]] = line
