@@ -871,7 +871,9 @@ def peers(workloads=None):
                               "config": label, "ms": round(ms, 4),
                               "tflops": round(flops / ms / 1e9, 1),
                               "extra_mb": round(extra_mb), "ok": ok,
-                              "max_rel_err": max(loss_err, dx_err, dw_err)}), flush=True)
+                              "max_rel_err": max(loss_err, dx_err, dw_err),
+                              "rel_err": {"loss": loss_err, "dx": dx_err, "dw": dw_err}}),
+                  flush=True)
         del xin, win, target, ref_dx, ref_dw, ref_loss
 
     # rope (issue 51): batch 4 x 4096 positions x head_dim 128, 32 query heads
