@@ -26,11 +26,12 @@
       tile::config{                                                            \
           .meta = {128, 128, 64, 8}, .num_warps = 4, .num_stages = 4})
 
-/// What the products multiply by: 1 / (grad_scale n) for n counted tokens
-/// (with none, G is zero and so are dx and the addition to dW).
+/// What the products multiply by: 1 / (grad_scale n) for n counted tokens.
+/// With none, G is zero (so are dx and the addition to dW) and n is taken
+/// as 1: the scale must not be zero (matmul_block reads dW divided by it).
 inline float grad_unscale(const int *count) {
   const int n = tile::load(count);
-  return n > 0 ? 1.0f / (float(flce::grad_scale) * float(n)) : 0.0f;
+  return 1.0f / (float(flce::grad_scale) * float(n > 0 ? n : 1));
 }
 
 // The kernels for each type (T is not a meta-parameter): logits = x W^T

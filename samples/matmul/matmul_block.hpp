@@ -4,8 +4,8 @@
 // row-major, or with AT its transpose (K x M row-major); B is K x N, or with
 // BT its transpose (N x K). Offsets are 32-bit: the callers keep every
 // operand under 2^31 elements. Fused epilogues: ACT = 1 applies a leaky ReLU
-// before the store; ACT = SCALED multiplies the product by alpha (before C
-// is added).
+// before the store; ACT = SCALED multiplies the product by alpha (not C:
+// alpha must not be zero).
 #pragma once
 
 #include <cstdint>
@@ -31,7 +31,12 @@ void matmul_block(const T *a, const T *b, TC *c, int m, int n, int k, int pid_m,
     return tile::expand_dims<1>(rm < m) && tile::expand_dims<0>(rn < n);
   };
   auto acc = tile::zeros<Acc, BM, BN>();
-  if constexpr (ADD_C && ACT != SCALED)
+  // C is read before the loop, where the pipeline's first loads hide its
+  // latency (after it, the read would hold up every program's end); scaled
+  // by 1 / alpha so that the epilogue's multiply leaves C + alpha A B.
+  if constexpr (ADD_C && ACT == SCALED)
+    acc = tile::cast<Acc>(tile::load(c_ptrs(), c_mask())) * (1.0f / alpha);
+  else if constexpr (ADD_C)
     acc = tile::cast<Acc>(tile::load(c_ptrs(), c_mask()));
   for (int k0 = 0; k0 < k; k0 += BK) {
     auto kk = k0 + rk;
@@ -49,11 +54,8 @@ void matmul_block(const T *a, const T *b, TC *c, int m, int n, int k, int pid_m,
   }
   if constexpr (ACT == 1)
     acc = tile::where(acc >= 0.0f, acc, acc * 0.01f);
-  if constexpr (ACT == SCALED) {
+  if constexpr (ACT == SCALED)
     acc = acc * alpha;
-    if constexpr (ADD_C)
-      acc = acc + tile::cast<Acc>(tile::load(c_ptrs(), c_mask()));
-  }
   tile::store(c_ptrs(), tile::cast<TC>(acc), c_mask());
 }
 
