@@ -874,7 +874,39 @@ def peers(workloads=None):
                               "max_rel_err": max(loss_err, dx_err, dw_err),
                               "rel_err": {"loss": loss_err, "dx": dx_err, "dw": dw_err}}),
                   flush=True)
-        del xin, win, target, ref_dx, ref_dw, ref_loss
+        del ref_dx, ref_dw, ref_loss
+        # The three products of one chunk of 4096 tokens on their own, as the
+        # sample's benchmark times its steps: torch.mm (cuBLAS) with the
+        # output in the inputs' type (tilecc's dW update reads and writes
+        # fp32 instead). Checked against the fp32 product, each output within
+        # 2^-6 (bf16) or 2^-9 (fp16) of its largest element.
+        step_rows = 4096
+        xc = xin[:step_rows]
+        # Gradients at the scale tilecc's kernels carry them (2^14 times the
+        # summed loss's), clear of fp16's subnormals.
+        g = ((torch.rand(step_rows, fl_vocab, device=dev) - 0.5)
+             * (2.0**14 / fl_vocab)).to(dtype)
+        step_tol = 2.0**-6 if dtype == torch.bfloat16 else 2.0**-9
+        for step, shape, run, ref in (
+                ("logits", [step_rows, fl_vocab, fl_hidden], lambda: xc @ win.t(),
+                 lambda: xc.float() @ win.float().t()),
+                ("grad_input", [step_rows, fl_hidden, fl_vocab], lambda: g @ win,
+                 lambda: g.float() @ win.float()),
+                ("grad_weight", [fl_vocab, fl_hidden, step_rows], lambda: g.t() @ xc,
+                 lambda: g.float().t() @ xc.float())):
+            got = run().float()
+            want = ref()
+            err = ((got - want).abs().max() / want.abs().max()).item()
+            del got, want
+            ms = do_bench(run, warmup=5, rep=100, return_mode="median")
+            print(json.dumps({"workload": f"flce_{step}_{name}", "impl": "torch",
+                              "shape": shape,
+                              "dtype": "bf16" if dtype == torch.bfloat16 else "fp16",
+                              "config": "torch.mm (cuBLAS)", "ms": round(ms, 5),
+                              "tflops": round(2.0 * step_rows * fl_hidden * fl_vocab
+                                              / ms / 1e9, 1),
+                              "ok": err <= step_tol, "max_rel_err": err}), flush=True)
+        del xin, win, target, xc, g
 
     # rope (issue 51): batch 4 x 4096 positions x head_dim 128, 32 query heads
     # and 32 or 8 key heads, bf16 and fp16, forward and backward, in place, as

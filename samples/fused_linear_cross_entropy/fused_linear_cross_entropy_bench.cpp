@@ -7,7 +7,9 @@
 // logits, the memory the fusion holds beyond inputs and outputs). Checked:
 // loss shares and dx of sampled tokens against the double reference of
 // their rows, and every output of the chunked runs against the whole one
-// (only the order of fp32 sums differs). Exits 77 without a GPU.
+// (only the order of fp32 sums differs). Then the steps of one chunk of
+// 4096 tokens, each on its own: the three products at each of their
+// configurations and the cross-entropy. Exits 77 without a GPU.
 #include "fused_linear_cross_entropy.tile.cpp"
 #include "fused_linear_cross_entropy.tile.h"
 
@@ -22,6 +24,58 @@
 namespace {
 
 constexpr int64_t ignore_index = -100;
+
+/// The steps of one chunk of `rows` tokens timed on their own, each product
+/// at each of its configurations (the chunked runs take the wrappers'
+/// default), on the buffers of a chunked run just made: the launches are
+/// that run's, `right` its check. One workload a step, named after its
+/// kernel, for scripts/bench_peers.py's products beside them.
+template <class T, class Wrappers>
+bool bench_steps(const std::string &suffix, const char *dtype, bool right,
+                 int rows, int hidden, int vocab, const T *x, const T *w,
+                 T *logits, const int64_t *target, float *loss,
+                 const int *count, T *dx, float *dw) {
+  const double flops = 2.0 * rows * hidden * double(vocab);
+  auto each_config = [&](auto launch) {
+    std::vector<sample::Timing> timings;
+    for (int c = 0; c < Wrappers::n_configs; ++c)
+      timings.push_back(
+          {sample::describe(Wrappers::configs[c],
+                            {"BM", "BN", "BK", "GROUP_M"}),
+           sample::median_ms([&] { return launch(Wrappers{c}); }, 2, 10),
+           right});
+    return timings;
+  };
+  bool ok = sample::print_timings(
+      "flce_logits_" + suffix, {rows, vocab, hidden}, dtype, "tflops", flops,
+      each_config([&](const Wrappers &k) {
+        return k.logits(x, w, logits, rows, vocab, hidden);
+      }));
+  // In place: each timed run takes the previous one's gradient for logits,
+  // the same bytes (read twice, written once) and work.
+  ok &= sample::print_timings("flce_cross_entropy_" + suffix, {rows, vocab},
+                              dtype, "gbps", 3.0 * rows * vocab * sizeof(T),
+                              {{"rows of the chunk",
+                                sample::median_ms(
+                                    [&] {
+                                      return Wrappers{}.cross_entropy(
+                                          logits, target, loss, count, rows,
+                                          vocab, vocab, ignore_index, 0.0f);
+                                    },
+                                    2, 10),
+                                right}});
+  ok &= sample::print_timings(
+      "flce_grad_input_" + suffix, {rows, hidden, vocab}, dtype, "tflops",
+      flops, each_config([&](const Wrappers &k) {
+        return k.grad_input(logits, w, dx, count, rows, hidden, vocab);
+      }));
+  ok &= sample::print_timings(
+      "flce_grad_weight_" + suffix, {vocab, hidden, rows}, dtype, "tflops",
+      flops, each_config([&](const Wrappers &k) {
+        return k.grad_weight(logits, x, dw, count, vocab, hidden, rows);
+      }));
+  return ok;
+}
 
 template <class T, class Wrappers>
 bool bench(const char *name, const char *dtype, sample::Random &rng) {
@@ -87,6 +141,11 @@ bool bench(const char *name, const char *dtype, sample::Random &rng) {
   }
   ok &= sample::print_timings(name, {tokens, hidden, vocab}, dtype, "tflops",
                               flops, timings);
+  // The last chunked run's (4096 tokens) steps on their own.
+  ok &= bench_steps<T, Wrappers>(
+      bf16 ? "bf16" : "f16", dtype, timings.back().right, 4096, hidden, vocab,
+      dx_.get(), dw_.get(), logits.get(), dtarget.get(), dloss.get(),
+      dcount.get(), ddx.get(), ddw.get());
   const double whole_mb = double(tokens) * vocab * sizeof(T) / 1e6;
   ok &= sample::print_timings(
       std::string("linear_cross_entropy_unfused_") + (bf16 ? "bf16" : "f16"),

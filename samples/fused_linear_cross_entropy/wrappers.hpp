@@ -13,6 +13,11 @@ namespace flce {
 
 #define FLCE_WRAPPERS(SUFFIX, T)                                               \
   struct Wrappers_##SUFFIX {                                                   \
+    /* The products' configurations (one list for the three). */               \
+    static constexpr const tile::config *configs =                             \
+        flce_logits_##SUFFIX##_tile_configs;                                   \
+    static constexpr int n_configs =                                           \
+        tilecc::flce_logits_##SUFFIX##_num_configs;                            \
     int config = -1;                                                           \
     static constexpr cudaError_t invalid = cudaErrorInvalidValue;              \
     cudaError_t zero(void *p, std::size_t bytes) const {                       \
