@@ -18,6 +18,12 @@
 # for a machine whose calls are time-limited, one call a group. The page
 # then comes from all of them (bench_report.py DIR/bench-*.jsonl), each
 # group's table naming its own card, date and commit.
+#
+# SAMPLES="rope cross_entropy" (with GROUPs) narrows a group to those
+# samples: their *_bench binaries, and the memory-bound and autotuning peers
+# of their workloads only (bench_peers.py --workloads rope,cross_entropy);
+# the lines go to DIR/bench-GROUP-rope-cross_entropy.jsonl. For a call too
+# short for a whole group, or a change to one sample.
 # Exit 0 when every binary ran and every result was right.
 set -euo pipefail
 
@@ -36,13 +42,26 @@ for g in "${groups[@]}"; do
   esac
 done
 here=$(cd "$(dirname "$0")" && pwd)
+read -r -a samples <<<"${SAMPLES:-}"
+if ((${#samples[@]} != 0 && ${#groups[@]} == 0)); then
+  echo "bench: SAMPLES needs the GROUPs they belong to" >&2
+  usage
+fi
 if ((${#groups[@]} == 0)); then
   results=$dir/bench.jsonl
 else
   results=$dir/bench-$(
     IFS=-
-    echo "${groups[*]}"
+    echo "${groups[*]}${samples[*]:+-${samples[*]}}"
   ).jsonl
+fi
+# bench_peers.py's --workloads for the samples (empty: every workload).
+peer_args=()
+if ((${#samples[@]} != 0)); then
+  peer_args=(--workloads "$(
+    IFS=,
+    echo "${samples[*]}"
+  )")
 fi
 # The card, date and commit of the binaries (gpu-check.sh --prepare's
 # manifest), as the run's first line, for the page to say where each
@@ -88,8 +107,15 @@ if ((${#bins[@]} == 0)); then
   echo "bench: no *_bench binaries in $dir" >&2
   exit 1
 fi
+# Whether the binary is one of SAMPLES' (every one without SAMPLES).
+of_samples() {
+  ((${#samples[@]} == 0)) && return 0
+  local s
+  for s in "${samples[@]}"; do [[ $(basename "$1") == "${s}_bench" ]] && return 0; done
+  return 1
+}
 for bin in "${bins[@]}"; do
-  wanted "$(group_of "$bin")" || continue
+  wanted "$(group_of "$bin")" && of_samples "$bin" || continue
   echo "== $(basename "$bin")"
   rc=0
   "$bin" | tee -a "$results" || rc=$?
@@ -105,7 +131,7 @@ if ((${#groups[@]} == 0)); then
 else
   for g in memory matmul attention attention_backward autotune; do
     wanted $g || continue
-    python3 "$here/bench_peers.py" --only $g | tee -a "$results" || status=1
+    python3 "$here/bench_peers.py" --only $g "${peer_args[@]}" | tee -a "$results" || status=1
   done
 fi
 

@@ -74,6 +74,13 @@ def philox_uniform(torch, seed, n, dev):
     return folded.to(torch.float32) * torch.tensor(4.6566127342e-10, dtype=torch.float32)
 
 
+def selects(names, workload):
+    """Whether a --workloads list selects `workload`: no list, its own name,
+    or the name of its sample (a prefix followed by "_": "rope" selects
+    rope_fwd_bf16, "cross_entropy" not fused_linear_cross_entropy_bf16)."""
+    return not names or any(workload == n or workload.startswith(n + "_") for n in names)
+
+
 def peers(workloads=None):
     """Runs the Triton and PyTorch cases (those of `workloads` only, if given)
     and prints their JSON lines."""
@@ -447,7 +454,7 @@ def peers(workloads=None):
         run() has picked it. check(), if given, gets what run() returned and
         says whether the other outputs are right (else "ok" is false); it runs
         before the timing, whose runs overwrite outputs written in place."""
-        if workloads and workload not in workloads:
+        if not selects(workloads, workload):
             return
         if out is not None:
             out.fill_(float("nan"))
@@ -789,7 +796,7 @@ def peers(workloads=None):
     fl_tokens, fl_hidden, fl_vocab = 8192, 4096, 128256
     for dtype, name in ((torch.bfloat16, "bf16"), (torch.float16, "f16")):
         workload = f"fused_linear_cross_entropy_{name}"
-        if workloads and workload not in workloads:
+        if not selects(workloads, workload):
             continue
         xin = ((torch.rand(fl_tokens, fl_hidden, device=dev) * 2 - 1)).to(dtype)
         win = ((torch.rand(fl_vocab, fl_hidden, device=dev) * 0.1 - 0.05)).to(dtype)
@@ -1451,7 +1458,7 @@ def autotune_peers(kernels=None):
     import triton
 
     def wanted(kernel):
-        return not kernels or kernel in kernels
+        return selects(kernels, kernel)
 
     grouped_matmul, _ = tutorial03_matmul()
     gen = torch.Generator(device="cuda").manual_seed(52)
@@ -2365,7 +2372,8 @@ def main():
                     help="run only these peers (memory: every memory-bound workload)")
     ap.add_argument("--workloads", metavar="A,B",
                     help="of the memory-bound peers (or with --only autotune, of "
-                         "the tuned kernels), run only these")
+                         "the tuned kernels), run only these: workload names, or "
+                         "samples' (rope: every rope_* workload)")
     args = ap.parse_args()
     if args.table:
         return table(args.table)
