@@ -689,16 +689,19 @@ template <class I> struct iteration_range {
 };
 } // namespace detail
 
-/// `for (int i : tile::range(lo, hi, step, num_stages))` is
-/// `for (int i = lo; i < hi; i += step)` (Triton's tl.range); a constant
+/// `for (int i : tile::range(lo, hi, step, num_stages, loop_unroll_factor))`
+/// is `for (int i = lo; i < hi; i += step)` (Triton's tl.range); a constant
 /// num_stages (1 to 8) sets the software pipelining of this loop: its loads
 /// are issued num_stages - 1 iterations ahead into shared memory (1: not
 /// pipelined; 0, the default: the configuration's num_stages, for loads
-/// that feed tile::dot only).
+/// that feed tile::dot only). A constant loop_unroll_factor (up to 1024)
+/// unrolls the loop that many times (1: not at all; 0, the default: as the
+/// device compiler chooses).
 template <class Lo, class Hi, class Step = int>
 TILE_OP("range")
 detail::iteration_range<std::common_type_t<Lo, Hi, Step>> range(
-    Lo lo, Hi hi, Step step = 1, [[maybe_unused]] int num_stages = 0) {
+    Lo lo, Hi hi, Step step = 1, [[maybe_unused]] int num_stages = 0,
+    [[maybe_unused]] int loop_unroll_factor = 0) {
   using I = std::common_type_t<Lo, Hi, Step>;
   static_assert(std::is_integral_v<I>, "tile::range iterates over integers");
   return {static_cast<I>(lo), static_cast<I>(hi), static_cast<I>(step)};

@@ -174,3 +174,21 @@ TEST_CASE("inline assembly keeps its registers and pack through the text") {
   CHECK_FALSE(parseFunction(Three, Error));
   CHECK(Error.Message == "pack is a power of two from 1 to 16");
 }
+
+TEST_CASE("a for loop's num_stages and unroll hints are kept apart") {
+  Op Loop(OpKind::For, SourceLoc{});
+  CHECK(Loop.numStagesHint() == 0);
+  CHECK(Loop.unrollHint() == 0);
+  Loop.setUnrollHint(1024);
+  Loop.setNumStagesHint(8);
+  CHECK(Loop.unrollHint() == 1024);
+  CHECK(Loop.numStagesHint() == 8);
+  Loop.setNumStagesHint(1);
+  Loop.setUnrollHint(2);
+  CHECK(Loop.numStagesHint() == 1);
+  CHECK(Loop.unrollHint() == 2);
+  Op Copy(OpKind::For, SourceLoc{});
+  Copy.copyAttributes(Loop);
+  CHECK(Copy.numStagesHint() == 1);
+  CHECK(Copy.unrollHint() == 2);
+}

@@ -541,7 +541,7 @@ void KernelEmitter::emitFor(const Op &O) {
   if (Hosted)
     openPipeline(*Hosted, Plans.find(Hosted)->second);
   Nested InHostedPipeline(*this, Hosted ? 1 : 0);
-  line(forHeader(O));
+  openFor(O);
   // The consumers' ring position, carried from one iteration of a loop the
   // producer walks to the next, stated warp-uniform again (rt::warp_uniform).
   if (Split && llvm::is_contained(Producer.Enclosing, &O)) {
@@ -560,13 +560,14 @@ void KernelEmitter::emitFor(const Op &O) {
     line("}", -1);
 }
 
-std::string KernelEmitter::forHeader(const Op &O, const std::string &From) {
+void KernelEmitter::openFor(const Op &O, const std::string &From) {
+  if (O.unrollHint())
+    line("#pragma unroll " + std::to_string(O.unrollHint()));
   const Value *IV = O.region(0)->argument(0);
   const std::string N = nameOf(IV);
-  return "for (" + declaration(IV->type().Elem, N) + " = " +
-         (From.empty() ? scalar(O.operand(0)) : From) + "; " + N + " < " +
-         scalar(O.operand(1)) + "; " + N + " += " + scalar(O.operand(2)) +
-         ") {";
+  line("for (" + declaration(IV->type().Elem, N) + " = " +
+       (From.empty() ? scalar(O.operand(0)) : From) + "; " + N + " < " +
+       scalar(O.operand(1)) + "; " + N + " += " + scalar(O.operand(2)) + ") {");
 }
 
 void KernelEmitter::emitIf(const Op &O) {

@@ -205,9 +205,10 @@ private:
                   bool analysis::DeferredLaneSums::PartialSum::*Where,
                   const std::string &Fn, const std::string &Arg);
 
-  /// `for (int i = lo; i < hi; i += step) {` for `for` op O, or from From
-  /// instead of lo.
-  std::string forHeader(const ir::Op &O, const std::string &From = "");
+  /// Opens `for` op O: `for (int i = lo; i < hi; i += step) {`, or from
+  /// From instead of lo, after the `#pragma unroll` of its
+  /// loop_unroll_factor.
+  void openFor(const ir::Op &O, const std::string &From = "");
 
   //===--- Software pipelining --------------------------------------------===//
 

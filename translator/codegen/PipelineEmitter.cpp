@@ -171,7 +171,7 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P) {
   // The stage before this one, once the dot reading it has retired.
   const std::string Previous = "(" + St.Read + " == 0 ? " + std::to_string(D) +
                                " : " + St.Read + " - 1)";
-  line(forHeader(O));
+  openFor(O);
   {
     Nested LoopBody(*this);
     const Op *OuterFreeing = StageFreeingStore;

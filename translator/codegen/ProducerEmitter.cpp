@@ -172,7 +172,7 @@ void KernelEmitter::emitProducerBlock(const Block &B, const std::string &Stage,
     if (!Fed && !llvm::is_contained(Producer.Enclosing, &O))
       continue;
     lineDirective(O);
-    line(forHeader(O));
+    openFor(O);
     if (!Fed) {
       {
         Nested Deeper(*this);

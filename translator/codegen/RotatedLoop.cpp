@@ -129,9 +129,9 @@ void KernelEmitter::emitRotatedFor(const Op &O, const PipelinedLoop &P,
     // known.
     const auto Lo = AI.get(O.operand(0)).ConstantValue,
                Step = AI.get(O.operand(2)).ConstantValue;
-    line(forHeader(O, Lo && Step ? std::to_string(*Lo + *Step)
-                                 : scalar(O.operand(0)) + " + " +
-                                       scalar(O.operand(2))));
+    openFor(O, Lo && Step
+                   ? std::to_string(*Lo + *Step)
+                   : scalar(O.operand(0)) + " + " + scalar(O.operand(2)));
     {
       Nested Iteration(*this);
       waitStage(St, St.Read, St.Phase, /*Late=*/false);

@@ -138,16 +138,21 @@ private:
   /// Accepts `for (T i = lo; i < hi; ++i | i++ | i += step)`.
   void lowerFor(const ForStmt *FS);
 
-  /// Accepts `for (T i : tile::range(lo, hi[, step[, num_stages]]))`,
-  /// Triton's tl.range: the same loop as `for (T i = lo; i < hi; i +=
-  /// step)`, with a constant num_stages hint for the software pipeliner.
+  /// Accepts `for (T i : tile::range(lo, hi[, step[, num_stages[,
+  /// loop_unroll_factor]]]))`, Triton's tl.range: the same loop as `for (T i
+  /// = lo; i < hi; i += step)`, with constant hints for the software
+  /// pipeliner and for unrolling.
   void lowerRangeFor(const CXXForRangeStmt *FS);
+  /// The largest loop_unroll_factor tile::range takes.
+  static constexpr int64_t MaxUnrollFactor = 1024;
 
   /// A for op over [Lo, Hi) (Hi included when Inclusive) by Step (1 when
-  /// null) with induction variable IV.
+  /// null) with induction variable IV, unrolled UnrollFactor times (0: as
+  /// the device compiler chooses).
   void lowerLoop(SourceLocation Loc, const VarDecl *IV, const Expr *LoExpr,
                  const Expr *HiExpr, const Expr *StepExpr, bool Inclusive,
-                 unsigned NumStages, const Stmt *LoopBody);
+                 unsigned NumStages, const Stmt *LoopBody,
+                 unsigned UnrollFactor = 0);
 
   /// A while op that carries Carried: Cond lowers the condition region's
   /// bool (null after an error), Body the body region.

@@ -558,9 +558,10 @@ void KernelLowering::lowerFor(const ForStmt *FS) {
             Cond->getOpcode() == BO_LE, 0, FS->getBody());
 }
 
-/// Accepts `for (T i : tile::range(lo, hi[, step[, num_stages]]))`,
-/// Triton's tl.range: the same loop as `for (T i = lo; i < hi; i +=
-/// step)`, with a constant num_stages hint for the software pipeliner.
+/// Accepts `for (T i : tile::range(lo, hi[, step[, num_stages[,
+/// loop_unroll_factor]]]))`, Triton's tl.range: the same loop as `for (T i
+/// = lo; i < hi; i += step)`, with constant hints for the software
+/// pipeliner and for unrolling.
 void KernelLowering::lowerRangeFor(const CXXForRangeStmt *FS) {
   // IgnoreImplicit also looks through the temporary the range binds.
   const auto *Call = dyn_cast<CallExpr>(FS->getRangeInit()->IgnoreImplicit());
@@ -591,8 +592,21 @@ void KernelLowering::lowerRangeFor(const CXXForRangeStmt *FS) {
                        std::to_string(*N));
     Stages = *N;
   }
+  int64_t Unroll = 0;
+  if (const Expr *E = Arg(4)) {
+    auto N = constantArg(E, "loop_unroll_factor");
+    if (!N)
+      return;
+    if (*N < 0 || *N > MaxUnrollFactor)
+      return error(E->getExprLoc(),
+                   "loop_unroll_factor must be between 0 (the compiler's "
+                   "choice) and " +
+                       std::to_string(MaxUnrollFactor) + ", not " +
+                       std::to_string(*N));
+    Unroll = *N;
+  }
   lowerLoop(FS->getBeginLoc(), IV, Arg(0), Arg(1), Arg(2), false,
-            unsigned(Stages), FS->getBody());
+            unsigned(Stages), FS->getBody(), unsigned(Unroll));
 }
 
 /// A for op over [Lo, Hi) (Hi included when Inclusive) by Step (1 when
@@ -600,7 +614,8 @@ void KernelLowering::lowerRangeFor(const CXXForRangeStmt *FS) {
 void KernelLowering::lowerLoop(SourceLocation Loc, const VarDecl *IV,
                                const Expr *LoExpr, const Expr *HiExpr,
                                const Expr *StepExpr, bool Inclusive,
-                               unsigned NumStages, const Stmt *LoopBody) {
+                               unsigned NumStages, const Stmt *LoopBody,
+                               unsigned UnrollFactor) {
   AssignedVars InBody(Ctx);
   InBody.TraverseStmt(const_cast<Stmt *>(LoopBody));
   if (InBody.Vars.count(IV))
@@ -645,6 +660,7 @@ void KernelLowering::lowerLoop(SourceLocation Loc, const VarDecl *IV,
   setLoc(Loc); // the loop itself is at its `for`
   auto Op = std::make_unique<ir::Op>(OpKind::For, B.loc());
   Op->setNumStagesHint(NumStages);
+  Op->setUnrollHint(UnrollFactor);
   for (Value *V : {Lo, Hi, Step})
     Op->addOperand(V);
   for (const VarDecl *VD : Carried)

@@ -318,9 +318,16 @@ public:
     return memOrder() == MemOrder::Release || memOrder() == MemOrder::AcqRel;
   }
 
-  // For: the loop's num_stages hint (tile::range's), 0 when it has none.
-  unsigned numStagesHint() const { return unsigned(IntAttr); }
-  void setNumStagesHint(unsigned Stages) { IntAttr = Stages; }
+  // For: tile::range's hints, packed into IntAttr: num_stages (0 when it
+  // has none) and loop_unroll_factor (0 when it has none) above it.
+  unsigned numStagesHint() const { return unsigned(IntAttr & 255); }
+  void setNumStagesHint(unsigned Stages) {
+    IntAttr = (IntAttr & ~int64_t(255)) | Stages;
+  }
+  unsigned unrollHint() const { return unsigned(IntAttr >> 8); }
+  void setUnrollHint(unsigned Factor) {
+    IntAttr = (IntAttr & 255) | int64_t(Factor) << 8;
+  }
 
   // Load: operands are (ptrs, [mask, [other]]). Store and atomic RMW:
   // (ptrs, value, [mask]).

@@ -294,8 +294,11 @@ private:
         O.setPhilox(N, O.philoxRounds());
       else if (Key == "rounds" && IsNumber && N > 0)
         O.setPhilox(O.philoxWord(), N);
-      else if (Key == "num_stages" && IsNumber)
+      else if (Key == "num_stages" && IsNumber && N >= 0 && N < 256)
         O.setNumStagesHint(N);
+      else if (Key == "unroll" && O.kind() == OpKind::For && IsNumber &&
+               N >= 0 && N < (1 << 20))
+        O.setUnrollHint(N);
       else if (Key == "precision" && precisionNamed(Val))
         O.setPrecision(*precisionNamed(Val));
       else if (Key == "cache" && cacheNamed(Val))

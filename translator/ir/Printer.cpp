@@ -49,8 +49,13 @@ private:
       OS << " {start = " << O.arangeStart() << "}";
       break;
     case OpKind::For:
-      if (O.numStagesHint())
+      if (O.numStagesHint() && O.unrollHint())
+        OS << " {num_stages = " << O.numStagesHint()
+           << ", unroll = " << O.unrollHint() << "}";
+      else if (O.numStagesHint())
         OS << " {num_stages = " << O.numStagesHint() << "}";
+      else if (O.unrollHint())
+        OS << " {unroll = " << O.unrollHint() << "}";
       break;
     case OpKind::Scan:
       OS << " {axis = " << O.scanAxis() << (O.scanReverse() ? ", reverse" : "")
