@@ -14,6 +14,18 @@
 #include <cstdint>
 #include <tile/tile.hpp>
 
+// The kernels' offsets are 32-bit (matmul_block.hpp): a problem with an
+// operand of 2^31 elements or more is refused (the launch wrapper returns
+// an error) rather than addressed past the wrap. The rule of KERNEL, whose
+// template parameters are the rest.
+#define MATMUL_OFFSETS_FIT(KERNEL, TA, TB, TC, ...)                            \
+  template <__VA_ARGS__>                                                       \
+  TILE_SELECT(KERNEL)                                                          \
+  bool KERNEL##_fits(const TA *, const TB *, TC *, int m, int n, int k) {      \
+    return int64_t(m) * k <= INT32_MAX && int64_t(k) * n <= INT32_MAX &&       \
+           int64_t(m) * n <= INT32_MAX;                                        \
+  }
+
 // Tutorial 09's persistent form: as many programs as the GPU runs at once
 // walk the blocks of C in grouped order, so the next block's first copies
 // can overlap this block's epilogue.
@@ -236,3 +248,21 @@ tile::grid
   return {std::min(tile::cdiv(m, BM) * tile::cdiv(n, BN),
                    tile::num_sms() * tile::programs_per_sm())};
 }
+
+MATMUL_OFFSETS_FIT(matmul_f16, tile::half, tile::half, tile::half, int BM,
+                   int BN, int BK, int GROUP_M, int ACT)
+MATMUL_OFFSETS_FIT(matmul_bf16, tile::bfloat16, tile::bfloat16, tile::bfloat16,
+                   int BM, int BN, int BK, int GROUP_M, int ACT)
+MATMUL_OFFSETS_FIT(matmul_tf32, float, float, float, int BM, int BN, int BK,
+                   int GROUP_M, int ACT)
+MATMUL_OFFSETS_FIT(matmul_fp8, tile::float8_e4m3, tile::float8_e4m3, tile::half,
+                   int BM, int BN, int BK, int GROUP_M)
+MATMUL_OFFSETS_FIT(matmul_i8, int8_t, int8_t, int32_t, int BM, int BN, int BK,
+                   int GROUP_M)
+MATMUL_OFFSETS_FIT(persistent_matmul_f16, tile::half, tile::half, tile::half,
+                   int BM, int BN, int BK, int GROUP_M, int ACT)
+MATMUL_OFFSETS_FIT(persistent_matmul_bf16, tile::bfloat16, tile::bfloat16,
+                   tile::bfloat16, int BM, int BN, int BK, int GROUP_M, int ACT)
+MATMUL_OFFSETS_FIT(persistent_matmul_tf32, float, float, float, int BM, int BN,
+                   int BK, int GROUP_M, int ACT)
+#undef MATMUL_OFFSETS_FIT

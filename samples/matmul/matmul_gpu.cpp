@@ -4,7 +4,8 @@
 // tensor-core path, TMA copies on sm_90), ragged ones (M, N, K not multiples of
 // the blocks; K below one block; 208 x 336 x 48 is ragged but 16-aligned, so
 // TMA fills the edges with zeros) and unaligned ones (the generic variant),
-// into poisoned outputs with guard zones. Exits 77 without a GPU.
+// into poisoned outputs with guard zones; and that every wrapper refuses a
+// problem with an operand of 2^31 elements or more. Exits 77 without a GPU.
 #include "matmul.tile.cpp"
 #include "matmul.tile.h"
 
@@ -47,7 +48,8 @@ template <class T, bool Persistent> bool check(const char *name) {
         return persistent_matmul_f16_tile_configs;
       else
         return matmul_f16_tile_configs;
-    }();
+    }
+    ();
     for (int config = -1; config < int(std::size(configs)); ++config) {
       bool leaky = config >= 0 && configs[config].meta[4] == 1;
       std::string what =
@@ -179,6 +181,46 @@ bool check_other_types() {
   return ok;
 }
 
+/// Every wrapper refuses a problem with an operand of 2^31 elements or more
+/// (its kernels' offsets are 32-bit), by default and at each configuration,
+/// before it touches memory: null pointers stand for the operands.
+bool check_refused() {
+  bool ok = true;
+  auto refuses = [&](const char *name, int n_configs, auto launch) {
+    for (auto [m, n, k] :
+         {Shape{1 << 16, 64, 1 << 15}, Shape{64, 1 << 16, 1 << 15},
+          Shape{1 << 16, 1 << 15, 64}})
+      for (int c = -1; c < n_configs; ++c)
+        if (launch(m, n, k, c) != cudaErrorInvalidValue) {
+          std::printf("FAIL: %s config %d ran %d x %d x %d, whose operands "
+                      "pass 2^31 elements\n",
+                      name, c, m, n, k);
+          ok = false;
+        }
+  };
+#define MATMUL_REFUSES(KERNEL, TA, TB, TC)                                     \
+  refuses(#KERNEL, tilecc::KERNEL##_num_configs,                               \
+          [](int m, int n, int k, int c) {                                     \
+            return tilecc::KERNEL(static_cast<const TA *>(nullptr),            \
+                                  static_cast<const TB *>(nullptr),            \
+                                  static_cast<TC *>(nullptr), m, n, k,         \
+                                  nullptr, c);                                 \
+          })
+  MATMUL_REFUSES(matmul_f16, tile::half, tile::half, tile::half);
+  MATMUL_REFUSES(matmul_bf16, tile::bfloat16, tile::bfloat16, tile::bfloat16);
+  MATMUL_REFUSES(matmul_tf32, float, float, float);
+  MATMUL_REFUSES(matmul_fp8, tile::float8_e4m3, tile::float8_e4m3, tile::half);
+  MATMUL_REFUSES(matmul_i8, int8_t, int8_t, int32_t);
+  MATMUL_REFUSES(persistent_matmul_f16, tile::half, tile::half, tile::half);
+  MATMUL_REFUSES(persistent_matmul_bf16, tile::bfloat16, tile::bfloat16,
+                 tile::bfloat16);
+  MATMUL_REFUSES(persistent_matmul_tf32, float, float, float);
+#undef MATMUL_REFUSES
+  std::printf("%s: the matmul wrappers refuse operands past 2^31 elements\n",
+              ok ? "PASS" : "FAIL");
+  return ok;
+}
+
 } // namespace
 
 int main() {
@@ -189,5 +231,6 @@ int main() {
   ok &= check<tile::half, true>("persistent_matmul_f16");
   ok &= check<tile::bfloat16, true>("persistent_matmul_bf16");
   ok &= check_other_types();
+  ok &= check_refused();
   return ok ? 0 : 1;
 }
