@@ -48,8 +48,7 @@ template <class T, bool Persistent> bool check(const char *name) {
         return persistent_matmul_f16_tile_configs;
       else
         return matmul_f16_tile_configs;
-    }
-    ();
+    }();
     for (int config = -1; config < int(std::size(configs)); ++config) {
       bool leaky = config >= 0 && configs[config].meta[4] == 1;
       std::string what =
