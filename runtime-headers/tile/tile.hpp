@@ -110,11 +110,15 @@ struct config {
 struct tuning {
   static constexpr int capacity = 16;
   /// Up to capacity values; a rule that lists more makes the launch
-  /// wrapper return its invalid-value error.
+  /// wrapper return its invalid-value error. Only the first size items are
+  /// ever read: the rest are left unset, as zeroing them would be most of
+  /// what a tuned launch costs on the host.
   template <class T> struct list {
-    T items[capacity] = {};
+    T items[capacity];
     int size = 0;
-    constexpr list() = default;
+    // User-provided, so that value-initialization (`= {}`, a member a
+    // designated initializer leaves out) does not zero the items first.
+    constexpr list() {}
     constexpr list(std::initializer_list<T> values)
         : size(static_cast<int>(values.size())) {
       int i = 0;
@@ -125,8 +129,8 @@ struct tuning {
   };
   /// The first bytes of a device buffer.
   struct buffer {
-    void *data = nullptr;
-    std::size_t bytes = 0;
+    void *data;
+    std::size_t bytes;
   };
   /// How a key's values are compared: rounded up to a power of two (a
   /// choice measured for 3000 columns serves 2049 to 4096), or as they are.

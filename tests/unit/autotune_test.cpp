@@ -187,6 +187,46 @@ TEST_CASE("autotune: the fastest configuration that applies, measured once "
   CHECK(K.Last == 1);
 }
 
+TEST_CASE("autotune: a thread's remembered choices follow the tuner, the "
+          "key and the device") {
+  SimulatedApi::reset();
+  SimulatedKernel K;
+  bool Declined = false;
+  {
+    Tuner First(info(), nullptr, 0);
+    First.launch_tuned(keyed({4096}), 0, K.launcher(), Declined);
+    CHECK(K.Last == 2);
+  }
+  // A tuner made where the last one was (same stack slot, same key) has
+  // measured nothing: it must not launch the other one's choice.
+  SimulatedKernel Other;
+  Other.Ms = {0.10, 0.20, 0.30, 0.40};
+  Tuner Second(info(), nullptr, 0);
+  Second.launch_tuned(keyed({4096}), 0, Other.launcher(), Declined);
+  CHECK(Other.total() > 10);
+  CHECK(Other.Last == 0);
+
+  // Alternating keys and devices: each launch is its own key's choice.
+  SimulatedKernel Alternating;
+  Second.launch_tuned(keyed({64}), 0, Alternating.launcher(), Declined);
+  SimulatedApi::Device = 1;
+  Alternating.Ms = {0.40, 0.10, 0.30, 0.20};
+  Second.launch_tuned(keyed({4096}), 0, Alternating.launcher(), Declined);
+  CHECK(Alternating.Last == 1); // measured anew on device 1
+  const int Measured = Alternating.total();
+  for (int Round = 0; Round < 3; ++Round) {
+    SimulatedApi::Device = 0;
+    Second.launch_tuned(keyed({4096}), 0, Alternating.launcher(), Declined);
+    CHECK(Alternating.Last == 0);
+    Second.launch_tuned(keyed({64}), 0, Alternating.launcher(), Declined);
+    CHECK(Alternating.Last == 2);
+    SimulatedApi::Device = 1;
+    Second.launch_tuned(keyed({4096}), 0, Alternating.launcher(), Declined);
+    CHECK(Alternating.Last == 1);
+  }
+  CHECK(Alternating.total() == Measured + 9);
+}
+
 TEST_CASE("autotune: max_trials measures the first configurations that "
           "apply") {
   SimulatedApi::reset();

@@ -6,7 +6,8 @@
 // then the median of many runs between CUDA/HIP events, L2 flushed and the
 // protected buffers reset before each), and keeps the configurations
 // fastest first; later calls with that key launch the first of them that
-// applies, after one hash lookup and no synchronisation. The measurements
+// applies, after one hash lookup (none where the thread launched the same
+// kernel with the same key before) and no synchronisation. The measurements
 // persist in $TILECC_CACHE_DIR/<kernel>.autotune.json, keyed by kernel,
 // hash of its generated code, device, driver and key; a tuning table
 // compiled into the wrapper (add_tile_kernel's TUNING_TABLE) answers
@@ -25,7 +26,9 @@
 #include "json.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -57,11 +60,17 @@ inline long long round_key(long long v, tuning::rounding r) {
 struct key {
   int device = 0;
   int size = 0;
-  long long values[tuning::capacity] = {};
+  // Only the first size values are set or read (tuning::list's reason).
+  long long values[tuning::capacity];
 
   friend bool operator==(const key &a, const key &b) {
-    return a.device == b.device && a.size == b.size &&
-           std::equal(a.values, a.values + a.size, b.values);
+    if (a.device != b.device || a.size != b.size)
+      return false;
+    // A loop rather than std::equal's call to memcmp: keys are a few values.
+    for (int i = 0; i < a.size; ++i)
+      if (a.values[i] != b.values[i])
+        return false;
+    return true;
   }
 };
 
@@ -356,8 +365,12 @@ public:
     if (!valid(t))
       return Api::invalid_value;
     const key k = make_key(t);
-    if (const std::vector<int> *ranking = find(measured, k))
+    if (const std::vector<int> *ranking = recent_choice(k))
       return launch_first(*ranking, launch_config, declined);
+    if (const std::vector<int> *ranking = find(measured, k)) {
+      remember_choice(k, ranking);
+      return launch_first(*ranking, launch_config, declined);
+    }
 
     std::lock_guard<std::mutex> tuning_one(tune_mutex);
     read_cache(k.device);
@@ -378,8 +391,9 @@ public:
     for (const trial &tr : trials)
       ranking.push_back(tr.config);
     write_cache(k, trials);
-    return launch_first(*insert(measured, k, std::move(ranking)), launch_config,
-                        declined);
+    const std::vector<int> *chosen = insert(measured, k, std::move(ranking));
+    remember_choice(k, chosen);
+    return launch_first(*chosen, launch_config, declined);
   }
 
   /// Launches the first configuration of the compiled table's row for t's
@@ -428,6 +442,31 @@ private:
     for (int i = 0; i < t.key.size; ++i)
       k.values[i] = round_key(t.key.items[i], t.key_rounding);
     return k;
+  }
+
+  /// A thread's last few measured choices, by tuner and key: the hot path
+  /// of a thread that relaunches what it launched before takes no lock and
+  /// hashes nothing. Rankings are never erased or moved (insert), so the
+  /// pointers stay good; tuners are told apart by an id, not an address
+  /// that a later tuner could reuse.
+  struct recent_choices {
+    static constexpr int slots = 8;
+    struct slot {
+      std::uint64_t tuner = 0; // 0: empty
+      key k;
+      const std::vector<int> *ranking = nullptr;
+    } slot[slots];
+  };
+  static recent_choices &recent() {
+    static thread_local recent_choices choices;
+    return choices;
+  }
+  const std::vector<int> *recent_choice(const key &k) const {
+    const auto &s = recent().slot[id % recent_choices::slots];
+    return s.tuner == id && s.k == k ? s.ranking : nullptr;
+  }
+  void remember_choice(const key &k, const std::vector<int> *ranking) const {
+    recent().slot[id % recent_choices::slots] = {id, k, ranking};
   }
 
   const std::vector<int> *find(const choices &c, const key &k) const {
@@ -626,6 +665,12 @@ private:
     return Api::success;
   }
 
+  static std::uint64_t next_id() {
+    static std::atomic<std::uint64_t> last{0};
+    return ++last;
+  }
+
+  const std::uint64_t id = next_id();
   const kernel_info kernel;
   const table_entry *table;
   std::size_t table_size;
