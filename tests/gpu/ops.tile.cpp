@@ -53,6 +53,24 @@ TILE_KERNEL void int_ops(const int *x, const int *y, int *out, int8_t *out8,
   tile::store(out64 + offs, tile::cast<int64_t>(a) * 65536 * 65536 + b, mask);
 }
 
+// Integer tiles divided in a loop by kernel arguments: each argument's
+// multiply-and-shift divisor is made once, at the kernel's start.
+template <int BLOCK>
+TILE_KERNEL void invariant_divisions(const int *x, const unsigned *u, int *out,
+                                     unsigned *uout, int n, int d, unsigned m) {
+  auto cols = tile::arange<BLOCK>();
+  for (int i = tile::program_id(0) * BLOCK; i < n;
+       i += tile::num_programs(0) * BLOCK) {
+    auto mask = i + cols < n;
+    auto a = tile::load(x + i + cols, mask, 0);
+    auto b = tile::load(u + i + cols, mask, 0u);
+    tile::store(out + i + cols, a % d, mask);
+    tile::store(out + n + i + cols, tile::floordiv(a, d), mask);
+    tile::store(uout + i + cols, b % m, mask);
+    tile::store(uout + n + i + cols, tile::floordiv(b, m), mask);
+  }
+}
+
 // Row-major and column-major reads of one matrix; 1-D tiles broadcast into
 // 2-D: one recomputed in the 2-D layout's slice (index arithmetic), one
 // converted through shared memory (it was loaded).
@@ -738,6 +756,7 @@ TILE_KERNEL void random(unsigned *words, std::uint64_t *words64, float *uni,
 TILE_CONFIGS(float_ops, tile::config{.meta = {512}, .num_warps = 4},
              tile::config{.meta = {128}, .num_warps = 1});
 TILE_CONFIGS(int_ops, tile::config{.meta = {256}, .num_warps = 2});
+TILE_CONFIGS(invariant_divisions, tile::config{.meta = {256}, .num_warps = 2});
 TILE_CONFIGS(libdevice, tile::config{.meta = {256}, .num_warps = 4});
 TILE_CONFIGS(bits, tile::config{.meta = {256}, .num_warps = 4});
 TILE_CONFIGS(hinted, tile::config{.meta = {256}, .num_warps = 2});
@@ -855,6 +874,12 @@ TILE_GRID(int_ops)
 tile::grid
     int_ops_grid(const int *, const int *, int *, int8_t *, int64_t *, int n) {
   return {tile::cdiv(n, BLOCK)};
+}
+template <int BLOCK>
+TILE_GRID(invariant_divisions)
+tile::grid invariant_divisions_grid(const int *, const unsigned *, int *,
+                                    unsigned *, int, int, unsigned) {
+  return {3}; // each program loops over blocks
 }
 template <int BLOCK>
 TILE_GRID(libdevice)

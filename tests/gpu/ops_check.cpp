@@ -123,6 +123,47 @@ void checkIntOps(size_t Shift) {
   compare(label("int_ops int64", 0, Shift), D64.download(), Want64, 0);
 }
 
+void checkInvariantDivisions(size_t Shift) {
+  const int N = 4000 + int(Shift);
+  const int Lowest = std::numeric_limits<int>::min(),
+            Highest = std::numeric_limits<int>::max();
+  auto X = randomInts(N, Lowest, Highest);
+  auto Small = randomInts(N, -1000, 1000);
+  std::copy(Small.begin(), Small.begin() + N / 2, X.begin());
+  X[0] = Lowest;
+  X[1] = Highest;
+  std::vector<unsigned> U(X.begin(), X.end());
+  sample::DeviceArray<int> DX(X, Shift), DOut(2 * size_t(N), Shift);
+  sample::DeviceArray<unsigned> DU(U, Shift), DOutU(2 * size_t(N), Shift);
+  const int Divisors[] = {1, -1, 2, 7, -7, 256, 3000, -65537, Highest, Lowest};
+  const unsigned UDivisors[] = {1,          3,          256,        1000,
+                                0x80000000, 0x80000001, 0xFFFFFFFF, 12345,
+                                65536,      0x7FFFFFFF};
+  for (int I = 0; I < int(std::size(Divisors)); ++I) {
+    const int D = Divisors[I];
+    const unsigned M = UDivisors[I];
+    // INT_MIN / -1 overflows in C: that element is left out.
+    if (D == -1)
+      X[0] = 0;
+    std::vector<int> Want(2 * size_t(N));
+    std::vector<unsigned> WantU(2 * size_t(N));
+    tile::emulate::launch(tile::grid{3}, invariant_divisions<256>, X.data(),
+                          U.data(), Want.data(), WantU.data(), N, D, M);
+    DX.upload(X);
+    poison(DOut, DOutU);
+    CUDA_CHECK(tilecc::invariant_divisions(DX.get(), DU.get(), DOut.get(),
+                                           DOutU.get(), N, D, M));
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const std::string By =
+        " by " + std::to_string(D) + ", " + std::to_string(M) + "u";
+    compare(label("invariant_divisions" + By, 0, Shift), DOut.download(), Want,
+            0);
+    compare(label("invariant_divisions unsigned" + By, 0, Shift),
+            DOutU.download(), WantU, 0);
+    X[0] = Lowest;
+  }
+}
+
 void checkLibdevice(size_t Shift) {
   const int N = 3000 + int(Shift);
   auto X = randomFloats(N, -0.99f, 0.99f);
@@ -983,6 +1024,7 @@ int main() {
     for (int C = 0; C < tilecc::float_ops_num_configs; ++C)
       checkFloatOps(C, Shift);
     checkIntOps(Shift);
+    checkInvariantDivisions(Shift);
     checkLibdevice(Shift);
     checkBits(Shift);
     for (int C = 0; C < tilecc::random_num_configs; ++C)

@@ -58,6 +58,7 @@ EmittedKernel KernelEmitter::run() {
   }
   const size_t ScratchAt = Body.size();
   Scratch = fresh("scratch");
+  declareDivisors();
   if (Producer.active())
     emitSplit();
   emitBlock(F.body());
@@ -108,6 +109,20 @@ EmittedKernel KernelEmitter::run() {
   K.PipelineLoc = PipelineLoc;
   K.PipelineStages = PipelineStages;
   return K;
+}
+
+void KernelEmitter::declareDivisors() {
+  for (const Value *A : EP.Divisors.Arguments) {
+    const bool Divides = llvm::any_of(EP.Divisors.By, [&](const auto &E) {
+      return E.second == A && !EP.Dropped.count(E.first);
+    });
+    if (!Divides)
+      continue;
+    const std::string N = fresh(nameOf(A) + "_divisor");
+    DivisorNames[A] = N;
+    line("const rt::divisor<" + deviceType(A->type().Elem) + "> " + N + "(" +
+         nameOf(A) + ");");
+  }
 }
 
 //===--- Use analysis ---------------------------------------------------===//

@@ -42,6 +42,7 @@ public:
     Plan.Histograms = loopHistograms(F, LM, Pipelined);
     if (StageAhead)
       Plan.StagedAhead = mfmaStagedAhead(F, LM, Pipelined);
+    Plan.Divisors = invariantDivisors(F);
     return std::move(Plan);
   }
 

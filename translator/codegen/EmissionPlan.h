@@ -13,6 +13,7 @@
 #define TILECC_CODEGEN_EMISSIONPLAN_H
 
 #include "analysis/DeferredLaneSums.h"
+#include "analysis/InvariantDivisors.h"
 #include "analysis/LoopHistograms.h"
 #include "analysis/MfmaStagedAhead.h"
 #include "codegen/DeviceEmitter.h"
@@ -41,6 +42,8 @@ struct EmissionPlan {
   /// Matrix-core dots whose carried operands their loop stages in shared
   /// memory an iteration ahead, in two buffers.
   analysis::MfmaStagedAhead StagedAhead;
+  /// Divisions in loops by a kernel argument, made once at the start.
+  analysis::InvariantDivisors Divisors;
 };
 
 /// StageAhead: whether matrix-core operands may be staged an iteration

@@ -156,6 +156,11 @@ std::string KernelEmitter::arithmetic(const Op &O, ArgFn A) {
       S += (I ? ", " : "") + A(I);
     return S + ")";
   };
+  if (auto By = EP.Divisors.By.find(&O); By != EP.Divisors.By.end())
+    if (auto N = DivisorNames.find(By->second); N != DivisorNames.end())
+      return N->second +
+             (O.kind() == OpKind::Rem ? ".remainder(" : ".quotient(") + A(0) +
+             ")";
   switch (O.kind()) {
   case OpKind::Add:
   case OpKind::AddPtr:

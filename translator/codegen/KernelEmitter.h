@@ -44,6 +44,11 @@ public:
   EmittedKernel run();
 
 private:
+  /// Declares, at the kernel's start, the divisors of the arguments that
+  /// divide tiles in loops (EmissionPlan::Divisors), where such a
+  /// division is emitted.
+  void declareDivisors();
+
   //===--- Use analysis ---------------------------------------------------===//
 
   void countUses(const ir::Block &B);
@@ -538,6 +543,8 @@ private:
   bool Split = false;
   /// Per TMA load: its tensor map parameter.
   llvm::DenseMap<const ir::Op *, std::string> MapNames;
+  /// The divisor made of each argument (declareDivisors).
+  llvm::DenseMap<const ir::Value *, std::string> DivisorNames;
   llvm::DenseMap<const ir::Op *, PipelineState> States;
   /// The pipelined loop whose body is being emitted, if any.
   const analysis::PipelinedLoop *Active = nullptr;

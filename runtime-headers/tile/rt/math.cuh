@@ -4,6 +4,7 @@
 // Triton uses.
 #pragma once
 
+#include "tile/detail/divisor.hpp"
 #include "tile/rt/types.cuh"
 
 namespace tile::rt {
@@ -177,6 +178,10 @@ template <class T> __device__ __forceinline__ T rem(T a, T b) {
   else
     return a % b;
 }
+
+/// A kernel argument that divides tiles in loops, made once
+/// (analysis/InvariantDivisors.h): n_bins_divisor.remainder(x) is x % n_bins.
+template <class T> using divisor = tile::detail::divisor<T>;
 
 template <class T> __device__ __forceinline__ T cdiv(T a, T b) {
   return (a + b - 1) / b;
