@@ -8,6 +8,8 @@
 // unit tests check the device's arithmetic.
 #pragma once
 
+#include "mulhi.hpp"
+
 #include <cstdint>
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -49,19 +51,10 @@ template <class T> struct divisor {
       return v;
   }
 
-  TILE_DIVISOR_FUNCTION static std::uint32_t mulhi(std::uint32_t a,
-                                                   std::uint32_t b) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-    return __umulhi(a, b);
-#else
-    return std::uint32_t(std::uint64_t(a) * b >> 32);
-#endif
-  }
-
   /// n / d, truncated toward zero.
   TILE_DIVISOR_FUNCTION T quotient(T n) const {
     const std::uint32_t u = magnitude(n);
-    const std::uint32_t t = mulhi(magic, u);
+    const std::uint32_t t = mulhi32(magic, u);
     const std::uint32_t q = (t + ((u - t) >> shift1)) >> shift2;
     if constexpr (T(-1) < T(0))
       return (n < 0) != (d < 0) ? T(0u - q) : T(q);

@@ -6,6 +6,8 @@
 // fills the second counter word, and the words stay 32-bit).
 #pragma once
 
+#include "mulhi.hpp"
+
 #include <cstdint>
 
 #if defined(__CUDACC__) || defined(__HIPCC__)
@@ -15,18 +17,6 @@
 #endif
 
 namespace tile::detail {
-
-/// The high word of a * b: mul.hi on the GPU, which (unlike the high half
-/// of a widening multiply by an immediate of 2^31 or more) needs no
-/// correcting add.
-TILE_PHILOX_FUNCTION std::uint32_t philox_mulhi(std::uint32_t a,
-                                                std::uint32_t b) {
-#if defined(__CUDA_ARCH__) || defined(__HIP_DEVICE_COMPILE__)
-  return __umulhi(a, b);
-#else
-  return std::uint32_t(std::uint64_t(a) * b >> 32);
-#endif
-}
 
 /// Word Word (0-3) of Philox after Rounds rounds, keyed by seed, at counter
 /// (c0, c1, 0, 0).
@@ -43,8 +33,8 @@ philox_word(std::uint64_t seed, std::uint32_t c0, std::uint32_t c1) {
 #endif
   for (unsigned r = 0; r < Rounds; ++r) {
     const std::uint32_t c0 = c[0], c2 = c[2];
-    c[0] = philox_mulhi(RoundB, c2) ^ c[1] ^ k0;
-    c[2] = philox_mulhi(RoundA, c0) ^ c[3] ^ k1;
+    c[0] = mulhi32(RoundB, c2) ^ c[1] ^ k0;
+    c[2] = mulhi32(RoundA, c0) ^ c[3] ^ k1;
     c[1] = RoundB * c2;
     c[3] = RoundA * c0;
     k0 += KeyA;
