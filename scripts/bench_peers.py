@@ -5,7 +5,7 @@
     python3 scripts/bench_peers.py --table FILE    # table from JSON lines in FILE
 
 For each sample workload (vector_add, add_relu_mul, dropout, libdevice_asin, greyscale,
-softmax, histogram, moe_routing, rms_norm, swiglu, geglu, cross_entropy, rope) this runs a Triton
+softmax, cumsum, histogram, moe_routing, rms_norm, swiglu, geglu, cross_entropy, rope) this runs a Triton
 kernel, autotuned over the configurations the tilecc sample declares, and the
 PyTorch expression, on fresh random inputs of the sizes the samples' *_bench
 binaries use (grouped_gemm: tutorial 08's kernel, its TMA form and
@@ -360,6 +360,17 @@ def peers(workloads=None):
         g = tl.load(rgb_ptr + plane + offs, mask=mask)
         b = tl.load(rgb_ptr + 2 * plane + offs, mask=mask)
         tl.store(grey_ptr + offs, 0.2989 * r + 0.5870 * g + 0.1140 * b, mask=mask)
+
+    # A row a program, the block the row's power of two, warps tuned.
+    @triton.autotune(configs=[triton.Config({}, num_warps=w) for w in (4, 8, 16, 32)],
+                     key=["n_cols"])
+    @triton.jit
+    def cumsum_kernel(x_ptr, y_ptr, stride, n_cols, BLOCK: tl.constexpr):
+        row = tl.program_id(0)
+        cols = tl.arange(0, BLOCK)
+        mask = cols < n_cols
+        v = tl.load(x_ptr + row * stride + cols, mask=mask, other=0.0)
+        tl.store(y_ptr + row * stride + cols, tl.cumsum(v, axis=0), mask=mask)
 
     softmax_kernel, softmax_persistent_kernel = tutorial02_softmax()
     layer_norm_fwd_kernel = tutorial05_layer_norm_fwd()
@@ -1072,6 +1083,24 @@ def peers(workloads=None):
                        lambda: "torch.softmax(x, dim=1)", lambda: torch.softmax(x, dim=1),
                        ref, nbytes, tol, abs_tol=abs_tol)
             del x, y, ref
+
+    # cumsum: fp32 rows of softmax's shapes, values in [-1, 1), each row a
+    # program as the sample's (tl.cumsum, a scan along the row). The
+    # tolerances are the sample's: 2e-6 a column absolute, 1e-5 relative.
+    # Bytes: read once, written once.
+    for rows, cols in ((32768, 4096), (16384, 8192)):
+        x = torch.rand(rows, cols, device=dev) * 2 - 1
+        y = torch.empty_like(x)
+        ref = torch.cumsum(x.double(), dim=1)
+        nbytes = 2 * rows * cols * x.element_size()
+        block = triton.next_power_of_2(cols)
+        report("cumsum", "triton", [rows, cols],
+               lambda: f"BLOCK={block}" + autotuned_config(cumsum_kernel),
+               lambda: cumsum_kernel[(rows,)](x, y, x.stride(0), cols, BLOCK=block),
+               ref, nbytes, 1e-5, out=y, abs_tol=2e-6 * cols)
+        report("cumsum", "torch", [rows, cols], lambda: "torch.cumsum(x, dim=1)",
+               lambda: torch.cumsum(x, dim=1), ref, nbytes, 1e-5, abs_tol=2e-6 * cols)
+        del x, y, ref
 
     # layer_norm_fwd, layer_norm_bwd: tutorial 05's inputs and eps, fp16; the
     # same in bf16 (layer_norm_fwd_bf16, layer_norm_bwd_bf16), whose
