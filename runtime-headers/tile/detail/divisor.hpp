@@ -12,12 +12,6 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define TILE_DIVISOR_FUNCTION __host__ __device__ __forceinline__
-#else
-#define TILE_DIVISOR_FUNCTION inline
-#endif
-
 namespace tile::detail {
 
 /// An int or unsigned divisor d, ready to divide by. C's rules: the quotient
@@ -32,7 +26,7 @@ template <class T> struct divisor {
   std::uint32_t shift1; // min(l, 1)
   std::uint32_t shift2; // max(l - 1, 0)
 
-  TILE_DIVISOR_FUNCTION explicit divisor(T value) : d(value) {
+  TILE_HOST_DEVICE_FUNCTION explicit divisor(T value) : d(value) {
     const std::uint32_t a = magnitude(value == 0 ? T(1) : value);
     std::uint32_t l = 0;
     while (l < 32 && (std::uint64_t(1) << l) < a)
@@ -44,7 +38,7 @@ template <class T> struct divisor {
   }
 
   /// |v| as unsigned: 2^31 for INT_MIN.
-  TILE_DIVISOR_FUNCTION static std::uint32_t magnitude(T v) {
+  TILE_HOST_DEVICE_FUNCTION static std::uint32_t magnitude(T v) {
     if constexpr (T(-1) < T(0))
       return v < 0 ? 0u - std::uint32_t(v) : std::uint32_t(v);
     else
@@ -52,7 +46,7 @@ template <class T> struct divisor {
   }
 
   /// n / d, truncated toward zero.
-  TILE_DIVISOR_FUNCTION T quotient(T n) const {
+  TILE_HOST_DEVICE_FUNCTION T quotient(T n) const {
     const std::uint32_t u = magnitude(n);
     const std::uint32_t t = mulhi32(magic, u);
     const std::uint32_t q = (t + ((u - t) >> shift1)) >> shift2;
@@ -63,7 +57,7 @@ template <class T> struct divisor {
   }
 
   /// n % d, with n's sign.
-  TILE_DIVISOR_FUNCTION T remainder(T n) const {
+  TILE_HOST_DEVICE_FUNCTION T remainder(T n) const {
     return T(std::uint32_t(n) - std::uint32_t(quotient(n)) * std::uint32_t(d));
   }
 };

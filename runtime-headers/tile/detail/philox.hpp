@@ -10,18 +10,12 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__) || defined(__HIPCC__)
-#define TILE_PHILOX_FUNCTION __host__ __device__ __forceinline__
-#else
-#define TILE_PHILOX_FUNCTION inline
-#endif
-
 namespace tile::detail {
 
 /// Word Word (0-3) of Philox after Rounds rounds, keyed by seed, at counter
 /// (c0, c1, 0, 0).
 template <unsigned Word, unsigned Rounds>
-TILE_PHILOX_FUNCTION std::uint32_t
+TILE_HOST_DEVICE_FUNCTION std::uint32_t
 philox_word(std::uint64_t seed, std::uint32_t c0, std::uint32_t c1) {
   static_assert(Word < 4, "Philox has four words");
   constexpr std::uint32_t KeyA = 0x9E3779B9, KeyB = 0xBB67AE85;
@@ -45,7 +39,7 @@ philox_word(std::uint64_t seed, std::uint32_t c0, std::uint32_t c1) {
 
 /// The counter words of a 32- or 64-bit integer offset.
 template <class T>
-TILE_PHILOX_FUNCTION std::uint32_t philox_high_word(T offset) {
+TILE_HOST_DEVICE_FUNCTION std::uint32_t philox_high_word(T offset) {
   if constexpr (sizeof(T) == 8)
     return std::uint32_t(std::uint64_t(offset) >> 32);
   else
