@@ -5,8 +5,9 @@
 // elements of each result against the reference, and prints JSON lines
 // (TFLOP/s) for scripts/bench.sh; a persistent kernel's lines are its
 // workload's, with "persistent" before the configuration. Arguments
-// (fp16, bf16, tf32, int8, fp8e4m3) time only those types. Exits 77 without
-// a GPU.
+// (fp16, bf16, tf32, int8, fp8e4m3) time only those types, and MxNxK ones
+// (8192x512x4096) those shapes instead of the two cubes: for a profiler's
+// run of one shape. Exits 77 without a GPU.
 #include "matmul.tile.cpp"
 #include "matmul.tile.h"
 
@@ -17,20 +18,25 @@
 #include <set>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 namespace {
+
+struct Shape {
+  int m, n, k;
+};
 
 /// Times launch(config, a, b, c, m, n, k) for every configuration in
 /// configs without an activation (meta[4] == 0 where there is one); B is
 /// given transposed (N x K) when BT.
 template <class T, class TC, bool BT, std::size_t NC, class Launch>
-bool bench(const char *workload, const char *dtype, const char *prefix,
+bool bench(const std::vector<Shape> &shapes, const char *workload,
+           const char *dtype, const char *prefix,
            const tile::config (&configs)[NC],
            std::initializer_list<const char *> meta_names, Launch launch_with) {
   bool ok = true;
   sample::Random rng(33);
-  for (int size : {4096, 8192}) {
-    const int m = size, n = size, k = size;
+  for (const auto [m, n, k] : shapes) {
     // 8-bit integers take the whole range, so that no product is zero.
     const float range = std::is_integral_v<T> ? 127.0f : 1.0f;
     auto af = sample::random_vector(std::size_t(m) * k, rng, -range, range);
@@ -92,17 +98,35 @@ bool bench(const char *workload, const char *dtype, const char *prefix,
 
 } // namespace
 
+/// Reads "MxNxK" (positive sizes, nothing after them).
+bool parseShape(const std::string &text, Shape &shape) {
+  char end = 0;
+  return std::sscanf(text.c_str(), "%dx%dx%d%c", &shape.m, &shape.n, &shape.k,
+                     &end) == 3 &&
+         shape.m > 0 && shape.n > 0 && shape.k > 0;
+}
+
 int main(int argc, char **argv) {
-  // Arguments name the element types to time; none times them all.
+  // Arguments name the element types and shapes to time; none times every
+  // type at 4096^3 and 8192^3.
   const std::set<std::string> known = {"fp16", "bf16", "tf32", "int8",
                                        "fp8e4m3"};
-  std::set<std::string> wanted(argv + 1, argv + argc);
-  for (const auto &w : wanted)
-    if (!known.count(w)) {
-      std::fprintf(stderr,
-                   "usage: matmul_bench [fp16|bf16|tf32|int8|fp8e4m3 ...]\n");
+  std::set<std::string> wanted;
+  std::vector<Shape> shapes;
+  for (int i = 1; i < argc; ++i) {
+    Shape shape;
+    if (parseShape(argv[i], shape)) {
+      shapes.push_back(shape);
+    } else if (known.count(argv[i])) {
+      wanted.insert(argv[i]);
+    } else {
+      std::fprintf(stderr, "usage: matmul_bench [fp16|bf16|tf32|int8|fp8e4m3 "
+                           "...] [MxNxK ...]\n");
       return 2;
     }
+  }
+  if (shapes.empty())
+    shapes = {{4096, 4096, 4096}, {8192, 8192, 8192}};
   auto wants = [&](const char *dtype) {
     return wanted.empty() || wanted.count(dtype) != 0;
   };
@@ -111,37 +135,39 @@ int main(int argc, char **argv) {
   const auto names = {"BM", "BN", "BK", "GROUP_M", "ACT"};
   bool ok = true;
   if (wants("fp16")) {
-    ok &= bench<tile::half, tile::half, false>("matmul_f16", "fp16", "",
+    ok &= bench<tile::half, tile::half, false>(shapes, "matmul_f16", "fp16", "",
                                                matmul_f16_tile_configs, names,
                                                MATMUL_LAUNCH(matmul_f16));
     ok &= bench<tile::half, tile::half, false>(
-        "matmul_f16", "fp16", "persistent ", persistent_matmul_f16_tile_configs,
-        names, MATMUL_LAUNCH(persistent_matmul_f16));
+        shapes, "matmul_f16", "fp16", "persistent ",
+        persistent_matmul_f16_tile_configs, names,
+        MATMUL_LAUNCH(persistent_matmul_f16));
   }
   if (wants("bf16")) {
     ok &= bench<tile::bfloat16, tile::bfloat16, false>(
-        "matmul_bf16", "bf16", "", matmul_bf16_tile_configs, names,
+        shapes, "matmul_bf16", "bf16", "", matmul_bf16_tile_configs, names,
         MATMUL_LAUNCH(matmul_bf16));
     ok &= bench<tile::bfloat16, tile::bfloat16, false>(
-        "matmul_bf16", "bf16", "persistent ",
+        shapes, "matmul_bf16", "bf16", "persistent ",
         persistent_matmul_bf16_tile_configs, names,
         MATMUL_LAUNCH(persistent_matmul_bf16));
   }
   if (wants("tf32")) {
-    ok &= bench<float, float, false>("matmul_tf32", "tf32", "",
+    ok &= bench<float, float, false>(shapes, "matmul_tf32", "tf32", "",
                                      matmul_tf32_tile_configs, names,
                                      MATMUL_LAUNCH(matmul_tf32));
-    ok &= bench<float, float, false>("matmul_tf32", "tf32", "persistent ",
-                                     persistent_matmul_tf32_tile_configs, names,
-                                     MATMUL_LAUNCH(persistent_matmul_tf32));
+    ok &=
+        bench<float, float, false>(shapes, "matmul_tf32", "tf32", "persistent ",
+                                   persistent_matmul_tf32_tile_configs, names,
+                                   MATMUL_LAUNCH(persistent_matmul_tf32));
   }
   if (wants("int8"))
     ok &= bench<int8_t, int32_t, true>(
-        "matmul_i8", "int8", "", matmul_i8_tile_configs,
+        shapes, "matmul_i8", "int8", "", matmul_i8_tile_configs,
         {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_i8));
   if (wants("fp8e4m3"))
     ok &= bench<tile::float8_e4m3, tile::half, true>(
-        "matmul_fp8", "fp8e4m3", "", matmul_fp8_tile_configs,
+        shapes, "matmul_fp8", "fp8e4m3", "", matmul_fp8_tile_configs,
         {"BM", "BN", "BK", "GROUP_M"}, MATMUL_LAUNCH(matmul_fp8));
   return ok ? 0 : 1;
 }
