@@ -100,6 +100,25 @@ TEST_CASE("a contiguous tile expanded with a new dimension divides by 1 "
   CHECK(AI.get(Eight).Divisibility[0] == 8);
 }
 
+TEST_CASE("a contiguous tile times an integer divides by the integer only") {
+  // (pid * 1024 + i) * n: the rows' first element divides by 1024, but the
+  // product is contiguous no longer and (pid * 1024 + 1) * n is no
+  // multiple of 1024 n. Times the constant 1 it stays what it was.
+  VectorAdd K(1024);
+  Builder B(K.F, K.F.body());
+  const Type &T = K.Offs->type();
+  Value *N = K.F.body().argument(1);
+  Value *Strided =
+      B.create(OpKind::Mul, T, {K.Offs, B.broadcastTo(N, T.Shape)});
+  Value *ByOne =
+      B.create(OpKind::Mul, T, {B.broadcastTo(B.intConst(1), T.Shape), K.Offs});
+  AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Divisible8});
+  CHECK(AI.get(Strided).Divisibility[0] == 8);
+  CHECK(AI.get(Strided).Contiguity[0] == 1);
+  CHECK(AI.get(ByOne).Divisibility[0] == 1024);
+  CHECK(AI.get(ByOne).Contiguity[0] == 1024);
+}
+
 namespace {
 
 /// A loop carrying vector_add's pointer tile, adding Step (a tile of the

@@ -327,8 +327,17 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
         A.Contiguity[D] = L.Contiguity[D];
       else if (L.ConstantValue == 1)
         A.Contiguity[D] = Rt.Contiguity[D];
+      // A contiguous factor's divisibility is its runs' first elements';
+      // the product is contiguous no longer (unless the other factor is
+      // 1), so every element would claim it: (64 p + 1) stride is no
+      // multiple of 64. Only the other elements' common divisor, 1, holds.
+      auto Factor = [&](const AxisInfo &X, const AxisInfo &Other) {
+        return X.Contiguity[D] > 1 && Other.ConstantValue != 1
+                   ? 1
+                   : X.Divisibility[D];
+      };
       A.Divisibility[D] =
-          std::min(MaxDivisibility, L.Divisibility[D] * Rt.Divisibility[D]);
+          std::min(MaxDivisibility, Factor(L, Rt) * Factor(Rt, L));
       A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
     }
     A.ConstantValue = BothConst([](int64_t X, int64_t Y) { return X * Y; });
