@@ -94,9 +94,11 @@ namespace {
 
 class Assigner {
 public:
-  Assigner(Function &F, const AxisInfoAnalysis &AI, unsigned NumWarps,
+  Assigner(Function &F, const AxisInfoAnalysis &AI,
+           const AxisInfoAnalysis *Assumptionless, unsigned NumWarps,
            const TargetDesc &T)
-      : F(F), AI(AI), NumWarps(NumWarps), Target(T) {}
+      : F(F), AI(AI), Assumptionless(Assumptionless ? *Assumptionless : AI),
+        NumWarps(NumWarps), Target(T) {}
 
   LayoutMap run() {
     AllUsers = users(F.body());
@@ -115,7 +117,7 @@ private:
       int64_t Numel = 0;
       unsigned MinBytes = 16;
       llvm::SmallVector<int64_t, 2> Shape;
-      llvm::SmallVector<int64_t, 2> Contiguity;
+      llvm::SmallVector<int64_t, 2> Contiguity, Dependable;
     };
     std::map<unsigned, Candidate> ByRank;
     walk(F.body(), [&](Op &O) {
@@ -130,6 +132,7 @@ private:
         C.Numel = P->type().numel();
         C.Shape = P->type().Shape;
         C.Contiguity = AI.get(P).Contiguity;
+        C.Dependable = Assumptionless.get(P).Contiguity;
       }
     });
     // Ranks with no memory access still need an anchor (e.g. index math).
@@ -141,27 +144,35 @@ private:
             C.Shape = R->type().Shape;
             C.Numel = R->type().numel();
             C.Contiguity.assign(C.Shape.size(), 1);
+            C.Dependable.assign(C.Shape.size(), 1);
           }
         }
     });
     for (auto &[Rank, C] : ByRank)
       Anchors[Rank] =
-          Layout{memoryLayout(C.Shape, C.Contiguity, C.MinBytes), std::nullopt};
+          Layout{memoryLayout(C.Shape, C.Contiguity, C.Dependable, C.MinBytes),
+                 std::nullopt};
   }
 
   /// The blocked layout for accessing a tile of Shape whose pointers have
   /// Contiguity, elements of Bytes: the most contiguous dimension fastest
   /// (ties to the last), 16 bytes per thread along it where contiguity
-  /// allows.
+  /// allows. A dimension contiguous whatever the arguments (Dependable,
+  /// the contiguity without the unit variant's strides == 1) comes before
+  /// one contiguous only where a stride is 1: the layouts serve every
+  /// variant, and rope's positions, a row apart, are contiguous only in a
+  /// unit variant that no caller runs.
   BlockedLayout memoryLayout(llvm::ArrayRef<int64_t> Shape,
                              llvm::ArrayRef<int64_t> Contiguity,
+                             llvm::ArrayRef<int64_t> Dependable,
                              unsigned Bytes) {
     unsigned Rank = Shape.size();
     llvm::SmallVector<unsigned, 2> Order;
     for (unsigned D = Rank; D-- > 0;)
       Order.push_back(D);
     std::stable_sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
-      return Contiguity[A] > Contiguity[B];
+      return std::make_pair(Dependable[A] > 1, Contiguity[A]) >
+             std::make_pair(Dependable[B] > 1, Contiguity[B]);
     });
     unsigned Vec = 16 / std::max(1u, Bytes);
     if (Contiguity[Order[0]] < Vec) // strided: one element per access
@@ -208,6 +219,7 @@ private:
     if (O.kind() == OpKind::Load && feedsTensorCores(*O.result())) {
       const Value *P = O.operand(0);
       Layout L{memoryLayout(P->type().Shape, AI.get(P).Contiguity,
+                            Assumptionless.get(P).Contiguity,
                             P->type().Elem.pointeeBytes()),
                std::nullopt};
       // Pointers a loop carries (Triton's `a_ptrs += BK`) are kept in the
@@ -282,6 +294,7 @@ private:
       return std::nullopt;
     const Value *P = D->operand(0);
     const unsigned Fastest = memoryLayout(P->type().Shape, AI.get(P).Contiguity,
+                                          Assumptionless.get(P).Contiguity,
                                           P->type().Elem.pointeeBytes())
                                  .Order[0];
     return Trans ? 1 - Fastest : Fastest;
@@ -604,6 +617,7 @@ private:
 
   Function &F;
   const AxisInfoAnalysis &AI;
+  const AxisInfoAnalysis &Assumptionless;
   unsigned NumWarps;
   TargetDesc Target;
   std::map<unsigned, Layout> Anchors;
@@ -621,8 +635,9 @@ private:
 } // namespace
 
 LayoutMap assignLayouts(Function &F, const AxisInfoAnalysis &AI,
-                        unsigned NumWarps, const TargetDesc &Target) {
-  return Assigner(F, AI, NumWarps, Target).run();
+                        unsigned NumWarps, const TargetDesc &Target,
+                        const AxisInfoAnalysis *Assumptionless) {
+  return Assigner(F, AI, Assumptionless, NumWarps, Target).run();
 }
 
 } // namespace tilecc::analysis

@@ -43,9 +43,12 @@ private:
 };
 
 /// Assigns layouts to every tile value of F, inserting convert_layout ops
-/// where needed.
+/// where needed. AI is the axis info of the variant the layouts are made
+/// for; Assumptionless, where given, that of the variant assuming nothing
+/// of the arguments (whose contiguity holds in every variant).
 LayoutMap assignLayouts(ir::Function &F, const AxisInfoAnalysis &AI,
-                        unsigned NumWarps, const TargetDesc &Target);
+                        unsigned NumWarps, const TargetDesc &Target,
+                        const AxisInfoAnalysis *Assumptionless = nullptr);
 
 } // namespace tilecc::analysis
 

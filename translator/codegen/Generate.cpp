@@ -46,6 +46,17 @@ struct ConfigPlan {
   std::vector<VariantPlan> Variants;
 };
 
+/// One set of layouts serves all variants (they share the function), made
+/// for the most specialized one, which is the fast path; each variant's
+/// access widths follow its own axis info. The generic variant's axis info
+/// says which contiguity holds whatever the arguments.
+LayoutMap sharedLayouts(Function &F, llvm::ArrayRef<Specialization> Specs,
+                        unsigned NumWarps, const TargetDesc &Target) {
+  const AxisInfoAnalysis Generic(F, Specs.back().Specs);
+  return assignLayouts(F, AxisInfoAnalysis(F, Specs.front().Specs), NumWarps,
+                       Target, &Generic);
+}
+
 /// Runs the passes configuration C needs before its variants, or reports
 /// what makes it impossible on the target.
 std::optional<ConfigPlan>
@@ -76,11 +87,7 @@ planConfiguration(frontend::Kernel &K, unsigned C,
   if (!Target.hasAsyncCopies() &&
       transforms::prefetchIntoRegisters(F, Inst.Cfg.NumStages))
     transforms::eraseDeadCode(F);
-  // One set of layouts serves all variants (they share the function), made
-  // for the most specialized one, which is the fast path; each variant's
-  // access widths follow its own axis info.
-  LayoutMap LM = assignLayouts(F, AxisInfoAnalysis(F, Specs.front().Specs),
-                               Inst.Cfg.NumWarps, Target);
+  LayoutMap LM = sharedLayouts(F, Specs, Inst.Cfg.NumWarps, Target);
   transforms::orderGlobalAccesses(F, LM);
   const unsigned AtEntry = registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM);
   Pipelines Plans = planPipelines(F, LM, Inst.Cfg.NumStages, Threads,
@@ -251,9 +258,10 @@ std::optional<BuiltVariant> buildVariant(const frontend::Kernel &K, unsigned C,
 
 /// A variant whose kernel is the same as a less specialized one's is
 /// not emitted: its launches run that one (correct for its arguments
-/// too, being the same code).
+/// too, being the same code). The least specialized are linked first, so
+/// that of three equal kernels both others name the one emitted.
 void linkSameKernels(std::vector<BuiltVariant> &Built) {
-  for (unsigned I = 0; I < Built.size(); ++I)
+  for (unsigned I = Built.size(); I-- > 0;)
     for (unsigned J = I + 1; J < Built.size() && Built[I].SameAs.empty(); ++J)
       if (Built[J].SameAs.empty() && Built[I].sameKernel(Built[J]))
         Built[I].SameAs = Built[J].Name;
@@ -533,8 +541,7 @@ std::string dumpLayouts(frontend::Kernel &K, const TargetDesc &Target) {
   const std::vector<Specialization> Specs = kernelSpecializations(K);
   for (unsigned C = 0; C < K.Instances.size(); ++C) {
     Function &F = *K.Instances[C].Fn;
-    LayoutMap LM = assignLayouts(F, AxisInfoAnalysis(F, Specs.front().Specs),
-                                 K.Instances[C].Cfg.NumWarps, Target);
+    LayoutMap LM = sharedLayouts(F, Specs, K.Instances[C].Cfg.NumWarps, Target);
     OS << "// " << K.QualifiedName << " configuration " << C << ": "
        << metaText(K, K.Instances[C].Cfg)
        << " num_warps=" << K.Instances[C].Cfg.NumWarps << " on " << Target.Name
