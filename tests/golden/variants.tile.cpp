@@ -157,7 +157,7 @@ tile::grid copy_grid(const float *, float *, int n) {
 // PLAN-NEXT: launch mm_c0_aligned16_tma when tilecc_aligned16 && m > 0 && k > 0 && n > 0, unless it declines
 // PLAN-NEXT: launch mm_c0_aligned16 when tilecc_aligned16, unless it declines
 // PLAN-NEXT: launch mm_c0_generic when always
-// PLAN-NEXT: kernel mm_c0_aligned16_tma: 128 threads, __launch_bounds__(128), 34816 bytes of dynamic and 0 of static shared memory
+// PLAN-NEXT: kernel mm_c0_aligned16_tma: 128 threads, __launch_bounds__(128), 17424 bytes of dynamic and 0 of static shared memory
 // PLAN-NEXT: staged loads copied by TMA
 // PLAN-NEXT: tensor map x_map: rt::smem_tile<rt::f16, 64, 32> boxes of a
 // PLAN-NEXT: tensor map y_map: rt::smem_tile<rt::f16, 32, 64> boxes of b

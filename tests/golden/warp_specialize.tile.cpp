@@ -311,7 +311,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // CHECK-NEXT: if (threadIdx.x == 0) {
 // CHECK-NEXT: rt::tma_store_tile(&{{t[0-9]+}}_map, {{t[0-9]+}}_out, [[COL]], [[ROW]]);
 // CHECK-LABEL: launch_mm_ws_c0_aligned16_tma(
-// CHECK: mm_ws_c0_aligned16_tma<<<grid, 384, 215040, stream>>>(
+// CHECK: mm_ws_c0_aligned16_tma<<<grid, 384, 148528, stream>>>(
 // CHECK: // mm_ws_c0_aligned16: {{.*}}; specialization: pointers 16-byte aligned, integers divisible as their accesses need; built below sm_90 only
 // CHECK-NEXT: // Tiles:
 // CHECK-NOT: setmaxnreg
@@ -322,7 +322,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // CHECK: rt::mbarrier_init(empty + s, 4);
 // CHECK: if (threadIdx.x >= 128) {
 // CHECK: rt::setmaxnreg_inc<216>();
-// CHECK: mm_ws_c1_aligned16_tma<<<grid, 256, 165888, stream>>>(
+// CHECK: mm_ws_c1_aligned16_tma<<<grid, 256, 132160, stream>>>(
 // CHECK: // mm_ws_c2_aligned16_tma: {{.*}}; warp-specialized: warps 4-7 issue the copies of the loop at line 48 (setmaxnreg 40 / 216).
 // CHECK: { // pipeline: x, y in 2 shared-memory stages, filled by a producer warpgroup as they are released
 // CHECK-NEXT: for (int k0 = 0; k0 < k; k0 += 64) {
@@ -332,7 +332,7 @@ tile::grid mm_guarded_grid(const tile::half *, const tile::half *, float *,
 // CHECK: if (threadIdx.x % 32 == 0)
 // CHECK-NEXT: rt::mbarrier_arrive(empty + read_stage);
 // CHECK: read_stage = read_stage + 1 == 2 ? 0 : read_stage + 1;
-// CHECK: mm_ws_c2_aligned16_tma<<<grid, 256, 100352, stream>>>(
+// CHECK: mm_ws_c2_aligned16_tma<<<grid, 256, 66592, stream>>>(
 // Sixteen consumer warps: the program holds the launch bound's 96
 // registers for each of its 640 threads at entry, not a whole SM's 65536
 // (an inc beyond that pool never returns). A producer keeping 40 would

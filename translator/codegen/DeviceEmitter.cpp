@@ -63,7 +63,9 @@ EmittedKernel KernelEmitter::run() {
     emitSplit();
   emitBlock(F.body());
   if (StoreBufferBytes) {
-    const unsigned Offset = (PipelineBytes + 1023) / 1024 * 1024;
+    const bool OverRings = StoresAfterPipelines && StoreBufferBytes <= RingsEnd;
+    const unsigned Offset =
+        OverRings ? 0 : (PipelineBytes + 1023) / 1024 * 1024;
     for (size_t At; (At = Body.find(StoreBufferMark)) != std::string::npos;)
       Body.replace(At, StoreBufferMark.size(), std::to_string(Offset));
     if (Offset + StoreBufferBytes + 1024 > DynamicSharedBytes) {

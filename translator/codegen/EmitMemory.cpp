@@ -76,6 +76,8 @@ void KernelEmitter::emitTmaStore(const Op &O) {
   const TensorMapAccess &Map = Tma.find(&O)->second;
   const Type &T = Val->type();
   const unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
+  if (ir::enclosingLoop(O))
+    StoresAfterPipelines = false;
   if (Bytes > StoreBufferBytes) {
     StoreBufferBytes = Bytes;
     StoreBufferLoc = O.loc();

@@ -607,6 +607,14 @@ private:
   /// the buffer, as large as the largest needs; run() writes its offset
   /// where the stores' lines hold StoreBufferMark.
   unsigned PipelineBytes = 0;
+  /// Where the first pipeline's barriers (or resident operands) begin: below
+  /// it every pipeline holds only its rings. A kernel whose TMA stores all
+  /// come after its last pipeline and outside loops stores through the
+  /// rings' memory instead (no copy is in flight once the loop has waited
+  /// for its last stage), so that the stages and the store buffer need not
+  /// both fit (matmul's 128 x 256 blocks in four stages).
+  unsigned RingsEnd = ~0u;
+  bool StoresAfterPipelines = true;
   unsigned StoreBufferBytes = 0;
   ir::SourceLoc StoreBufferLoc;
   static constexpr llvm::StringLiteral StoreBufferMark = "@store_buffer@";

@@ -292,6 +292,9 @@ void KernelEmitter::allocateStages(const Op &O, const PipelinedLoop &P) {
                 ">",
             elems(R) * P.Threads);
   }
+  RingsEnd = std::min(RingsEnd, Offset);
+  if (StoreBufferBytes)
+    StoresAfterPipelines = false;
   PipelineState &St = States[&O];
   // TMA copies complete on one mbarrier per stage, armed by the thread
   // that issues them. With a producer warpgroup, a second set of
@@ -438,6 +441,8 @@ void KernelEmitter::stageResidents(const Op &O, const PipelinedLoop &P) {
     return;
   unsigned Offset = States[&O].End;
   bool Wrote = false;
+  if (StoreBufferBytes)
+    StoresAfterPipelines = false;
   // Write gives V's operand view after writing it to shared memory at At,
   // View the view alone, for a V an earlier loop left there.
   using ViewCall = std::string(const Value *V, const std::string &At);

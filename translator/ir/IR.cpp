@@ -184,6 +184,14 @@ const Op *enclosingFor(const Op &O) {
   return nullptr;
 }
 
+const Op *enclosingLoop(const Op &O) {
+  for (const Op *Around = O.parentBlock()->parentOp(); Around;
+       Around = Around->parentBlock()->parentOp())
+    if (Around->kind() == OpKind::For || Around->kind() == OpKind::While)
+      return Around;
+  return nullptr;
+}
+
 /// Whether B is one of O's regions or nested in one.
 static bool blockWithin(const Block *B, const Op &O) {
   for (; B && B->parentOp(); B = B->parentOp()->parentBlock())

@@ -443,6 +443,9 @@ void replaceUses(Block &B, const Value *Old, Value *New);
 /// The innermost for loop around O, or null.
 const Op *enclosingFor(const Op &O);
 
+/// The innermost loop (for or while) around O, or null.
+const Op *enclosingLoop(const Op &O);
+
 /// Whether Inner sits in one of O's regions, at any depth.
 bool nestedIn(const Op &Inner, const Op &O);
 
