@@ -85,7 +85,9 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
 
 // One program per block of C can also have a producer warpgroup issue its
 // TMA copies (sm_90a; the persistent form could too, but has not been
-// measured with it).
+// measured with it). The 128 x 256 blocks in four stages (192 KB: sm_90a
+// only) are tutorial 03's choice where one wave of programs runs a long K
+// (8192 x 512 x 4096): their C goes out through the stages' memory.
 #define MATMUL_AND_WARP_SPECIALIZED_CONFIGS(kernel)                            \
   MATMUL_CONFIGS(kernel,                                                       \
                  tile::config{.meta = {128, 256, 64, 8, 0},                    \
@@ -94,6 +96,13 @@ TILE_KERNEL void matmul_bf16(const tile::bfloat16 *a, const tile::bfloat16 *b,
                               .warp_specialize = true},                        \
                  tile::config{.meta = {128, 128, 64, 8, 0},                    \
                               .num_warps = 4,                                  \
+                              .num_stages = 4,                                 \
+                              .warp_specialize = true},                        \
+                 tile::config{.meta = {128, 256, 64, 8, 0},                    \
+                              .num_warps = 8,                                  \
+                              .num_stages = 4},                                \
+                 tile::config{.meta = {128, 256, 64, 8, 0},                    \
+                              .num_warps = 8,                                  \
                               .num_stages = 4,                                 \
                               .warp_specialize = true})
 MATMUL_AND_WARP_SPECIALIZED_CONFIGS(matmul_f16);
