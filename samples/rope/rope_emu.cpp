@@ -15,20 +15,19 @@
 
 namespace {
 
-/// Each configuration of a kernel: f(launch, description, BLOCK_Q, BLOCK_K,
-/// HALF).
+/// Each configuration of a kernel: f(launch, description, HALF).
 #define ROPE_CONFIGS(KERNEL, F)                                                \
   sample::for_each_index<std::size(KERNEL##_tile_configs)>([&](auto i) {       \
     constexpr auto m = KERNEL##_tile_configs[decltype(i)::value].meta;         \
     F(                                                                         \
         [](auto... args) {                                                     \
           constexpr auto n = KERNEL##_tile_configs[decltype(i)::value].meta;   \
-          tile::emulate::launch(KERNEL##_grid<n[0], n[1], n[2]>(args...),      \
-                                KERNEL<n[0], n[1], n[2]>, args...);            \
+          tile::emulate::launch(KERNEL##_grid<n[0], n[1]>(args...),            \
+                                KERNEL<n[0], n[1]>, args...);                  \
         },                                                                     \
         sample::describe(KERNEL##_tile_configs[decltype(i)::value],            \
-                         {"BLOCK_Q", "BLOCK_K", "HALF"}),                      \
-        m[0], m[1], m[2]);                                                     \
+                         {"ROWS", "HALF"}),                                    \
+        m[1]);                                                                 \
   })
 
 template <class T, class Fwd, class Bwd>
@@ -57,9 +56,8 @@ bool check(const char *type, Fwd for_fwd, Bwd for_bwd) {
                                             cr, sr, backward);
       const auto want_k = reference::rotate(sample::convert_all<float>(k), kl,
                                             cr, sr, backward);
-      auto run = [&](auto launch, const std::string &config, int block_q,
-                     int block_k, int half) {
-        if (q_heads > block_q || k_heads > block_k || head_dim != 2 * half)
+      auto run = [&](auto launch, const std::string &config, int half) {
+        if (head_dim != 2 * half)
           return;
         auto qo = q, ko = k;
         launch(qo.data(), ko.data(), cos.data(), sin.data(), batch, seq,
