@@ -5,6 +5,7 @@
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <algorithm>
 #include <cassert>
@@ -34,20 +35,33 @@ const Value *origin(const Value *V) {
 
 /// Whether index I, multiplied by a stride, ends up along a tile's last
 /// (fastest) dimension: a scalar does not (a row or program offset); a tile
-/// does unless it is 1 wide there or its product is expanded with a new
-/// last dimension.
+/// does unless it is 1 wide there or its product, or a sum or conversion of
+/// it, is expanded with a new last dimension (rope's `b * batch_stride +
+/// pos * seq_stride`, then `[:, None]`: positions are rows).
 bool alongLastDim(const Value *I, const Op &Mul) {
   const Type &T = I->type();
   if (T.isScalar())
     return false;
   if (T.Shape.back() == 1)
     return false;
+  llvm::SmallVector<const Value *, 4> Work = {Mul.result()};
+  llvm::SmallPtrSet<const Value *, 8> Seen = {Mul.result()};
   bool Expanded = false;
-  walk(*Mul.parentBlock(), [&](const Op &U) {
-    if (U.kind() == OpKind::ExpandDims && U.operand(0) == Mul.result() &&
-        U.axis() == int64_t(T.rank()))
-      Expanded = true;
-  });
+  while (!Work.empty() && !Expanded) {
+    const Value *V = Work.pop_back_val();
+    walk(*Mul.parentBlock(), [&](const Op &U) {
+      if (!llvm::is_contained(U.operands(), V))
+        return;
+      const OpKind K = U.kind();
+      if (K == OpKind::ExpandDims && U.axis() == int64_t(T.rank()))
+        Expanded = true;
+      else if ((K == OpKind::Add || K == OpKind::Sub || K == OpKind::Cast ||
+                K == OpKind::AddPtr) &&
+               U.result()->type().rank() == T.rank() &&
+               Seen.insert(U.result()).second)
+        Work.push_back(U.result());
+    });
+  }
   return !Expanded;
 }
 
