@@ -563,12 +563,12 @@ def peers(workloads=None):
         ref = torch.bincount((x % n_bins).long(), minlength=n_bins).double()
         bins = torch.empty(n_bins, device=dev, dtype=torch.int32)
 
-        def triton_histogram(bins=bins, n_bins=n_bins):
-            bins.zero_()
-            histogram_kernel[hist_grid](x, bins, nh, n_bins, BINS=n_bins)
-            return bins
-
         if n_bins == 256:
+            def triton_histogram(bins=bins, n_bins=n_bins):
+                bins.zero_()
+                histogram_kernel[hist_grid](x, bins, nh, n_bins, BINS=n_bins)
+                return bins
+
             report("histogram", "triton", [nh, n_bins],
                    lambda: autotuned_config(histogram_kernel), triton_histogram, ref, 4 * nh,
                    0.0)

@@ -186,6 +186,13 @@ private:
     return defaultBlocked(Shape, Vec, NumWarps, Target.WarpSize, Order);
   }
 
+  /// The blocked layout for accessing memory through pointer tile P.
+  BlockedLayout accessLayout(const Value *P) {
+    return memoryLayout(P->type().Shape, AI.get(P).Contiguity,
+                        Assumptionless.get(P).Contiguity,
+                        P->type().Elem.pointeeBytes());
+  }
+
   /// A reduction's result has its slice layout fixed; elementwise ops on
   /// reduction results (all in one layout) keep it, and so do stores of
   /// them, so that the other operands' index arithmetic is recomputed in
@@ -218,10 +225,7 @@ private:
     }
     if (O.kind() == OpKind::Load && feedsTensorCores(*O.result())) {
       const Value *P = O.operand(0);
-      Layout L{memoryLayout(P->type().Shape, AI.get(P).Contiguity,
-                            Assumptionless.get(P).Contiguity,
-                            P->type().Elem.pointeeBytes()),
-               std::nullopt};
+      Layout L{accessLayout(P), std::nullopt};
       // Pointers a loop carries (Triton's `a_ptrs += BK`) are kept in the
       // load's layout rather than converted every iteration.
       bool Changed = false;
@@ -293,10 +297,7 @@ private:
     if (!D || D->kind() != OpKind::Load || !feedsTensorCores(*D->result()))
       return std::nullopt;
     const Value *P = D->operand(0);
-    const unsigned Fastest = memoryLayout(P->type().Shape, AI.get(P).Contiguity,
-                                          Assumptionless.get(P).Contiguity,
-                                          P->type().Elem.pointeeBytes())
-                                 .Order[0];
+    const unsigned Fastest = accessLayout(P).Order[0];
     return Trans ? 1 - Fastest : Fastest;
   }
 

@@ -176,20 +176,23 @@ const Value *carriedResult(const Value *V) {
   return B->parentOp()->result(B->argumentNumber(V) - 1);
 }
 
-const Op *enclosingFor(const Op &O) {
+/// The innermost op around O of a kind Wanted accepts, or null.
+static const Op *enclosing(const Op &O,
+                           llvm::function_ref<bool(OpKind)> Wanted) {
   for (const Op *Around = O.parentBlock()->parentOp(); Around;
        Around = Around->parentBlock()->parentOp())
-    if (Around->kind() == OpKind::For)
+    if (Wanted(Around->kind()))
       return Around;
   return nullptr;
 }
 
+const Op *enclosingFor(const Op &O) {
+  return enclosing(O, [](OpKind K) { return K == OpKind::For; });
+}
+
 const Op *enclosingLoop(const Op &O) {
-  for (const Op *Around = O.parentBlock()->parentOp(); Around;
-       Around = Around->parentBlock()->parentOp())
-    if (Around->kind() == OpKind::For || Around->kind() == OpKind::While)
-      return Around;
-  return nullptr;
+  return enclosing(
+      O, [](OpKind K) { return K == OpKind::For || K == OpKind::While; });
 }
 
 /// Whether B is one of O's regions or nested in one.
