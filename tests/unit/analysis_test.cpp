@@ -119,6 +119,29 @@ TEST_CASE("a contiguous tile times an integer divides by the integer only") {
   CHECK(AI.get(ByOne).Contiguity[0] == 1024);
 }
 
+TEST_CASE("a sum whose runs are shorter than an operand's divides by the "
+          "run length only") {
+  // (pid * 1024 + i) + (pid * 1024 + i) = 2 (pid * 1024 + i): runs of one
+  // element, whose second is 2 (pid * 1024) + 2, no multiple of 2048.
+  // Offsets whose runs stay those of an operand keep its divisibility.
+  VectorAdd K(1024);
+  Builder B(K.F, K.F.body());
+  const Type &T = K.Offs->type();
+  Value *Doubled = B.create(OpKind::Add, T, {K.Offs, K.Offs});
+  Value *Shifted = B.create(OpKind::Add, T,
+                            {K.Offs, B.broadcastTo(B.intConst(64), T.Shape)});
+  ElemType F32Ptr{ScalarKind::Ptr, ScalarKind::F32, false};
+  Value *Ptrs =
+      B.create(OpKind::AddPtr, T.withElem(F32Ptr),
+               {B.broadcastTo(K.F.body().argument(0), T.Shape), Doubled});
+  AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  CHECK(AI.get(Doubled).Contiguity[0] == 1);
+  CHECK(AI.get(Doubled).Divisibility[0] == 1);
+  CHECK(AI.get(Ptrs).Divisibility[0] == 4);
+  CHECK(AI.get(Shifted).Contiguity[0] == 1024);
+  CHECK(AI.get(Shifted).Divisibility[0] == 64);
+}
+
 namespace {
 
 /// A loop carrying vector_add's pointer tile, adding Step (a tile of the

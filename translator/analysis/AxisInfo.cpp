@@ -29,7 +29,15 @@ AxisInfo sumInfo(const Op &O, const AxisInfo &L, const AxisInfo &Rt) {
     if (O.kind() != OpKind::Sub)
       C = std::max(C, std::gcd(L.Constancy[D], Rt.Contiguity[D]));
     A.Contiguity[D] = C;
-    A.Divisibility[D] = std::gcd(L.Divisibility[D], Rt.Divisibility[D] * Scale);
+    // A contiguous operand's divisibility is its runs' first elements'.
+    // Where the sum's runs are shorter, they also start inside the
+    // operand's, C elements apart: arange<4>() + arange<4>() is [0, 2, 4,
+    // 6], runs of one, which do not all divide by the aranges' 2^30.
+    auto AtRunStarts = [&](const AxisInfo &X, int64_t Div) {
+      return X.Contiguity[D] > C ? std::gcd(Div, C * Scale) : Div;
+    };
+    A.Divisibility[D] = std::gcd(AtRunStarts(L, L.Divisibility[D]),
+                                 AtRunStarts(Rt, Rt.Divisibility[D] * Scale));
     A.Constancy[D] = std::gcd(L.Constancy[D], Rt.Constancy[D]);
   }
   if (O.kind() != OpKind::AddPtr && L.ConstantValue && Rt.ConstantValue)
