@@ -142,6 +142,39 @@ TEST_CASE("a sum whose runs are shorter than an operand's divides by the "
   CHECK(AI.get(Shifted).Divisibility[0] == 64);
 }
 
+TEST_CASE("a cast keeps runs only where their step and values survive it") {
+  // Byte addresses cast to float pointers are a byte apart; float pointers
+  // cast to half pointers step two halves; an int8 of a run through 127
+  // goes on at -128. Same steps and wider integers keep everything.
+  VectorAdd K(256);
+  Builder B(K.F, K.F.body());
+  const Type &T = K.Offs->type();
+  ElemType F32Ptr{ScalarKind::Ptr, ScalarKind::F32, false};
+  ElemType F16Ptr{ScalarKind::Ptr, ScalarKind::F16, false};
+  ElemType I32Ptr{ScalarKind::Ptr, ScalarKind::I32, false};
+  Value *Addresses = B.create(OpKind::Cast, T.withElem(F32Ptr), {K.Offs});
+  Value *Halves = B.create(OpKind::Cast, T.withElem(F16Ptr), {K.Ptrs});
+  Value *Ints = B.create(OpKind::Cast, T.withElem(I32Ptr), {K.Ptrs});
+  Value *Bytes =
+      B.create(OpKind::Cast, T.withElem(ElemType{ScalarKind::I8}), {K.Offs});
+  Value *Wide =
+      B.create(OpKind::Cast, T.withElem(ElemType{ScalarKind::I64}), {K.Offs});
+  Value *Wrapped =
+      B.create(OpKind::Cast, Type::scalar(ScalarKind::I8), {B.intConst(300)});
+  AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
+  CHECK(AI.get(Addresses).Contiguity[0] == 1);
+  CHECK(AI.get(Addresses).Divisibility[0] == 1);
+  CHECK(AI.get(Halves).Contiguity[0] == 1);
+  CHECK(AI.get(Halves).Divisibility[0] == 4);
+  CHECK(AI.get(Ints).Contiguity[0] == 256);
+  CHECK(AI.get(Ints).Divisibility[0] == 16);
+  CHECK(AI.get(Bytes).Contiguity[0] == 128);
+  CHECK(AI.get(Bytes).Divisibility[0] == 128);
+  CHECK(AI.get(Wide).Contiguity[0] == 256);
+  CHECK(AI.get(Wide).Divisibility[0] == 256);
+  CHECK(!AI.get(Wrapped).ConstantValue);
+}
+
 namespace {
 
 /// A loop carrying vector_add's pointer tile, adding Step (a tile of the

@@ -101,6 +101,58 @@ AxisInfo remainderInfo(const Op &O, const AxisInfo &L, const AxisInfo &Rt) {
   return A;
 }
 
+/// The step between consecutive elements of a contiguous run of E: one for
+/// integers, the pointee's size for pointers (their divisibility is in
+/// bytes, their contiguity in elements).
+int64_t runStep(const ElemType &E) {
+  return E.isPointer() ? std::max(1u, E.pointeeBytes()) : 1;
+}
+
+/// Whether converting integers of kind From to To keeps every value.
+bool keepsValues(ScalarKind From, ScalarKind To) {
+  if (isSigned(From) == isSigned(To))
+    return bitWidth(To) >= bitWidth(From);
+  return !isSigned(From) && bitWidth(To) > bitWidth(From);
+}
+
+/// A cast of X's elements from From to To. Runs stay runs where the step
+/// between their elements is the same on both sides and no value wraps:
+/// byte addresses cast to float pointers are one byte apart, not a float;
+/// a float pointer tile cast to half pointers steps two halves; an int8 of
+/// a run through 127 goes on at -128. A run whose elements are all
+/// multiples of a power of two P at their starts keeps runs of P, which
+/// wraps (at multiples of 2^(bits - 1), or of 2^bits unsigned) only start.
+/// Bools, floats and wrapped constants are not tracked.
+AxisInfo castInfo(const ElemType &From, const ElemType &To, const AxisInfo &X) {
+  AxisInfo A = AxisInfo::unknown(X.Constancy.size());
+  A.Constancy = X.Constancy;
+  if (To.Kind == ScalarKind::I1 || (!isInteger(To.Kind) && !To.isPointer()) ||
+      (!isInteger(From.Kind) && !From.isPointer()))
+    return A;
+  A = X;
+  const bool Integers = !From.isPointer() && !To.isPointer();
+  int64_t Wrap = MaxDivisibility;
+  if (Integers && !keepsValues(From.Kind, To.Kind)) {
+    const unsigned Bits = bitWidth(To.Kind) - (isSigned(To.Kind) ? 1 : 0);
+    Wrap = int64_t(1) << std::min(30u, Bits);
+    A.ConstantValue.reset();
+  }
+  const bool Wraps = Wrap != MaxDivisibility;
+  for (unsigned D = 0; D < A.Contiguity.size(); ++D) {
+    int64_t C = A.Contiguity[D];
+    if (runStep(From) != runStep(To))
+      C = 1;
+    else if (Wraps)
+      C = std::gcd(C, std::gcd(A.Divisibility[D], Wrap));
+    if (C < A.Contiguity[D]) {
+      // The new runs start C elements apart inside the old ones.
+      A.Divisibility[D] = std::gcd(A.Divisibility[D], C * runStep(From));
+      A.Contiguity[D] = C;
+    }
+  }
+  return A;
+}
+
 } // namespace
 
 int64_t highestPowerOf2Divisor(int64_t V) {
@@ -319,11 +371,9 @@ AxisInfo AxisInfoAnalysis::compute(const Op &O) {
   case OpKind::MaxContiguous:
     return hintInfo(O, In(0));
   case OpKind::ConvertLayout:
-  case OpKind::Cast:
-    if (O.kind() == OpKind::Cast && !isInteger(R->type().Elem.Kind) &&
-        !R->type().Elem.isPointer())
-      return A;
     return In(0);
+  case OpKind::Cast:
+    return castInfo(O.operand(0)->type().Elem, R->type().Elem, In(0));
   case OpKind::Add:
   case OpKind::Sub:
   case OpKind::AddPtr:
