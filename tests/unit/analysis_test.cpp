@@ -6,6 +6,7 @@
 #include "ir/Builder.h"
 
 #include <doctest/doctest.h>
+#include <utility>
 
 using namespace tilecc::ir;
 using namespace tilecc::analysis;
@@ -39,6 +40,14 @@ struct VectorAdd {
     B.createVoid(OpKind::Store, {Ptrs, V, Mask});
   }
 };
+
+/// A tile's runs along dimension 0: {contiguity, divisibility}.
+using Runs = std::pair<int64_t, int64_t>;
+
+Runs runsOf(const AxisInfoAnalysis &AI, const Value *V) {
+  const AxisInfo &A = AI.get(V);
+  return {A.Contiguity[0], A.Divisibility[0]};
+}
 
 } // namespace
 
@@ -113,10 +122,8 @@ TEST_CASE("a contiguous tile times an integer divides by the integer only") {
   Value *ByOne =
       B.create(OpKind::Mul, T, {B.broadcastTo(B.intConst(1), T.Shape), K.Offs});
   AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Divisible8});
-  CHECK(AI.get(Strided).Divisibility[0] == 8);
-  CHECK(AI.get(Strided).Contiguity[0] == 1);
-  CHECK(AI.get(ByOne).Divisibility[0] == 1024);
-  CHECK(AI.get(ByOne).Contiguity[0] == 1024);
+  CHECK(runsOf(AI, Strided) == Runs{1, 8});
+  CHECK(runsOf(AI, ByOne) == Runs{1024, 1024});
 }
 
 TEST_CASE("a sum whose runs are shorter than an operand's divides by the "
@@ -135,11 +142,9 @@ TEST_CASE("a sum whose runs are shorter than an operand's divides by the "
       B.create(OpKind::AddPtr, T.withElem(F32Ptr),
                {B.broadcastTo(K.F.body().argument(0), T.Shape), Doubled});
   AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
-  CHECK(AI.get(Doubled).Contiguity[0] == 1);
-  CHECK(AI.get(Doubled).Divisibility[0] == 1);
+  CHECK(runsOf(AI, Doubled) == Runs{1, 1});
   CHECK(AI.get(Ptrs).Divisibility[0] == 4);
-  CHECK(AI.get(Shifted).Contiguity[0] == 1024);
-  CHECK(AI.get(Shifted).Divisibility[0] == 64);
+  CHECK(runsOf(AI, Shifted) == Runs{1024, 64});
 }
 
 TEST_CASE("a cast keeps runs only where their step and values survive it") {
@@ -162,16 +167,11 @@ TEST_CASE("a cast keeps runs only where their step and values survive it") {
   Value *Wrapped =
       B.create(OpKind::Cast, Type::scalar(ScalarKind::I8), {B.intConst(300)});
   AxisInfoAnalysis AI(K.F, {ParamSpec::Aligned16, ParamSpec::Aligned16});
-  CHECK(AI.get(Addresses).Contiguity[0] == 1);
-  CHECK(AI.get(Addresses).Divisibility[0] == 1);
-  CHECK(AI.get(Halves).Contiguity[0] == 1);
-  CHECK(AI.get(Halves).Divisibility[0] == 4);
-  CHECK(AI.get(Ints).Contiguity[0] == 256);
-  CHECK(AI.get(Ints).Divisibility[0] == 16);
-  CHECK(AI.get(Bytes).Contiguity[0] == 128);
-  CHECK(AI.get(Bytes).Divisibility[0] == 128);
-  CHECK(AI.get(Wide).Contiguity[0] == 256);
-  CHECK(AI.get(Wide).Divisibility[0] == 256);
+  CHECK(runsOf(AI, Addresses) == Runs{1, 1});
+  CHECK(runsOf(AI, Halves) == Runs{1, 4});
+  CHECK(runsOf(AI, Ints) == Runs{256, 16});
+  CHECK(runsOf(AI, Bytes) == Runs{128, 128});
+  CHECK(runsOf(AI, Wide) == Runs{256, 256});
   CHECK(!AI.get(Wrapped).ConstantValue);
 }
 
