@@ -45,7 +45,8 @@ inline bool fits(const Shape &s) {
 ///   logits(x, w, logits, m, n, k), cross_entropy(logits, target, loss,
 ///   count, rows, vocab, stride, ignore_index, smoothing) (the loss shares
 ///   and, in place, the scaled gradient G), grad_input(G, w, dx, count, m,
-///   n, k), grad_weight(G, x, dw, count, m, n, k), and invalid (the error
+///   n, k), grad_weight(G, x, dw, count, m, n, k, accumulate) (dW added to
+///   where accumulate holds, written where not), and invalid (the error
 ///   of a shape that does not fit).
 template <class T, class K>
 auto forward_backward(const K &k, const Shape &s, const T *x, const T *w,
@@ -62,7 +63,6 @@ auto forward_backward(const K &k, const Shape &s, const T *x, const T *w,
     return e == E{};
   };
   if (!step(k.zero(count, sizeof(int))) ||
-      !step(k.zero(dw, std::size_t(s.vocab) * s.hidden * sizeof(float))) ||
       !step(k.count_targets(target, count, s.tokens, ignore_index)))
     return e;
   for (int first = 0; first < s.tokens; first += s.chunk) {
@@ -74,7 +74,8 @@ auto forward_backward(const K &k, const Shape &s, const T *x, const T *w,
                               smoothing)) ||
         !step(k.grad_input(logits, w, dx + std::size_t(first) * s.hidden, count,
                            rows, s.hidden, s.vocab)) ||
-        !step(k.grad_weight(logits, xc, dw, count, s.vocab, s.hidden, rows)))
+        !step(k.grad_weight(logits, xc, dw, count, s.vocab, s.hidden, rows,
+                            first > 0)))
       return e;
   }
   return e;

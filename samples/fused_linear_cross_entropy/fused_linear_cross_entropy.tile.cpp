@@ -7,7 +7,8 @@
 // gradient of their summed loss (the mean's, 1/n of it for n counted
 // tokens, would fall into fp16's subnormals); then, with s = grad_scale,
 //   dx = (G W) / (s n)                  for the chunk's rows of x,
-//   dW = dW + (G^T x) / (s n)  in fp32, across the chunks,
+//   dW = dW + (G^T x) / (s n)  in fp32, across the chunks (the first
+//                                 writes dW without reading it),
 // the division in the products' fp32 epilogue.
 // So memory holds one chunk of logits, never all of them. The three products
 // are the matmul sample's block (matmul_block.hpp) with the operands as they
@@ -36,8 +37,8 @@ inline float grad_unscale(const int *count) {
 
 // The kernels for each type (T is not a meta-parameter): logits = x W^T
 // (W given as it lies, vocab x hidden), the chunk's loss shares and G,
-// dx = G W / (s n), dW += G^T x / (s n) (G given as it lies, tokens x
-// vocab; tuning restores dW after each trial).
+// dx = G W / (s n), dW = G^T x / (s n) + (accumulate ? dW : 0) (G given as
+// it lies, tokens x vocab; tuning restores dW after each trial).
 #define FLCE_KERNELS(SUFFIX, T)                                                \
   template <int BM, int BN, int BK, int GROUP_M>                               \
   TILE_KERNEL void flce_logits_##SUFFIX(const T *x, const T *w, T *logits,     \
@@ -53,11 +54,11 @@ inline float grad_unscale(const int *count) {
         g, w, dx, m, n, k, grad_unscale(count));                               \
   }                                                                            \
   template <int BM, int BN, int BK, int GROUP_M>                               \
-  TILE_KERNEL void flce_grad_weight_##SUFFIX(const T *g, const T *x,           \
-                                             float *dw, const int *count,      \
-                                             int m, int n, int k) {            \
+  TILE_KERNEL void flce_grad_weight_##SUFFIX(                                  \
+      const T *g, const T *x, float *dw, const int *count, int m, int n,       \
+      int k, int accumulate) {                                                 \
     matmul_program<T, float, true, false, true, BM, BN, BK, GROUP_M, SCALED>(  \
-        g, x, dw, m, n, k, grad_unscale(count));                               \
+        g, x, dw, m, n, k, grad_unscale(count), accumulate != 0);              \
   }                                                                            \
   FLCE_CONFIGS(flce_logits_##SUFFIX);                                          \
   FLCE_CONFIGS(flce_grad_input_##SUFFIX);                                      \
@@ -75,15 +76,16 @@ inline float grad_unscale(const int *count) {
     return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};                            \
   }                                                                            \
   TILE_TUNE(flce_grad_weight_##SUFFIX)                                         \
-  tile::tuning flce_grad_weight_##SUFFIX##_tuning(                             \
-      const T *, const T *, float *dw, const int *, int m, int n, int k) {     \
+  tile::tuning flce_grad_weight_##SUFFIX##_tuning(const T *, const T *,        \
+                                                  float *dw, const int *,      \
+                                                  int m, int n, int k, int) {  \
     return {.key = {m, n, k},                                                  \
             .restore_value = {tile::elements(dw, (long long)m * n)}};          \
   }                                                                            \
   template <int BM, int BN, int BK, int GROUP_M>                               \
   TILE_GRID(flce_grad_weight_##SUFFIX)                                         \
   tile::grid flce_grad_weight_##SUFFIX##_grid(                                 \
-      const T *, const T *, float *, const int *, int m, int n, int) {         \
+      const T *, const T *, float *, const int *, int m, int n, int, int) {    \
     return {tile::cdiv(m, BM) * tile::cdiv(n, BN)};                            \
   }
 

@@ -9,7 +9,8 @@
 // their rows, and every output of the chunked runs against the whole one
 // (only the order of fp32 sums differs). Then the steps of one chunk of
 // 4096 tokens, each on its own: the three products at each of their
-// configurations and the cross-entropy. Exits 77 without a GPU.
+// configurations (dW both as the first chunk writes it and as a later one
+// adds to it) and the cross-entropy. Exits 77 without a GPU.
 #include "fused_linear_cross_entropy.tile.cpp"
 #include "fused_linear_cross_entropy.tile.h"
 
@@ -69,11 +70,18 @@ bool bench_steps(const std::string &suffix, const char *dtype, bool right,
       flops, each_config([&](const Wrappers &k) {
         return k.grad_input(logits, w, dx, count, rows, hidden, vocab);
       }));
-  ok &= sample::print_timings(
-      "flce_grad_weight_" + suffix, {vocab, hidden, rows}, dtype, "tflops",
-      flops, each_config([&](const Wrappers &k) {
-        return k.grad_weight(logits, x, dw, count, vocab, hidden, rows);
-      }));
+  // dW as a later chunk adds to it (read and written in fp32) and as the
+  // first writes it.
+  for (bool accumulate : {true, false})
+    ok &= sample::print_timings(
+        std::string(accumulate ? "flce_grad_weight_"
+                               : "flce_grad_weight_first_") +
+            suffix,
+        {vocab, hidden, rows}, dtype, "tflops", flops,
+        each_config([&](const Wrappers &k) {
+          return k.grad_weight(logits, x, dw, count, vocab, hidden, rows,
+                               accumulate);
+        }));
   return ok;
 }
 

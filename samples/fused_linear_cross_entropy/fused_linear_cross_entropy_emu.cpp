@@ -57,10 +57,10 @@ constexpr int64_t ignore_index = -100;
           g, w, dx, count, m_, n, k);                                          \
     }                                                                          \
     int grad_weight(const T *g, const T *x, float *dw, const int *count,       \
-                    int m_, int n, int k) const {                              \
+                    int m_, int n, int k, bool accumulate) const {             \
       return run<flce_grad_weight_##SUFFIX<m[0], m[1], m[2], m[3]>,            \
                  flce_grad_weight_##SUFFIX##_grid<m[0], m[1], m[2], m[3]>>(    \
-          g, x, dw, count, m_, n, k);                                          \
+          g, x, dw, count, m_, n, k, int(accumulate));                         \
     }                                                                          \
   };
 FLCE_EMULATED(bf16, tile::bfloat16)

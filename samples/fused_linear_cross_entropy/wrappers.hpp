@@ -46,9 +46,10 @@ namespace flce {
                                               nullptr, config);                \
     }                                                                          \
     cudaError_t grad_weight(const T *g, const T *x, float *dw,                 \
-                            const int *count, int m, int n, int k) const {     \
+                            const int *count, int m, int n, int k,             \
+                            bool accumulate) const {                           \
       return tilecc::flce_grad_weight_##SUFFIX(g, x, dw, count, m, n, k,       \
-                                               nullptr, config);               \
+                                               accumulate, nullptr, config);   \
     }                                                                          \
   };
 FLCE_WRAPPERS(bf16, tile::bfloat16)
