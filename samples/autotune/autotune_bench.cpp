@@ -3,9 +3,10 @@
 // from {512, 1000, 3000, 4096, 8192, 12288}, skinny ones included), softmax
 // and layer norm with rows of 3000 and 12000, attention (batch 4 x 32 heads,
 // head_dim 128) at seq 512, 2000 and 6000. For each shape every
-// configuration that applies is checked and timed, then the launch wrapper
-// is asked to tune (tile::autotuned): the time of that first call, the
-// tuned launch's median and its ratio to the fastest configuration's are
+// configuration that applies is checked, then the launch wrapper is asked
+// to tune (tile::autotuned), then the configurations and the tuned launch
+// are timed in interleaved rounds: the time of that first call, the tuned
+// launch's median and its ratio to the fastest configuration's are
 // printed, with each configuration's median, one JSON line ("autotune":
 // true) per shape; and the dispatch overhead of a tuned launch beside an
 // explicit one, over 100000 launches of a small vector_add
@@ -49,9 +50,11 @@ double millisecondsSince(Clock::time_point start) {
 }
 
 /// Times every configuration of a kernel that applies to one shape and
-/// that the tuner may choose (configs[c].autotune), then the tuned launch;
-/// launch(config) launches into the output, check(what) compares that
-/// output with the reference. Prints one JSON line.
+/// that the tuner may choose (configs[c].autotune), and the tuned launch,
+/// in interleaved rounds: a GPU whose clock falls as it heats must not make
+/// whichever is timed last look slow. launch(config) launches into the
+/// output, check(what) compares that output with the reference. Prints one
+/// JSON line.
 template <std::size_t N>
 bool tuneCase(const std::string &kernel, const std::vector<long long> &shape,
               const tile::config (&configs)[N],
@@ -65,9 +68,7 @@ bool tuneCase(const std::string &kernel, const std::vector<long long> &shape,
     shapeList += std::to_string(d);
   }
   bool ok = true;
-  int best = -1, timed = 0;
-  double bestMs = 0;
-  std::string configMs; // "index": median ms, of each configuration timed
+  std::vector<int> timed; // the configurations that apply, then the tuned
   for (int c = 0; c < int(N); ++c) {
     if (!configs[c].autotune)
       continue;
@@ -77,29 +78,49 @@ bool tuneCase(const std::string &kernel, const std::vector<long long> &shape,
     CUDA_CHECK(first);
     CUDA_CHECK(cudaDeviceSynchronize());
     ok &= check(kernel + " " + dims + " config " + std::to_string(c));
-    const double ms = sample::median_ms([&] { return launch(c); }, 10, 50);
-    char entry[48];
-    std::snprintf(entry, sizeof entry, "%s\"%d\": %.5f",
-                  configMs.empty() ? "" : ", ", c, ms);
-    configMs += entry;
-    ++timed;
-    if (best < 0 || ms < bestMs) {
-      best = c;
-      bestMs = ms;
-    }
+    timed.push_back(c);
   }
   const Clock::time_point start = Clock::now();
   CUDA_CHECK(launch(tile::autotuned));
   CUDA_CHECK(cudaDeviceSynchronize());
   const double tuningMs = millisecondsSince(start);
   ok &= check(kernel + " " + dims + " tuned");
-  const double tunedMs =
-      sample::median_ms([&] { return launch(tile::autotuned); }, 10, 50);
+  timed.push_back(tile::autotuned);
+  // Five rounds of a fifth of median_ms's budget each; round r starts at
+  // the r-th launch. Each one's time is the median of its rounds' medians.
+  constexpr int rounds = 5;
+  const int n = int(timed.size());
+  std::vector<std::vector<double>> roundMs(n);
+  for (int r = 0; r < rounds; ++r)
+    for (int i = 0; i < n; ++i) {
+      const int j = (i + r) % n;
+      roundMs[j].push_back(
+          sample::median_ms([&] { return launch(timed[j]); }, 2, 10, {5, 20}));
+    }
+  std::vector<double> ms(n);
+  for (int i = 0; i < n; ++i) {
+    std::sort(roundMs[i].begin(), roundMs[i].end());
+    ms[i] = roundMs[i][rounds / 2];
+  }
+  const double tunedMs = ms.back();
+  int best = -1;
+  double bestMs = 0;
+  std::string configMs; // "index": median ms, of each configuration timed
+  for (int i = 0; i + 1 < n; ++i) {
+    char entry[48];
+    std::snprintf(entry, sizeof entry, "%s\"%d\": %.5f",
+                  configMs.empty() ? "" : ", ", timed[i], ms[i]);
+    configMs += entry;
+    if (best < 0 || ms[i] < bestMs) {
+      best = timed[i];
+      bestMs = ms[i];
+    }
+  }
   std::printf("{\"autotune\": true, \"kernel\": \"%s\", \"shape\": [%s], "
               "\"configs_timed\": %d, \"best_config\": %d, \"best_ms\": %.5f, "
               "\"tuned_ms\": %.5f, \"tuned_vs_best\": %.3f, \"tuning_ms\": "
               "%.1f, \"config_ms\": {%s}, \"ok\": %s}\n",
-              kernel.c_str(), shapeList.c_str(), timed, best, bestMs, tunedMs,
+              kernel.c_str(), shapeList.c_str(), n - 1, best, bestMs, tunedMs,
               bestMs / tunedMs, tuningMs, configMs.c_str(),
               ok ? "true" : "false");
   std::fflush(stdout);

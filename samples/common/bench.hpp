@@ -1,8 +1,9 @@
 //===- samples/common/bench.hpp - Benchmark timing and output ---*- C++ -*-===//
 //
 // Times every configuration of a kernel the way triton.testing.do_bench does
-// (L2 flushed before each run, one pair of events per run, the median), so
-// that scripts/bench.sh can set the numbers beside Triton's and PyTorch's.
+// (as long, L2 flushed before each run, one pair of events per run, the
+// median), so that scripts/bench.sh can set the numbers beside Triton's and
+// PyTorch's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,14 +31,45 @@ struct Workload {
   std::string dtype = "fp32";
 };
 
-/// Median milliseconds of launch() over `reps` runs after `warmup` runs.
-/// Before each run a 256 MB buffer is cleared, as do_bench does, so that no
-/// run finds its inputs in L2 (50 MB on an H100).
+/// How long median_ms warms up and measures: triton.testing.do_bench's
+/// defaults as bench_peers.py calls it.
+struct Budget {
+  double warmup_ms = 25, measure_ms = 100;
+};
+
+/// Median milliseconds of launch() as triton.testing.do_bench(warmup=25,
+/// rep=100) takes it, so that both sides run as long and a GPU that lowers
+/// its clock under sustained load (an H100 at its power limit does within
+/// about 100 ms) slows both alike: from the time of five runs, each after
+/// the flush, as many warm-up runs as fill budget.warmup_ms and as many
+/// timed runs as fill budget.measure_ms, but no fewer than `warmup` and
+/// `reps`. Before each timed run a 256 MB buffer is cleared, as do_bench
+/// does, so that no run finds its inputs in L2 (50 MB on an H100).
 template <class Launch>
-double median_ms(Launch launch, int warmup = 10, int reps = 100) {
+double median_ms(Launch launch, int warmup = 10, int reps = 100,
+                 Budget budget = {}) {
   constexpr std::size_t flush_bytes = 256u << 20;
+  constexpr int estimate_runs = 5;
   void *flush = nullptr;
   CUDA_CHECK(cudaMalloc(&flush, flush_bytes));
+  cudaEvent_t begin, end;
+  CUDA_CHECK(cudaEventCreate(&begin));
+  CUDA_CHECK(cudaEventCreate(&end));
+  CUDA_CHECK(launch());
+  CUDA_CHECK(cudaEventRecord(begin));
+  for (int i = 0; i < estimate_runs; ++i) {
+    CUDA_CHECK(cudaMemsetAsync(flush, 0, flush_bytes));
+    CUDA_CHECK(launch());
+  }
+  CUDA_CHECK(cudaEventRecord(end));
+  CUDA_CHECK(cudaEventSynchronize(end));
+  float estimate = 0;
+  CUDA_CHECK(cudaEventElapsedTime(&estimate, begin, end));
+  estimate = std::max(estimate / estimate_runs, 1e-3f);
+  CUDA_CHECK(cudaEventDestroy(begin));
+  CUDA_CHECK(cudaEventDestroy(end));
+  warmup = std::max(warmup, int(budget.warmup_ms / estimate));
+  reps = std::max(reps, int(budget.measure_ms / estimate));
   std::vector<cudaEvent_t> start(reps), stop(reps);
   for (int i = 0; i < reps; ++i) {
     CUDA_CHECK(cudaEventCreate(&start[i]));

@@ -227,6 +227,23 @@ TEST_CASE("autotune: a thread's remembered choices follow the tuner, the "
   CHECK(Alternating.total() == Measured + 9);
 }
 
+TEST_CASE("autotune: a device that slows as it runs slows every "
+          "configuration alike") {
+  SimulatedApi::reset();
+  Tuner T(info(), nullptr, 0);
+  SimulatedKernel K;
+  K.Ms = {0.30, 0.20, 0.19, 0.40};
+  // Each launch makes the next 0.05 % slower (a clock falling as the GPU
+  // heats): timed one after another, 2 would run behind 1.
+  K.Body = [&K] {
+    for (double &Ms : K.Ms)
+      Ms *= 1.0005;
+  };
+  bool Declined = true;
+  CHECK(T.launch_tuned(keyed({4096}), 0, K.launcher(), Declined) == 0);
+  CHECK(K.Last == 2);
+}
+
 TEST_CASE("autotune: max_trials measures the first configurations that "
           "apply") {
   SimulatedApi::reset();

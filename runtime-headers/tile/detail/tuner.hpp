@@ -105,13 +105,17 @@ struct table_entry {
 };
 
 /// How long each configuration is measured, as Triton's do_bench decides:
-/// from an estimate of one run, enough runs to fill each time.
+/// from an estimate of one run, enough runs to fill each time. The timed
+/// runs come in rounds, each a share of every configuration's runs, so that
+/// a GPU whose clock falls as it heats slows every configuration alike
+/// rather than the ones measured last.
 struct budget {
   double warmup_ms = 10;
   double measure_ms = 40;
   int estimate_runs = 3;
   int min_runs = 5;
   int max_runs = 1000;
+  int rounds = 5;
 };
 
 struct trial {
@@ -589,9 +593,13 @@ private:
       return status;
     };
     const int device = Api::current_device();
-    int timed = 0;
+    struct candidate {
+      int config, runs;
+      std::vector<float> ms;
+    };
+    std::vector<candidate> candidates;
     for (int c = 0; c < kernel.num_configs; ++c) {
-      if (t.max_trials > 0 && timed == t.max_trials)
+      if (t.max_trials > 0 && int(candidates.size()) == t.max_trials)
         break;
       if (!kernel.config_tuned[c])
         continue;
@@ -615,17 +623,28 @@ private:
       }
       const int runs =
           std::clamp(int(b.measure_ms / estimate), b.min_runs, b.max_runs);
-      if ((e = time_runs(c, runs, device, stream, prepare, launch_config,
-                         ms)) != Api::success)
-        return e;
-      trials.push_back({c, median(ms)});
-      ++timed;
+      candidates.push_back({c, runs, {}});
     }
+    // Round r starts at the r-th configuration, so that none is always
+    // timed first (right after another's warm-up) or last.
+    const int n = int(candidates.size());
+    for (int r = 0; r < b.rounds; ++r)
+      for (int i = 0; i < n; ++i) {
+        candidate &cand = candidates[(i + r) % n];
+        const int share = cand.runs / b.rounds + (r < cand.runs % b.rounds);
+        if (share > 0 &&
+            (e = time_runs(cand.config, share, device, stream, prepare,
+                           launch_config, cand.ms)) != Api::success)
+          return e;
+      }
+    for (const candidate &cand : candidates)
+      trials.push_back({cand.config, median(cand.ms)});
     return prepare();
   }
 
-  /// runs launches of configuration c, each timed alone: its buffers
-  /// prepared and the L2 cache flushed before its first event.
+  /// runs launches of configuration c, each timed alone (its buffers
+  /// prepared and the L2 cache flushed before its first event), their
+  /// times appended to ms.
   template <class Prepare, class Launch>
   static error_t time_runs(int c, int runs, int device, stream_t stream,
                            Prepare &prepare, Launch &launch_config,
@@ -657,11 +676,13 @@ private:
     }
     if ((e = Api::synchronize(events.back())) != Api::success)
       return e;
-    ms.assign(runs, 0.0f);
-    for (int r = 0; r < runs; ++r)
-      if ((e = Api::elapsed_ms(events[2 * r], events[2 * r + 1], ms[r])) !=
+    for (int r = 0; r < runs; ++r) {
+      float run_ms = 0;
+      if ((e = Api::elapsed_ms(events[2 * r], events[2 * r + 1], run_ms)) !=
           Api::success)
         return e;
+      ms.push_back(run_ms);
+    }
     return Api::success;
   }
 
