@@ -1,9 +1,10 @@
 //===- ProgramOnHost.h - a program's threads on the host -------*- C++ -*-===//
 //
-// tile::rt code that shuffles between lanes or waits at a barrier runs on
-// the host under this header: each thread of the program is a std::thread,
-// a warp's shuffles meet at the warp's barrier and __syncthreads at the
-// program's. Include it before any runtime header; the CUDA headers that
+// tile::rt code that shuffles between lanes, waits at a barrier or adds
+// atomically runs on the host under this header: each thread of the program
+// is a std::thread, a warp's shuffles meet at the warp's barrier,
+// __syncthreads at the program's, and atomicAdd is std::atomic_ref's.
+// Include it before any runtime header; the CUDA headers that
 // tile/rt/types.cuh includes are the toolkit's, which compile for the host.
 //
 //===----------------------------------------------------------------------===//
@@ -12,6 +13,7 @@
 
 #include "RuntimeOnHost.h"
 
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <cstring>
@@ -90,6 +92,9 @@ template <class T> T __shfl_down_sync(unsigned, T V, int Delta) {
 inline int __clzll(long long X) { return X ? __builtin_clzll(X) : 64; }
 inline void __syncthreads() {
   program_on_host::Self.Program->arrive_and_wait();
+}
+inline int atomicAdd(int *P, int V) {
+  return std::atomic_ref<int>(*P).fetch_add(V);
 }
 
 #endif
