@@ -62,6 +62,10 @@ tile::grid block_counts_grid(const short *, int *, int n) {
 // IR-NEXT: histogram [[Y]], [[MASK]] : tensor<i32, [256]>
 // IR: histogram %{{[0-9]+}} : tensor<i32, [64]>
 
+// The counts take one bin a thread (not the loads' eight), through the loop
+// and into the atomic: a warp's adds go to consecutive words.
+// CHECK: L[[COUNTS:[0-9]+]] = #blocked<spt=[1], tpw=[32], wpc=[4], order=[0]> over [256]
+// CHECK: counts : tensor<i32, [256]> L[[COUNTS]] (2 per thread)
 // CHECK: __global__ void __launch_bounds__(128)
 // CHECK-NEXT: bin_counts_c0_aligned16(
 // CHECK-NOT: scratch
