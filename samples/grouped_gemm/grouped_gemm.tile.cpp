@@ -60,7 +60,11 @@ TILE_KERNEL void grouped_gemm(const int64_t *a_addrs, const int64_t *b_addrs,
       // 16-byte-aligned matrices whose rows (and their masked ends) come
       // in 16-byte pieces move 16 bytes per copy (the tutorial asserts the
       // alignment with tl.multiple_of); other problems take the
-      // element-wise path.
+      // element-wise path, 32 columns of K a step: its copies go through
+      // registers, and at 64 a step they took the registers of the 16-byte
+      // path the kernel shares them with (ptxas: 64 x 128 x 64 at 255
+      // registers with spills, 194 without; 128 x 128 x 64 spilled 780
+      // bytes, 168).
       if (((a_addr | b_addr | c_addr) & 15) == 0 &&
           ((n | k | lda | ldb | ldc) & 7) == 0)
         gemm_tile<BM, BN, BK>(
@@ -70,8 +74,8 @@ TILE_KERNEL void grouped_gemm(const int64_t *a_addrs, const int64_t *b_addrs,
             tile::multiple_of<8>(ldb), tile::multiple_of<8>(ldc), t / tiles_n,
             t % tiles_n);
       else
-        gemm_tile<BM, BN, BK>(a, b, c, m, n, k, lda, ldb, ldc, t / tiles_n,
-                              t % tiles_n);
+        gemm_tile<BM, BN, (BK < 32 ? BK : 32)>(a, b, c, m, n, k, lda, ldb, ldc,
+                                               t / tiles_n, t % tiles_n);
       tile_index += tile::num_programs(0);
     }
     problem_start += tiles;

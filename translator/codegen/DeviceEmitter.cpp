@@ -73,6 +73,19 @@ EmittedKernel KernelEmitter::run() {
       PipelineLoc = StoreBufferLoc;
     }
   }
+  // Conversions between pipelines go through the rings' memory where every
+  // pipeline's rings hold them and nothing else may be using it then: no
+  // TMA store still reading a buffer there, no operands staged ahead.
+  if (ConvertBufferBytes) {
+    const bool OverRings = ConvertBufferBytes <= RingsEnd &&
+                           !writesByTma(Tma) && StagedAheadBytes == 0;
+    const unsigned End = DynamicSharedBytes ? DynamicSharedBytes - 1024 : 0;
+    const unsigned Offset = OverRings ? 0 : (End + 1023) / 1024 * 1024;
+    for (size_t At; (At = Body.find(ConvertBufferMark)) != std::string::npos;)
+      Body.replace(At, ConvertBufferMark.size(), std::to_string(Offset));
+    DynamicSharedBytes =
+        std::max(DynamicSharedBytes, Offset + ConvertBufferBytes + 1024);
+  }
   // Only the helpers a variant actually emits count. Static shared memory
   // is the sum of its buffers, and NVIDIA GPUs cap it at 48 KB; past that
   // the generator asks for the scratch in dynamic memory. alignas first:
@@ -548,8 +561,12 @@ void KernelEmitter::onLaneSums(const Op &O,
 }
 
 void KernelEmitter::emitFor(const Op &O) {
-  if (auto It = Plans.find(&O); It != Plans.end())
-    return emitPipelinedFor(O, It->second);
+  if (auto It = Plans.find(&O); It != Plans.end()) {
+    ++OpenPipelines;
+    emitPipelinedFor(O, It->second);
+    --OpenPipelines;
+    return;
+  }
   const Block &Body = *O.region(0);
   // Loop-carried values live in the storage of the loop's results.
   declareCarried(O);

@@ -202,17 +202,42 @@ void KernelEmitter::emitConvert(const Op &O) {
   const Type &T = R->type();
   const std::string Buf = nameOf(R) + "_smem", Elem = deviceType(T.Elem);
   line("{ // " + LM.get(Src).str() + " -> " + LM.get(R).str());
-  line(Elem + " *const " + Buf + " = reinterpret_cast<" + Elem + " *>(" +
-           scratch(O, T.numel() * storageBytes(T.Elem.Kind)) + ");",
+  const unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
+  // A tile stored from the new layout (an accumulator's, see
+  // LayoutAssignment's widerStoreLayout) between pipelines uses their rings'
+  // memory.
+  const bool Stored = Uses.lookup(R) == 1 &&
+                      llvm::any_of(O.parentBlock()->ops(), [&](const auto &U) {
+                        return U->kind() == OpKind::Store && U->operand(1) == R;
+                      });
+  const bool AfterPipelines = Stored && OpenPipelines == 0 &&
+                              PipelineBytes > 0 && !Producer.active() &&
+                              EP.Flats.empty();
+  if (AfterPipelines)
+    ConvertBufferBytes = std::max(ConvertBufferBytes, Bytes);
+  line(Elem + " *const " + Buf + " = " +
+           (AfterPipelines ? "rt::dynamic_smem<" + Elem + ">(" +
+                                 ConvertBufferMark.str() + ")"
+                           : "reinterpret_cast<" + Elem + " *>(" +
+                                 scratch(O, Bytes) + ")") +
+           ";",
        1);
   // A 2-D tile goes through a swizzled tile: each thread writes and reads
   // its runs of neighbours as vectors, and the rows a warp touches at once
   // spread over the banks.
-  if (T.Shape.size() == 2 && materialized(Src) &&
-      T.Shape[1] * storageBytes(T.Elem.Kind) % 16 == 0) {
+  // A value computed where used (an accumulator's cast) is computed into
+  // registers first.
+  if (T.Shape.size() == 2 && T.Shape[1] * storageBytes(T.Elem.Kind) % 16 == 0) {
+    std::string Values = nameOf(Src);
+    if (!materialized(Src)) {
+      Values = fresh(Values + "_values");
+      line(Elem + " " + Values + "[" + std::to_string(elems(Src)) + "];", 1);
+      line("#pragma unroll", 1);
+      line(loopHeader(elems(Src)), 1);
+      line(Values + "[e] = " + elem(Src, "e") + ";", 2);
+    }
     const std::string Tile = smemTileType(T) + "{" + Buf + "}";
-    line(Tile + ".template store<" + layoutOf(Src) + ">(" + nameOf(Src) + ");",
-         1);
+    line(Tile + ".template store<" + layoutOf(Src) + ">(" + Values + ");", 1);
     line(barrier(), 1);
     line(Tile + ".template load<" + layoutOf(R) + ">(" + nameOf(R) + ");", 1);
     line(barrier(), 1);

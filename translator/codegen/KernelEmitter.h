@@ -621,6 +621,16 @@ private:
   /// TMA stores whose wait for the buffer a dot before them did, before its
   /// barrier (storeAfterStagingDot), by store: the dot.
   llvm::DenseMap<const ir::Op *, const ir::Op *> StoreBufferWaited;
+  /// Pipelined loops being emitted (prologue to the wait after the loop):
+  /// their copies may be in flight.
+  unsigned OpenPipelines = 0;
+  /// The buffer of layout conversions for stores emitted after a pipeline
+  /// and outside any, which run() places over the rings where it may (each
+  /// conversion waits for every thread before and after it) and after every
+  /// other buffer otherwise: the rings and a 128 x 128 tile's conversion no
+  /// longer both take shared memory.
+  unsigned ConvertBufferBytes = 0;
+  static constexpr llvm::StringLiteral ConvertBufferMark = "@convert_buffer@";
   unsigned StaticSharedBytes = 0;
   /// The reduction and scan instances emitted whose partials cross warps,
   /// and the one needing the most.
