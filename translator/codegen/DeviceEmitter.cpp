@@ -31,6 +31,13 @@ std::string declaration(const ElemType &E, const std::string &Name) {
   return T + (E.isPointer() ? "" : " ") + Name;
 }
 
+/// Writes a buffer's shared-memory offset where the lines hold its Mark.
+static void replaceMark(std::string &Body, llvm::StringRef Mark,
+                        unsigned Offset) {
+  for (size_t At; (At = Body.find(Mark)) != std::string::npos;)
+    Body.replace(At, Mark.size(), std::to_string(Offset));
+}
+
 EmittedKernel KernelEmitter::run() {
   countUses(F.body());
   // A rotated loop's chain rewrites the accumulator's registers in place:
@@ -66,8 +73,7 @@ EmittedKernel KernelEmitter::run() {
     const bool OverRings = StoresAfterPipelines && StoreBufferBytes <= RingsEnd;
     const unsigned Offset =
         OverRings ? 0 : (PipelineBytes + 1023) / 1024 * 1024;
-    for (size_t At; (At = Body.find(StoreBufferMark)) != std::string::npos;)
-      Body.replace(At, StoreBufferMark.size(), std::to_string(Offset));
+    replaceMark(Body, StoreBufferMark, Offset);
     if (Offset + StoreBufferBytes + 1024 > DynamicSharedBytes) {
       DynamicSharedBytes = Offset + StoreBufferBytes + 1024;
       PipelineLoc = StoreBufferLoc;
@@ -81,8 +87,7 @@ EmittedKernel KernelEmitter::run() {
                            !writesByTma(Tma) && StagedAheadBytes == 0;
     const unsigned End = DynamicSharedBytes ? DynamicSharedBytes - 1024 : 0;
     const unsigned Offset = OverRings ? 0 : (End + 1023) / 1024 * 1024;
-    for (size_t At; (At = Body.find(ConvertBufferMark)) != std::string::npos;)
-      Body.replace(At, ConvertBufferMark.size(), std::to_string(Offset));
+    replaceMark(Body, ConvertBufferMark, Offset);
     DynamicSharedBytes =
         std::max(DynamicSharedBytes, Offset + ConvertBufferBytes + 1024);
   }

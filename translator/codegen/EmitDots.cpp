@@ -205,7 +205,8 @@ void KernelEmitter::emitConvert(const Op &O) {
   const unsigned Bytes = T.numel() * storageBytes(T.Elem.Kind);
   // A tile stored from the new layout (an accumulator's, see
   // LayoutAssignment's widerStoreLayout) between pipelines uses their rings'
-  // memory.
+  // memory; other conversions (attention's Q) keep the scratch until
+  // measured there.
   const bool Stored = Uses.lookup(R) == 1 &&
                       llvm::any_of(O.parentBlock()->ops(), [&](const auto &U) {
                         return U->kind() == OpKind::Store && U->operand(1) == R;
@@ -224,9 +225,8 @@ void KernelEmitter::emitConvert(const Op &O) {
        1);
   // A 2-D tile goes through a swizzled tile: each thread writes and reads
   // its runs of neighbours as vectors, and the rows a warp touches at once
-  // spread over the banks.
-  // A value computed where used (an accumulator's cast) is computed into
-  // registers first.
+  // spread over the banks. A value computed where used (an accumulator's
+  // cast) is computed into registers first.
   if (T.Shape.size() == 2 && T.Shape[1] * storageBytes(T.Elem.Kind) % 16 == 0) {
     std::string Values = nameOf(Src);
     if (!materialized(Src)) {
