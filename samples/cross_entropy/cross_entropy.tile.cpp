@@ -11,13 +11,13 @@
 //   dx = (softmax(x) - eps / V - (1 - eps) [i = target]) / n,
 // n the count of tokens not ignored (an ignored row's gradient is 0). Each
 // row's loss share is written; their sum is the loss. Row offsets are
-// 64-bit (8192 tokens x 128256 logits pass 2^31 bytes). Both passes run
-// in 3 stages (tile::range): each thread's next two chunks are on their way
-// while it reduces the current one, where a plain loop waited for each
-// chunk after the last one's reductions (H100, 8192 rows, best
+// 64-bit (8192 tokens x 128256 logits pass 2^31 bytes). The first pass
+// runs in 3 stages (tile::range): each thread's next two chunks are on
+// their way while it reduces the current one, where a plain loop waited
+// for each chunk after the last one's reductions (H100, 8192 rows, best
 // configuration: 32000 logits 3171 / 3233 GB/s bf16 / fp16 against 2956 /
-// 3208, 128256 logits 2867 / 2869 against 2800 / 2826). The second pass
-// may prefetch: no chunk it loads is one it has written.
+// 3208, 128256 logits 2867 / 2869 against 2800 / 2826). The second reads
+// the logits it overwrites, which tilecc does not stage.
 #include <cstdint>
 #include <tile/tile.hpp>
 
@@ -82,7 +82,7 @@ void cross_entropy_row(T *logits, const int64_t *target, float *loss,
   tile::store(loss + row, row_loss / n);
   // Pass 2: the gradient, in place.
   const float floor = smoothing / n_vocab;
-  for (int v0 : tile::range(0, n_vocab, BLOCK, 3)) {
+  for (int v0 = 0; v0 < n_vocab; v0 += BLOCK) {
     auto live = v0 + cols < n_vocab;
     auto v = tile::cast<float>(tile::load(x + v0 + cols, live, 0.0f));
     auto grad = tile::exp(v - lse) - floor -
