@@ -43,8 +43,10 @@ public:
     // at run time, which its prefetches check.
     const Op *Step = Loop.operand(2)->definingOp();
     P.ConstantStep = Step && Step->kind() == OpKind::Const;
-    if (P.ConstantStep ? Step->intValue() <= 0 : !Hint)
+    if (P.ConstantStep ? Step->intValue() <= 0 : !Hint) {
+      Why = "its step is not positive";
       return std::nullopt;
+    }
     llvm::DenseSet<const Op *> Candidates;
     for (const auto &O : Body.ops())
       if (O->kind() == OpKind::Load && stageable(*O))
@@ -72,8 +74,10 @@ public:
       if (Candidates.count(O.get())) {
         P.Loads.push_back(O.get());
         for (const Value *V : O->operands())
-          if (!addSlice(V, InSlice))
+          if (!addSlice(V, InSlice)) {
+            Why = "the pointers or mask of " + lineOf(*O) + CannotPrefetch;
             return std::nullopt;
+          }
       }
     // In a loop that names its stages, the other tile loads whose
     // pointers and mask can be re-run are staged by their own threads.
@@ -93,8 +97,10 @@ public:
           Advances = std::move(AdvancesBefore);
         }
       }
-    if (P.Loads.empty() && P.OwnLoads.empty())
+    if (P.Loads.empty() && P.OwnLoads.empty()) {
+      Why = whyNothingStaged();
       return std::nullopt;
+    }
     // The steps of carried pointers come first: the prefetch advances
     // the pointers before re-running the rest.
     for (const auto &O : Body.ops())
@@ -139,7 +145,36 @@ public:
     return P;
   }
 
+  /// Why the last run planned nothing, where the loop names its stages.
+  std::string Why;
+
 private:
+  static constexpr const char *CannotPrefetch =
+      " depend on values a prefetch cannot compute ahead (what the loop "
+      "loads, or a carried value not advanced by a fixed step)";
+
+  static std::string lineOf(const Op &O) {
+    return "the " + spell(O.kind()).str() + " at line " +
+           std::to_string(O.loc().Line);
+  }
+
+  /// Why no load of the loop is staged: the first tile load's reason.
+  std::string whyNothingStaged() {
+    for (const auto &O : Body.ops()) {
+      if (O->kind() != OpKind::Load || O->result()->type().isScalar())
+        continue;
+      if (O->isVolatileAccess())
+        return lineOf(*O) + " is volatile";
+      if (writtenInLoop(*O))
+        return lineOf(*O) +
+               " reads memory the loop writes, which a copy issued "
+               "iterations ahead would read before the write";
+      return "the pointers or mask of " + lineOf(*O) + CannotPrefetch;
+    }
+    return "it has no tile load of its own to prefetch (loads of scalars, "
+           "or under an if or an inner loop, are not staged)";
+  }
+
   /// A 2-D load whose masked-off elements read as zero (cp.async fills
   /// zeros); not a volatile one, which reads where written.
   bool stageable(const Op &L) {
@@ -301,12 +336,17 @@ private:
 
 llvm::DenseMap<const Op *, PipelinedLoop>
 planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages,
-              unsigned Threads, PipelineTarget Target) {
+              unsigned Threads, PipelineTarget Target,
+              std::vector<UnstagedLoop> *Unstaged) {
   llvm::DenseMap<const Op *, PipelinedLoop> Plans;
   walk(F.body(), [&](const Op &O) {
-    if (O.kind() == OpKind::For)
-      if (auto P = Planner(F, O, LM).run(NumStages, Threads, Target))
-        Plans[&O] = std::move(*P);
+    if (O.kind() != OpKind::For)
+      return;
+    Planner Plan(F, O, LM);
+    if (auto P = Plan.run(NumStages, Threads, Target))
+      Plans[&O] = std::move(*P);
+    else if (Unstaged && Target.AsyncCopies && O.numStagesHint() >= 2)
+      Unstaged->push_back({&O, std::move(Plan.Why)});
   });
   return Plans;
 }

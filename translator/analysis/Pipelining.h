@@ -28,6 +28,8 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include <string>
+#include <vector>
 
 namespace tilecc::analysis {
 
@@ -113,11 +115,22 @@ struct PipelineTarget {
   unsigned Registers = 248;
 };
 
+/// A loop that names 2 or more stages (tile::range) and is left a plain
+/// loop, with why: what its author asked for and does not get.
+struct UnstagedLoop {
+  const ir::Op *Loop;
+  std::string Why;
+};
+
 /// Pipelined loops of F by their For op: NumStages is the configuration's
-/// (loops are pipelined with 2 or more), Threads its thread count.
+/// (loops are pipelined with 2 or more), Threads its thread count. Where
+/// the target has asynchronous copies, the loops that name their stages but
+/// stay plain are added to Unstaged (elsewhere transforms/RegisterPrefetch
+/// takes those hints).
 llvm::DenseMap<const ir::Op *, PipelinedLoop>
 planPipelines(const ir::Function &F, const LayoutMap &LM, unsigned NumStages,
-              unsigned Threads, PipelineTarget Target);
+              unsigned Threads, PipelineTarget Target,
+              std::vector<UnstagedLoop> *Unstaged = nullptr);
 
 /// Whether V is a zero constant, maybe splat or broadcast (what cp.async
 /// and TMA write for masked-off elements).

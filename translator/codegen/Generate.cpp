@@ -44,6 +44,8 @@ struct ConfigPlan {
   LayoutMap LM;
   Pipelines Plans;
   std::vector<VariantPlan> Variants;
+  /// Loops whose named stages are not used.
+  std::vector<analysis::UnstagedLoop> Unstaged;
 };
 
 /// One set of layouts serves all variants (they share the function), made
@@ -90,10 +92,12 @@ planConfiguration(frontend::Kernel &K, unsigned C,
   LayoutMap LM = sharedLayouts(F, Specs, Inst.Cfg.NumWarps, Target);
   transforms::orderGlobalAccesses(F, LM);
   const unsigned AtEntry = registersAtEntry(Threads, Inst.Cfg.MinProgramsPerSM);
+  std::vector<analysis::UnstagedLoop> Unstaged;
   Pipelines Plans = planPipelines(F, LM, Inst.Cfg.NumStages, Threads,
                                   {.AsyncCopies = Target.hasAsyncCopies(),
                                    .Wgmma = Target.hasWgmma(),
-                                   .Registers = AtEntry});
+                                   .Registers = AtEntry},
+                                  &Unstaged);
   const WidestWgmma Wgmma =
       Target.hasWgmma() ? widestWgmma(F, LM, Plans) : WidestWgmma();
   if (Wgmma.Registers > AtEntry) {
@@ -111,8 +115,8 @@ planConfiguration(frontend::Kernel &K, unsigned C,
   }
   std::vector<VariantPlan> Variants = planVariants(
       F, LM, Plans, Specs, std::max(Inst.Cfg.Assume, Opts.Assume), Target);
-  return ConfigPlan{Threads, DependentLaunch, std::move(LM), std::move(Plans),
-                    std::move(Variants)};
+  return ConfigPlan{Threads,          DependentLaunch,     std::move(LM),
+                    std::move(Plans), std::move(Variants), std::move(Unstaged)};
 }
 
 /// The error of a kernel E that does not fit the target's shared memory,
@@ -276,6 +280,8 @@ struct KernelModel {
   std::vector<ShardGroup> Groups;
   /// Why each configuration the target cannot run was left out.
   std::vector<GenerateError> LeftOut;
+  /// Loops whose named stages no configuration uses, once each.
+  std::vector<GenerateError> Warnings;
 };
 
 /// Plans, emits and models configuration C into Model.
@@ -286,6 +292,16 @@ bool generateConfiguration(frontend::Kernel &K, unsigned C,
   std::optional<ConfigPlan> CP = planConfiguration(K, C, Specs, Opts, Error);
   if (!CP)
     return false;
+  for (const analysis::UnstagedLoop &U : CP->Unstaged) {
+    GenerateError W{"the loop's " + std::to_string(U.Loop->numStagesHint()) +
+                        " stages are not used: " + U.Why,
+                    U.Loop->loc()};
+    if (llvm::none_of(Model.Warnings, [&](const GenerateError &E) {
+          return E.Message == W.Message && E.Loc->Line == W.Loc->Line &&
+                 E.Loc->Col == W.Loc->Col;
+        }))
+      Model.Warnings.push_back(std::move(W));
+  }
   std::vector<BuiltVariant> Built;
   for (VariantPlan &VP : CP->Variants) {
     auto B = buildVariant(K, C, *CP, VP, Opts, Model.Layouts, Error);
@@ -439,12 +455,15 @@ bool prepareKernel(frontend::Kernel &K, GenerateError &Error) {
 
 std::optional<std::vector<GeneratedFile>>
 generate(frontend::Kernel &K, const GenerateOptions &Opts, GenerateError &Error,
-         std::vector<GenerateError> *LeftOut) {
+         std::vector<GenerateError> *LeftOut,
+         std::vector<GenerateError> *Warnings) {
   std::optional<KernelModel> Model = buildModel(K, Opts, Error);
   if (!Model)
     return std::nullopt;
   if (LeftOut)
     llvm::append_range(*LeftOut, Model->LeftOut);
+  if (Warnings)
+    llvm::append_range(*Warnings, Model->Warnings);
   const Function &F0 = *K.Instances.front().Fn;
   const std::string KernelFile =
       K.Name + "." + Opts.Target.kernelExtension().str();

@@ -207,8 +207,8 @@ static KernelOutput translateKernel(frontend::Kernel &K,
   KernelOutput Out{K.Name};
   raw_string_ostream Message(Out.Message);
   codegen::GenerateError Error;
-  std::vector<codegen::GenerateError> LeftOut;
-  auto KF = codegen::generate(K, GO, Error, &LeftOut);
+  std::vector<codegen::GenerateError> LeftOut, Warnings;
+  auto KF = codegen::generate(K, GO, Error, &LeftOut, &Warnings);
   auto Warn = [&](const codegen::GenerateError &E, const std::string &What) {
     Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
             << ": warning: " << What << " is left out for " << Target << ": "
@@ -221,6 +221,9 @@ static KernelOutput translateKernel(frontend::Kernel &K,
   if (KF)
     for (const codegen::GenerateError &E : LeftOut)
       Warn(E, "a configuration of " + K.Name);
+  for (const codegen::GenerateError &E : Warnings)
+    Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
+            << ": warning: " << E.Message << "\n";
   if (!KF) {
     reportError(Message, Error);
     Out.Ok = false;
