@@ -23,13 +23,19 @@ TILE_KERNEL void scale_rows(float *x, const float *scales, float *total,
   // Staged: reads x, writes nothing.
   for (int row : tile::range(0, n_rows, 1, 3))
     sum += tile::load(x + row * n_cols + cols, cols < n_cols, 0.0f);
-  // WARN: range_stages_unused.tile.cpp:[[@LINE+1]]:3: warning: the loop's 3 stages are not used: the load at line [[@LINE+2]] reads memory the loop writes, which a copy issued iterations ahead would read before the write
+  // WARN: range_stages_unused.tile.cpp:[[@LINE+4]]:3: warning: the loop's 3
+  // WARN-SAME: stages are not used: the load at line [[@LINE+4]] reads memory
+  // WARN-SAME: the loop writes, which a copy issued iterations ahead would
+  // WARN-SAME: read before the write
   for (int row : tile::range(0, n_rows, 1, 3)) {
     auto v = tile::load(x + row * n_cols + cols, cols < n_cols, 0.0f);
     tile::store(x + row * n_cols + cols, v * 2.0f, cols < n_cols);
   }
   float s = 0.0f;
-  // WARN: range_stages_unused.tile.cpp:[[@LINE+1]]:3: warning: the loop's 2 stages are not used: it has no tile load of its own to prefetch (loads of scalars, or under an if or an inner loop, are not staged)
+  // WARN: range_stages_unused.tile.cpp:[[@LINE+4]]:3: warning: the loop's 2
+  // WARN-SAME: stages are not used: it has no tile load of its own to
+  // WARN-SAME: prefetch (loads of scalars, or under an if or an inner loop,
+  // WARN-SAME: are not staged)
   for (int row : tile::range(0, n_rows, 1, 2))
     s += tile::load(scales + row);
   for (int row : tile::range(0, n_rows, 1, 1))
