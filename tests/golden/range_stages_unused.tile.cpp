@@ -10,14 +10,15 @@
 // cannot be staged is left a plain loop, and says so with a warning at the
 // loop (the files are still written): a load of memory the loop writes
 // would be copied iterations before the write; a scalar load is never
-// staged. A loop whose loads are staged, or that names fewer than 2 stages,
+// staged. Where some loads are staged and one is not, the warning is at
+// that load. A loop whose loads are staged, or that names fewer than 2 stages,
 // says nothing. Targets without cp.async (gfx90a) take the hint as a
 // register prefetch of dot operands instead, and do not warn.
 #include <tile/tile.hpp>
 
 template <int BLOCK>
-TILE_KERNEL void scale_rows(float *x, const float *scales, float *total,
-                            int n_rows, int n_cols) {
+TILE_KERNEL void scale_rows(float *x, const float *w, const float *scales,
+                            float *total, int n_rows, int n_cols) {
   auto cols = tile::arange<BLOCK>();
   auto sum = tile::zeros<float, BLOCK>();
   // Staged: reads x, writes nothing.
@@ -30,6 +31,14 @@ TILE_KERNEL void scale_rows(float *x, const float *scales, float *total,
   for (int row : tile::range(0, n_rows, 1, 3)) {
     auto v = tile::load(x + row * n_cols + cols, cols < n_cols, 0.0f);
     tile::store(x + row * n_cols + cols, v * 2.0f, cols < n_cols);
+  }
+  for (int row : tile::range(0, n_rows, 1, 3)) {
+    auto scale = tile::load(w + row * n_cols + cols, cols < n_cols, 0.0f);
+    // WARN: range_stages_unused.tile.cpp:[[@LINE+3]]:14: warning: this load
+    // WARN-SAME: is not staged in the loop's 3 stages: it reads memory the
+    // WARN-SAME: loop writes
+    auto v = tile::load(x + row * n_cols + cols, cols < n_cols, 0.0f);
+    tile::store(x + row * n_cols + cols, v * scale, cols < n_cols);
   }
   float s = 0.0f;
   // WARN: range_stages_unused.tile.cpp:[[@LINE+4]]:3: warning: the loop's 2
@@ -45,13 +54,15 @@ TILE_KERNEL void scale_rows(float *x, const float *scales, float *total,
 TILE_CONFIGS(scale_rows, tile::config{.meta = {256}, .num_warps = 4});
 template <int BLOCK>
 TILE_GRID(scale_rows)
-tile::grid scale_rows_grid(float *, const float *, float *, int, int) {
+tile::grid
+    scale_rows_grid(float *, const float *, const float *, float *, int, int) {
   return {1};
 }
 
 // clang-format off
 // CHECK-LABEL: scale_rows_c0_aligned16(
 // CHECK: { // pipeline: {{.*}} (by its own threads) in 3 shared-memory stages
+// CHECK: { // pipeline: scale (by its own threads) in 3 shared-memory stages
 // CHECK-NOT: pipeline
 // CHECK-LABEL: launch_scale_rows_c0_aligned16(
 // HIP-NOT: warning:

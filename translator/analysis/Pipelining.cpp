@@ -75,7 +75,7 @@ public:
         P.Loads.push_back(O.get());
         for (const Value *V : O->operands())
           if (!addSlice(V, InSlice)) {
-            Why = "the pointers or mask of " + lineOf(*O) + CannotPrefetch;
+            Why = lineOf(*O) + " " + CannotPrefetch;
             return std::nullopt;
           }
       }
@@ -101,6 +101,12 @@ public:
       Why = whyNothingStaged();
       return std::nullopt;
     }
+    if (Hint && Target.AsyncCopies)
+      for (const auto &O : Body.ops())
+        if (O->kind() == OpKind::Load && !O->result()->type().isScalar() &&
+            !Candidates.count(O.get()) &&
+            !llvm::is_contained(P.OwnLoads, O.get()))
+          UnstagedLoads.push_back({O.get(), whyNotStaged(*O)});
     // The steps of carried pointers come first: the prefetch advances
     // the pointers before re-running the rest.
     for (const auto &O : Body.ops())
@@ -147,30 +153,36 @@ public:
 
   /// Why the last run planned nothing, where the loop names its stages.
   std::string Why;
+  /// The tile loads the last run's plan leaves unstaged in a loop that
+  /// names its stages, each with why.
+  llvm::SmallVector<std::pair<const Op *, std::string>, 2> UnstagedLoads;
 
 private:
   static constexpr const char *CannotPrefetch =
-      " depend on values a prefetch cannot compute ahead (what the loop "
-      "loads, or a carried value not advanced by a fixed step)";
+      "has pointers or a mask that depend on values a prefetch cannot "
+      "compute ahead (what the loop loads, or a carried value not advanced "
+      "by a fixed step)";
 
   static std::string lineOf(const Op &O) {
     return "the " + spell(O.kind()).str() + " at line " +
            std::to_string(O.loc().Line);
   }
 
+  /// Why tile load L of the body is not staged, as a predicate.
+  std::string whyNotStaged(const Op &L) {
+    if (L.isVolatileAccess())
+      return "is volatile";
+    if (writtenInLoop(L))
+      return "reads memory the loop writes, which a copy issued iterations "
+             "ahead would read before the write";
+    return CannotPrefetch;
+  }
+
   /// Why no load of the loop is staged: the first tile load's reason.
   std::string whyNothingStaged() {
-    for (const auto &O : Body.ops()) {
-      if (O->kind() != OpKind::Load || O->result()->type().isScalar())
-        continue;
-      if (O->isVolatileAccess())
-        return lineOf(*O) + " is volatile";
-      if (writtenInLoop(*O))
-        return lineOf(*O) +
-               " reads memory the loop writes, which a copy issued "
-               "iterations ahead would read before the write";
-      return "the pointers or mask of " + lineOf(*O) + CannotPrefetch;
-    }
+    for (const auto &O : Body.ops())
+      if (O->kind() == OpKind::Load && !O->result()->type().isScalar())
+        return lineOf(*O) + " " + whyNotStaged(*O);
     return "it has no tile load of its own to prefetch (loads of scalars, "
            "or under an if or an inner loop, are not staged)";
   }
@@ -343,10 +355,15 @@ planPipelines(const Function &F, const LayoutMap &LM, unsigned NumStages,
     if (O.kind() != OpKind::For)
       return;
     Planner Plan(F, O, LM);
-    if (auto P = Plan.run(NumStages, Threads, Target))
+    auto P = Plan.run(NumStages, Threads, Target);
+    if (P)
       Plans[&O] = std::move(*P);
-    else if (Unstaged && Target.AsyncCopies && O.numStagesHint() >= 2)
-      Unstaged->push_back({&O, std::move(Plan.Why)});
+    if (!Unstaged || !Target.AsyncCopies || O.numStagesHint() < 2)
+      return;
+    if (!P)
+      Unstaged->push_back({&O, nullptr, std::move(Plan.Why)});
+    for (auto &[Load, Why] : Plan.UnstagedLoads)
+      Unstaged->push_back({&O, Load, std::move(Why)});
   });
   return Plans;
 }

@@ -115,17 +115,20 @@ struct PipelineTarget {
   unsigned Registers = 248;
 };
 
-/// A loop that names 2 or more stages (tile::range) and is left a plain
-/// loop, with why: what its author asked for and does not get.
+/// What a loop that names 2 or more stages (tile::range) does not get that
+/// its author asked for: the loop is left plain (Load null), or one of its
+/// tile loads is not staged. Why is a predicate of that load ("reads
+/// memory the loop writes, ...") or, for a plain loop, a sentence.
 struct UnstagedLoop {
   const ir::Op *Loop;
+  const ir::Op *Load;
   std::string Why;
 };
 
 /// Pipelined loops of F by their For op: NumStages is the configuration's
 /// (loops are pipelined with 2 or more), Threads its thread count. Where
-/// the target has asynchronous copies, the loops that name their stages but
-/// stay plain are added to Unstaged (elsewhere transforms/RegisterPrefetch
+/// the target has asynchronous copies, what loops that name their stages
+/// leave unstaged is added to Unstaged (elsewhere transforms/RegisterPrefetch
 /// takes those hints).
 llvm::DenseMap<const ir::Op *, PipelinedLoop>
 planPipelines(const ir::Function &F, const LayoutMap &LM, unsigned NumStages,

@@ -293,9 +293,13 @@ bool generateConfiguration(frontend::Kernel &K, unsigned C,
   if (!CP)
     return false;
   for (const analysis::UnstagedLoop &U : CP->Unstaged) {
-    GenerateError W{"the loop's " + std::to_string(U.Loop->numStagesHint()) +
-                        " stages are not used: " + U.Why,
-                    U.Loop->loc()};
+    const std::string Stages =
+        "the loop's " + std::to_string(U.Loop->numStagesHint()) + " stages";
+    GenerateError W = U.Load ? GenerateError{"this load is not staged in " +
+                                                 Stages + ": it " + U.Why,
+                                             U.Load->loc()}
+                             : GenerateError{Stages + " are not used: " + U.Why,
+                                             U.Loop->loc()};
     if (llvm::none_of(Model.Warnings, [&](const GenerateError &E) {
           return E.Message == W.Message && E.Loc->Line == W.Loc->Line &&
                  E.Loc->Col == W.Loc->Col;
