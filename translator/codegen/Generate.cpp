@@ -280,8 +280,8 @@ struct KernelModel {
   std::vector<ShardGroup> Groups;
   /// Why each configuration the target cannot run was left out.
   std::vector<GenerateError> LeftOut;
-  /// Loops whose named stages no configuration uses, once each.
-  std::vector<GenerateError> Warnings;
+  /// What loops that name their stages leave unstaged, once each.
+  std::vector<GenerateError> UnusedStages;
 };
 
 /// Plans, emits and models configuration C into Model.
@@ -300,11 +300,11 @@ bool generateConfiguration(frontend::Kernel &K, unsigned C,
                                              U.Load->loc()}
                              : GenerateError{Stages + " are not used: " + U.Why,
                                              U.Loop->loc()};
-    if (llvm::none_of(Model.Warnings, [&](const GenerateError &E) {
+    if (llvm::none_of(Model.UnusedStages, [&](const GenerateError &E) {
           return E.Message == W.Message && E.Loc->Line == W.Loc->Line &&
                  E.Loc->Col == W.Loc->Col;
         }))
-      Model.Warnings.push_back(std::move(W));
+      Model.UnusedStages.push_back(std::move(W));
   }
   std::vector<BuiltVariant> Built;
   for (VariantPlan &VP : CP->Variants) {
@@ -460,14 +460,14 @@ bool prepareKernel(frontend::Kernel &K, GenerateError &Error) {
 std::optional<std::vector<GeneratedFile>>
 generate(frontend::Kernel &K, const GenerateOptions &Opts, GenerateError &Error,
          std::vector<GenerateError> *LeftOut,
-         std::vector<GenerateError> *Warnings) {
+         std::vector<GenerateError> *UnusedStages) {
   std::optional<KernelModel> Model = buildModel(K, Opts, Error);
   if (!Model)
     return std::nullopt;
   if (LeftOut)
     llvm::append_range(*LeftOut, Model->LeftOut);
-  if (Warnings)
-    llvm::append_range(*Warnings, Model->Warnings);
+  if (UnusedStages)
+    llvm::append_range(*UnusedStages, Model->UnusedStages);
   const Function &F0 = *K.Instances.front().Fn;
   const std::string KernelFile =
       K.Name + "." + Opts.Target.kernelExtension().str();

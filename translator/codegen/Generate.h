@@ -65,12 +65,13 @@ bool prepareKernel(frontend::Kernel &K, GenerateError &Error);
 /// Generates K's files; on failure returns nothing and sets Error. With
 /// Opts.SkipUnsupported, why each configuration left out was is added to
 /// LeftOut (an Unsupported error, its message naming the configuration).
-/// Warnings receives what the files do not do that the source asks for
-/// (a loop's named stages left unused), at the user's line.
+/// UnusedStages receives, at the user's line, each loop that names its
+/// stages (tile::range) but is not pipelined, and each tile load such a loop
+/// leaves unstaged, saying why: the source asks for what the files do not do.
 std::optional<std::vector<GeneratedFile>>
 generate(frontend::Kernel &K, const GenerateOptions &Opts, GenerateError &Error,
          std::vector<GenerateError> *LeftOut = nullptr,
-         std::vector<GenerateError> *Warnings = nullptr);
+         std::vector<GenerateError> *UnusedStages = nullptr);
 
 /// Kernel files mark with `#line __TILECC_RESET__` where the user's `#line`
 /// mapping ends; this replaces each mark with the generated file's own next

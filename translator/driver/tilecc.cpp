@@ -50,6 +50,11 @@ static cl::opt<bool> SkipUnsupported(
              "cannot run (more shared memory than it has), and kernels it "
              "cannot run at all (8-bit floats on gfx90a), instead of failing"),
     cl::cat(Category));
+static cl::opt<bool> NoUnusedStages(
+    "Wno-unused-stages",
+    cl::desc("no warning where a loop that names its stages (tile::range) "
+             "leaves a tile load unstaged"),
+    cl::cat(Category));
 static cl::opt<std::string>
     Emit("emit", cl::desc("files (default), ir, layouts or plan"),
          cl::init("files"), cl::cat(Category));
@@ -207,8 +212,8 @@ static KernelOutput translateKernel(frontend::Kernel &K,
   KernelOutput Out{K.Name};
   raw_string_ostream Message(Out.Message);
   codegen::GenerateError Error;
-  std::vector<codegen::GenerateError> LeftOut, Warnings;
-  auto KF = codegen::generate(K, GO, Error, &LeftOut, &Warnings);
+  std::vector<codegen::GenerateError> LeftOut, UnusedStages;
+  auto KF = codegen::generate(K, GO, Error, &LeftOut, &UnusedStages);
   auto Warn = [&](const codegen::GenerateError &E, const std::string &What) {
     Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
             << ": warning: " << What << " is left out for " << Target << ": "
@@ -221,9 +226,10 @@ static KernelOutput translateKernel(frontend::Kernel &K,
   if (KF)
     for (const codegen::GenerateError &E : LeftOut)
       Warn(E, "a configuration of " + K.Name);
-  for (const codegen::GenerateError &E : Warnings)
-    Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
-            << ": warning: " << E.Message << "\n";
+  if (!NoUnusedStages)
+    for (const codegen::GenerateError &E : UnusedStages)
+      Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
+              << ": warning: " << E.Message << " [-Wunused-stages]\n";
   if (!KF) {
     reportError(Message, Error);
     Out.Ok = false;
