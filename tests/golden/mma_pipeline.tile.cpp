@@ -15,7 +15,9 @@
 // ahead, and the dot reads the current stage on tensor cores, left in
 // flight (wgmma) until the loop ends, accumulating in place (no copy of the
 // accumulator reads registers a wgmma is writing); the wait after the loop
-// fences them. Variants whose pointers are not
+// fences them. The prefetch refilling the previous iteration's stage
+// follows each thread's wait for the previous dot: with one warpgroup that
+// wait covers the whole product, with two (8 warps) a barrier comes first. Variants whose pointers are not
 // 16-byte aligned keep the pipeline but copy element by element at once
 // (rt::copy_v): cp.async moves at least 4 bytes. B's load has
 // no mask, so the extent of its tensor is unknown and there is no TMA
@@ -41,8 +43,11 @@ TILE_KERNEL void mm(const tile::half *a, const tile::half *b, float *c, int m,
   tile::store(c + tile::expand_dims<1>(rm) * n + tile::expand_dims<0>(rn), acc);
 }
 
-TILE_CONFIGS(mm, tile::config{
-                     .meta = {128, 128, 64}, .num_warps = 4, .num_stages = 3});
+TILE_CONFIGS(mm,
+             tile::config{
+                 .meta = {128, 128, 64}, .num_warps = 4, .num_stages = 3},
+             tile::config{
+                 .meta = {128, 128, 64}, .num_warps = 8, .num_stages = 3});
 template <int BM, int BN, int BK>
 TILE_GRID(mm)
 tile::grid mm_grid(const tile::half *, const tile::half *, float *, int m,
@@ -70,8 +75,7 @@ tile::grid mm_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK-NEXT: rt::operand<true>(x_stage{x_ring + read_stage * x_stage::elems}),
 // CHECK-NEXT: rt::operand<false>(y_stage{y_ring + read_stage * y_stage::elems}),
 // CHECK-NEXT: [[ACC:acc_[0-9]+]]);
-// CHECK-NEXT: __syncthreads();
-// CHECK: const int k0_ahead = k0 + 2 * 64;
+// CHECK-NEXT: const int k0_ahead = k0 + 2 * 64;
 // CHECK: y_stage{y_ring + (read_stage + 2) % 3 * y_stage::elems};
 // CHECK: rt::cp_async_commit();
 // CHECK: read_stage = read_stage + 1 == 3 ? 0 : read_stage + 1;
@@ -84,6 +88,13 @@ tile::grid mm_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK: rt::copy_v<1>(x_dst.template at<{{L[0-9]+}}, false>(e),
 // CHECK: rt::copy_v<1>(y_dst.template at<{{L[0-9]+}}, false>(e),
 // CHECK: rt::mma_tiles<[[LC]], rt::f16, 1>(
+// CHECK-LABEL: mm_c1_aligned16(
+// CHECK: rt::mma_tiles<{{L[0-9]+}}, rt::f16, 1>(
+// CHECK-NEXT: rt::operand<true>(x_stage{x_ring + read_stage * x_stage::elems}),
+// CHECK-NEXT: rt::operand<false>(y_stage{y_ring + read_stage * y_stage::elems}),
+// CHECK-NEXT: acc{{[_0-9]*}});
+// CHECK-NEXT: __syncthreads();
+// CHECK-NEXT: const int k0_ahead = k0 + 2 * 64;
 // SM80: #blocked<spt=[1, 2], tpw=[8, 4], wpc=[2, 2], order=[1, 0], warp_reps=[2, 8]> over [128, 128]
 // SM80: rt::mma_tiles<{{L[0-9]+}}, rt::f16, 1>(
 // NOTMA-NOT: CUtensorMap

@@ -111,8 +111,9 @@ tile::grid bmm_grid(const tile::half *, const tile::half *, float *, int m,
 // BMM-NEXT: full + stage, k0, [[ROW:t[0-9]+]], [[H]]);
 // BMM-NEXT: rt::tma_load_tile(y_stage{y_ring + stage * y_stage::elems}, &y_map,
 // BMM-NEXT: full + stage, [[COL:t[0-9]+]], k0, [[H]]);
-// BMM: __syncthreads();
-// BMM-NEXT: const int k0_ahead = k0 + 2 * 64;
+// BMM: rt::mma_tiles<
+// BMM-NOT: __syncthreads();
+// BMM: const int k0_ahead = k0 + 2 * 64;
 // BMM: rt::tma_store_tile(&acc_map, acc_out, [[COL]], [[ROW]], [[H]]);
 // BMM-LABEL: launch_bmm_c0_aligned16_tma(
 // BMM: &x_map, a, k, m, k, std::uint64_t(m) * k);

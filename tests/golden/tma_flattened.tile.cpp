@@ -78,7 +78,9 @@ tile::grid mm_persistent_grid(const tile::half *, const tile::half *, float *,
 // CHECK: for (int k0 = 0; k0 < k; k0 += 64) {
 // CHECK-NEXT: rt::mbarrier_wait(full + read_stage, phase);
 // CHECK: rt::mma_tiles<{{L[0-9]+}}, rt::f16, 1>(
-// CHECK: __syncthreads();
+// CHECK-NEXT: rt::operand<true>(x_stage{x_ring + read_stage * x_stage::elems}),
+// CHECK-NEXT: rt::operand<false>(y_stage{y_ring + read_stage * y_stage::elems}),
+// CHECK-NEXT: acc{{[_0-9]*}});
 // CHECK-NEXT: {
 // CHECK-NEXT: const int k0 = next_k0;
 // CHECK-NEXT: if (next_pid < blocks && k0 < k && threadIdx.x == 0) {

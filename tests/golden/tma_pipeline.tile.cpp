@@ -83,7 +83,8 @@ tile::grid mm_tma_grid(const tile::half *, const tile::half *, float *, int m,
 // CHECK: rt::mma_tiles<{{L[0-9]+}}, rt::f16, 1>(
 // CHECK-NEXT: rt::operand<true>(x_stage{x_ring + read_stage * x_stage::elems}),
 // CHECK-NEXT: rt::operand<true>(y_stage{y_ring + read_stage * y_stage::elems}),
-// CHECK: __syncthreads();
+// One warpgroup: its own wait for the previous dot frees that stage.
+// CHECK-NEXT: acc{{[_0-9]*}});
 // CHECK-NEXT: const int k0_ahead = k0 + 2 * 64;
 // CHECK: rt::mbarrier_arrive_expect_tx(full + (read_stage + 2) % 3, 32768);
 // CHECK: full + (read_stage + 2) % 3, k0, [[ROW]]);

@@ -128,6 +128,7 @@ public:
                           (!fragmentsOfA(*D) ||
                            llvm::is_contained(P.Resident, D->operand(0)));
                  });
+    P.RefillBarrier = !(Target.Wgmma && Threads <= 128);
     P.WaitAtFirstUse = Target.Wgmma && !P.AsyncMma;
     // Staged loads feeding dots, their trans, and slice ops nobody else
     // needs; a thread-staged load needs its pointers only to prefetch.

@@ -89,6 +89,11 @@ struct PipelinedLoop {
   /// once every warp has waited for its previous dot, so the prefetch
   /// comes after the body and a barrier.
   bool AsyncMma = false;
+  /// Whether, with AsyncMma, the refill waits at a barrier for every
+  /// warp's previous dot. Not where one warpgroup multiplies with wgmma: a
+  /// wgmma-group belongs to the warpgroup, so each thread's own wait for
+  /// its previous group already covers the whole product reading the stage.
+  bool RefillBarrier = true;
   /// Whether the body's dots, where not AsyncMma, may leave their products
   /// in flight until an op reads them (wgmma, whose groups retire in
   /// order): the iteration then waits, for the products that op needs,

@@ -228,7 +228,8 @@ void KernelEmitter::emitPipelinedFor(const Op &O, const PipelinedLoop &P) {
       releaseStage(St, St.Read, /*Late=*/false);
     } else if (P.AsyncMma) {
       // Every warp's previous dot is done: its stage takes the prefetch.
-      line("__syncthreads();");
+      if (P.RefillBarrier)
+        line("__syncthreads();");
       Prefetch();
     }
     emitYield(O, Body);
