@@ -11,12 +11,14 @@
 # benchmark (ARGS_matmul="fp16 8192x512x4096"); PEERS="group:workloads"
 # (PEERS="memory:rope" or "matmul:grouped_gemm") also runs
 # bench_peers.py --only group --workloads workloads, whose lines join the
-# table. Everything goes to $OUT (else DIR/out). Exit 0 when every test
-# passed and every result was right.
+# table. The runs and logs go to DIR/out; where $OUT is set (the GPU
+# machine's folder that comes back) the table and one archive of them,
+# ab-run.tar.gz, go there too: that machine returns only a few files. Exit
+# 0 when every test passed and every result was right.
 set -uo pipefail
 kit=$(cd "$(dirname "$0")" && pwd)
 rounds=${1:-2}
-out=${OUT:-$kit/out}
+out=$kit/out
 mkdir -p "$out/runs" "$out/logs"
 nvidia-smi --query-gpu=name,clocks.sm,temperature.gpu,power.draw \
   --format=csv,noheader
@@ -70,5 +72,9 @@ fi
 
 tags=$(sed -n 's/^\([A-Za-z0-9-]*\): .*/\1/p' "$kit/manifest.txt" | paste -sd,)
 python3 "$kit/ab_compare.py" "$out/runs" --tags "$tags" | tee "$out/compare.txt" || status=1
+if [[ -n ${OUT:-} ]]; then
+  cp "$out/compare.txt" "$OUT/"
+  tar czf "$OUT/ab-run.tar.gz" -C "$out" runs logs
+fi
 printf '%s\n' "${summary[@]}"
 exit $status
