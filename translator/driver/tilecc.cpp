@@ -214,10 +214,13 @@ static KernelOutput translateKernel(frontend::Kernel &K,
   codegen::GenerateError Error;
   std::vector<codegen::GenerateError> LeftOut, UnusedStages;
   auto KF = codegen::generate(K, GO, Error, &LeftOut, &UnusedStages);
+  auto WarnAt = [&](const codegen::GenerateError &E) -> raw_ostream & {
+    return Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
+                   << ": warning: ";
+  };
   auto Warn = [&](const codegen::GenerateError &E, const std::string &What) {
-    Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
-            << ": warning: " << What << " is left out for " << Target << ": "
-            << E.Message << "\n";
+    WarnAt(E) << What << " is left out for " << Target << ": " << E.Message
+              << "\n";
   };
   if (!KF && Error.Unsupported && SkipUnsupported) {
     Warn(Error, K.Name);
@@ -228,8 +231,7 @@ static KernelOutput translateKernel(frontend::Kernel &K,
       Warn(E, "a configuration of " + K.Name);
   if (!NoUnusedStages)
     for (const codegen::GenerateError &E : UnusedStages)
-      Message << Input << ":" << E.Loc->Line << ":" << E.Loc->Col
-              << ": warning: " << E.Message << " [-Wunused-stages]\n";
+      WarnAt(E) << E.Message << " [-Wunused-stages]\n";
   if (!KF) {
     reportError(Message, Error);
     Out.Ok = false;
