@@ -1578,6 +1578,10 @@ def autotune_peers(kernels=None):
         del q, k, v, o, lse
 
 
+# The workloads matmul_peers() reports.
+MATMUL_WORKLOADS = ("matmul_f16", "matmul_bf16", "matmul_fp8", "matmul_i8", "matmul_tf32")
+
+
 def matmul_peers():
     """Matrix multiply C = A B (fp16 and bf16, row-major, fp32 accumulation, C in
     the input type) at M = N = K = 4096 and 8192: a Triton tutorial-03-style
@@ -2407,17 +2411,21 @@ def main():
                                        "autotune"],
                     help="run only these peers (memory: every memory-bound workload)")
     ap.add_argument("--workloads", metavar="A,B",
-                    help="of the memory-bound peers (or with --only autotune, of "
-                         "the tuned kernels), run only these: workload names, or "
-                         "samples' (rope: every rope_* workload)")
+                    help="of the memory-bound or matmul peers (or with --only "
+                         "autotune, of the tuned kernels), run only these: workload "
+                         "names, or samples' (rope: every rope_* workload; matmul: "
+                         "every matmul_* one, not grouped_gemm)")
     args = ap.parse_args()
     if args.table:
         return table(args.table)
     if args.only in (None, "memory"):
         peers(args.workloads.split(",") if args.workloads else None)
     if args.only in (None, "matmul"):
-        matmul_peers()
-        grouped_gemm_peers()
+        names = args.workloads.split(",") if args.workloads else None
+        if any(selects(names, w) for w in MATMUL_WORKLOADS):
+            matmul_peers()
+        if selects(names, "grouped_gemm"):
+            grouped_gemm_peers()
     if args.only in (None, "attention"):
         attention_peers()
         attention_fp8_peers()
