@@ -13,8 +13,10 @@
 # bench_peers.py --only group --workloads workloads, whose lines join the
 # table. The runs and logs go to DIR/out; where $OUT is set (the GPU
 # machine's folder that comes back) the table and one archive of them,
-# ab-run.tar.gz, go there too: that machine returns only a few files. Exit
-# 0 when every test passed and every result was right.
+# ab-run.tar.gz, go there too, after the tests and after every round, so
+# that a call cut short still returns what it measured (that machine
+# returns only a few files). Exit 0 when every test passed and every result
+# was right.
 set -uo pipefail
 kit=$(cd "$(dirname "$0")" && pwd)
 rounds=${1:-2}
@@ -28,6 +30,13 @@ start=$(date +%s)
 note() {
   summary+=("$1")
   echo "[$(($(date +%s) - start)) s] $1"
+}
+tags=$(sed -n 's/^\([A-Za-z0-9-]*\): .*/\1/p' "$kit/manifest.txt" | paste -sd,)
+# The table of the runs so far, and the archive, where $OUT comes back.
+publish() {
+  [[ -n ${OUT:-} ]] || return 0
+  python3 "$kit/ab_compare.py" "$out/runs" --tags "$tags" >"$OUT/compare.txt" 2>&1
+  tar czf "$OUT/ab-run.tar.gz" -C "$out" runs logs
 }
 
 shopt -s nullglob
@@ -45,6 +54,7 @@ if [[ ${TESTS:-1} != 0 ]]; then
       note "$name $tool: $([[ $rc == 0 ]] && echo pass || echo "FAIL ($rc)")"
     done
   done
+  publish
 fi
 
 benches=("$kit"/bin/*_bench)
@@ -62,6 +72,7 @@ for ((r = 1; r <= rounds; ++r)); do
     fi
   done
   note "round $r done"
+  publish
 done
 
 if [[ -n ${PEERS:-} ]]; then
@@ -70,11 +81,7 @@ if [[ -n ${PEERS:-} ]]; then
   note "peers ${PEERS}: done"
 fi
 
-tags=$(sed -n 's/^\([A-Za-z0-9-]*\): .*/\1/p' "$kit/manifest.txt" | paste -sd,)
 python3 "$kit/ab_compare.py" "$out/runs" --tags "$tags" | tee "$out/compare.txt" || status=1
-if [[ -n ${OUT:-} ]]; then
-  cp "$out/compare.txt" "$OUT/"
-  tar czf "$OUT/ab-run.tar.gz" -C "$out" runs logs
-fi
+publish
 printf '%s\n' "${summary[@]}"
 exit $status
