@@ -32,11 +32,16 @@ note() {
   echo "[$(($(date +%s) - start)) s] $1"
 }
 tags=$(sed -n 's/^\([A-Za-z0-9-]*\): .*/\1/p' "$kit/manifest.txt" | paste -sd,)
-# The table of the runs so far, and the archive, where $OUT comes back.
+# The table of the runs so far, DIR/out/compare.txt, and where $OUT comes
+# back, the table and the archive there too; fails where a result was wrong.
 publish() {
-  [[ -n ${OUT:-} ]] || return 0
-  python3 "$kit/ab_compare.py" "$out/runs" --tags "$tags" >"$OUT/compare.txt" 2>&1
-  tar czf "$OUT/ab-run.tar.gz" -C "$out" runs logs
+  python3 "$kit/ab_compare.py" "$out/runs" --tags "$tags" >"$out/compare.txt" 2>&1
+  local rc=$?
+  if [[ -n ${OUT:-} ]]; then
+    cp "$out/compare.txt" "$OUT/"
+    tar czf "$OUT/ab-run.tar.gz" -C "$out" runs logs
+  fi
+  return $rc
 }
 
 shopt -s nullglob
@@ -81,7 +86,7 @@ if [[ -n ${PEERS:-} ]]; then
   note "peers ${PEERS}: done"
 fi
 
-python3 "$kit/ab_compare.py" "$out/runs" --tags "$tags" | tee "$out/compare.txt" || status=1
-publish
+publish || status=1
+cat "$out/compare.txt"
 printf '%s\n' "${summary[@]}"
 exit $status
