@@ -100,6 +100,11 @@ struct config {
   /// computes something else than the others (a fused activation asked for
   /// by index) or is there only to be compared.
   bool autotune = true;
+  /// Loops that only stream memory (no dot, atomic, barrier or volatile
+  /// access, no tile::range stages of their own) load the next iteration's
+  /// tiles at the top of each iteration, into registers (up to 16 a thread
+  /// per loop): the next chunk's loads overlap this one's arithmetic.
+  bool register_prefetch = false;
 };
 
 /// What the autotuner keys its choice on, and the device buffers it must

@@ -237,7 +237,8 @@ template <int N, class F> void for_each_index(F &&f) {
 /// kernel's template parameters; ",num_stages=3" follows for pipelined ones
 /// and ",min_programs_per_sm=2" for those whose registers are bounded,
 /// ",warp_specialize" for those with a producer warpgroup (",pingpong"
-/// when its consumers take turns).
+/// when its consumers take turns), ",register_prefetch" for those whose
+/// streaming loops load an iteration ahead.
 inline std::string describe(const tile::config &c,
                             std::initializer_list<const char *> names) {
   std::string s;
@@ -253,6 +254,8 @@ inline std::string describe(const tile::config &c,
     s += ",warp_specialize";
   if (c.pingpong)
     s += ",pingpong";
+  if (c.register_prefetch)
+    s += ",register_prefetch";
   return s;
 }
 

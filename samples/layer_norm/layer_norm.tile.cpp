@@ -193,7 +193,9 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
 // configuration is CHUNKED (one row per program), and the wrapper's default
 // is the first configuration that fits, the fastest measured on an H100
 // (fp16). The others are there for the benchmark and the tuner to
-// compare.
+// compare; the last two, chunked with register_prefetch (each pass's next
+// chunk loaded while this one's sums run), only for the benchmark, until
+// measured beside the same blocks without it.
 // Backward: persistent programs first (PERSISTENT_STAGES > 0: one per
 // group, each loop in that many stages; no lock): 1.4-2.4x the locked
 // ones on an H100 (docs/benchmarks-history.md, session 61); then tutorial 05's
@@ -258,7 +260,15 @@ void layer_norm_bwd_dwdb_columns(const float *partial_dw,
                tile::config{.meta = {1, 2048, 1}, .num_warps = 8},             \
                tile::config{.meta = {1, 4096, 1}, .num_warps = 8},             \
                tile::config{.meta = {1, 8192, 1}, .num_warps = 8},             \
-               tile::config{.meta = {1, 16384, 1}, .num_warps = 8});           \
+               tile::config{.meta = {1, 16384, 1}, .num_warps = 8},            \
+               tile::config{.meta = {1, 2048, 1},                              \
+                            .num_warps = 8,                                    \
+                            .autotune = false,                                 \
+                            .register_prefetch = true},                        \
+               tile::config{.meta = {1, 4096, 1},                              \
+                            .num_warps = 8,                                    \
+                            .autotune = false,                                 \
+                            .register_prefetch = true});                       \
   TILE_CONFIGS(layer_norm_bwd_dx##SUFFIX,                                      \
                tile::config{.meta = {1, 1024, 2}, .num_warps = 4},             \
                tile::config{.meta = {1, 4096, 2}, .num_warps = 8},             \

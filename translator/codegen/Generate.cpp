@@ -59,6 +59,19 @@ LayoutMap sharedLayouts(Function &F, llvm::ArrayRef<Specialization> Specs,
                        Target, &Generic);
 }
 
+/// What register_prefetch did: the lines of the loads it moved.
+std::string prefetchedLines(llvm::SmallVector<unsigned, 4> Lines) {
+  if (Lines.empty())
+    return "no loop only streams memory";
+  llvm::sort(Lines);
+  Lines.erase(std::unique(Lines.begin(), Lines.end()), Lines.end());
+  std::string S =
+      Lines.size() > 1 ? "the loads at lines " : "the load at line ";
+  for (unsigned I = 0; I < Lines.size(); ++I)
+    S += (I ? ", " : "") + std::to_string(Lines[I]);
+  return S + " issued an iteration ahead";
+}
+
 /// Runs the passes configuration C needs before its variants, or reports
 /// what makes it impossible on the target.
 std::optional<ConfigPlan>
@@ -86,8 +99,17 @@ planConfiguration(frontend::Kernel &K, unsigned C,
   }
   // Without cp.async, num_stages >= 2 loads dot operands an iteration ahead
   // into registers instead (Triton's AMD stream pipeliner).
-  if (!Target.hasAsyncCopies() &&
-      transforms::prefetchIntoRegisters(F, Inst.Cfg.NumStages))
+  unsigned Prefetched = 0;
+  if (!Target.hasAsyncCopies())
+    Prefetched += transforms::prefetchIntoRegisters(F, Inst.Cfg.NumStages);
+  std::string Streamed;
+  if (Inst.Cfg.RegisterPrefetch) {
+    llvm::SmallVector<unsigned, 4> Lines =
+        transforms::prefetchStreamingLoads(F, Threads);
+    Prefetched += Lines.size();
+    Streamed = "; register_prefetch: " + prefetchedLines(Lines);
+  }
+  if (Prefetched)
     transforms::eraseDeadCode(F);
   LayoutMap LM = sharedLayouts(F, Specs, Inst.Cfg.NumWarps, Target);
   transforms::orderGlobalAccesses(F, LM);
@@ -115,6 +137,8 @@ planConfiguration(frontend::Kernel &K, unsigned C,
   }
   std::vector<VariantPlan> Variants = planVariants(
       F, LM, Plans, Specs, std::max(Inst.Cfg.Assume, Opts.Assume), Target);
+  for (VariantPlan &VP : Variants)
+    VP.Description += Streamed;
   return ConfigPlan{Threads,          DependentLaunch,     std::move(LM),
                     std::move(Plans), std::move(Variants), std::move(Unstaged)};
 }

@@ -59,6 +59,14 @@ const NamedPass Passes[] = {
        transforms::prefetchIntoRegisters(S.F, 2);
        return true;
      }},
+    {"streaming-prefetch",
+     "loads every tile of loops that only stream memory an iteration ahead "
+     "into registers the loop carries (tile::config::register_prefetch)",
+     [](PassState &S) {
+       transforms::prefetchStreamingLoads(S.F, S.Opts.NumWarps *
+                                                   S.Opts.Target.WarpSize);
+       return true;
+     }},
     {"prior-grid-wait",
      "waits for the prior grid at entry unless the kernel says where",
      [](PassState &S) {

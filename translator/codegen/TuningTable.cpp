@@ -61,6 +61,8 @@ std::string configName(const frontend::Kernel &K, const frontend::Config &C) {
     S += std::string(" assume=") + assumptionName(C.Assume);
   if (!C.Autotune)
     S += " autotune=false";
+  if (C.RegisterPrefetch)
+    S += " register_prefetch";
   return S;
 }
 

@@ -279,6 +279,8 @@ private:
             S.getStructField(7).getInt().getExtValue());
       if (S.getStructNumFields() > 8)
         C.Autotune = S.getStructField(8).getInt().getBoolValue();
+      if (S.getStructNumFields() > 9)
+        C.RegisterPrefetch = S.getStructField(9).getInt().getBoolValue();
       SourceLocation At = Elements && I < Elements->getNumInits()
                               ? Elements->getInit(I)->getBeginLoc()
                               : VD->getLocation();

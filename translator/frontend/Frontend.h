@@ -35,6 +35,9 @@ struct Config {
   ir::Assumption Assume = ir::Assumption::None;
   /// tile::config::autotune: whether measuring may choose it.
   bool Autotune = true;
+  /// tile::config::register_prefetch: streaming loops' loads an iteration
+  /// ahead, in registers.
+  bool RegisterPrefetch = false;
 };
 
 struct KernelInstance {

@@ -1,6 +1,7 @@
 //===- RegisterPrefetch.cpp -----------------------------------------------===//
 #include "transforms/RegisterPrefetch.h"
 #include "analysis/LoopAdvances.h"
+#include "analysis/Pipelining.h"
 #include "analysis/PointerRoots.h"
 #include "ir/Builder.h"
 #include "llvm/ADT/DenseMap.h"
@@ -22,21 +23,39 @@ Value *mapped(const ValueMap &M, Value *V) {
   return To ? To : V;
 }
 
+/// Which of a loop's tile loads to prefetch.
+struct Selection {
+  /// Only those that feed dots; else any, while they fit in MaxRegisters a
+  /// thread of a program of Threads.
+  bool DotOperands;
+  unsigned MaxRegisters = 0, Threads = 0;
+};
+
 class Prefetcher {
 public:
-  Prefetcher(Function &F, Op &Loop)
-      : F(F), Loop(Loop), Body(*Loop.region(0)), Users(users(Body)), Roots(F),
-        Steps(Body,
-              [](const Op &O) { return isPure(O) && O.regions().empty(); }) {}
+  Prefetcher(Function &F, Op &Loop, Selection Select)
+      : F(F), Loop(Loop), Body(*Loop.region(0)), Select(Select),
+        Users(users(Body)), Roots(F), Steps(Body, [](const Op &O) {
+          return isPure(O) && O.regions().empty();
+        }) {}
 
-  unsigned run() {
+  /// The source lines of the loads it moved, in program order.
+  llvm::SmallVector<unsigned, 4> run() {
     llvm::SmallVector<Op *, 2> Loads;
     llvm::DenseSet<const Op *> Slice;
+    unsigned Registers = 0;
     for (const auto &O : Body.ops()) {
       if (O->kind() != OpKind::Load || O->result()->type().isScalar() ||
-          O->isVolatileAccess() || !onlyFeedsDots(*O) ||
+          O->isVolatileAccess() ||
           // Read an iteration early, it would miss the loop's write.
           Roots.writtenIn(Body, O->operand(0)))
+        continue;
+      const unsigned Held =
+          Select.DotOperands
+              ? 0
+              : analysis::tileRegisters(*O->result(), Select.Threads);
+      if (Select.DotOperands ? !onlyFeedsDots(*O)
+                             : Registers + Held > Select.MaxRegisters)
         continue;
       llvm::DenseSet<const Op *> With = Slice;
       auto AdvancesBefore = Advances;
@@ -44,12 +63,13 @@ public:
                        [&](const Value *V) { return addSlice(V, With); })) {
         Loads.push_back(O.get());
         Slice = std::move(With);
+        Registers += Held;
       } else {
         Advances = std::move(AdvancesBefore);
       }
     }
     if (Loads.empty())
-      return 0;
+      return {};
     llvm::SmallVector<Value *, 2> First = prologue(Loads, Slice);
     llvm::SmallVector<Value *, 2> Next = nextIteration(Loads, Slice);
     Op &Yield = *Body.terminator();
@@ -62,10 +82,13 @@ public:
       Yield.addOperand(Ahead);
       replaceUses(Body, L->result(), Carried);
     }
+    llvm::SmallVector<unsigned, 4> Lines;
+    for (const Op *L : Loads)
+      Lines.push_back(L->loc().Line);
     llvm::erase_if(Body.ops(), [&](const std::unique_ptr<Op> &O) {
       return llvm::is_contained(Loads, O.get());
     });
-    return Loads.size();
+    return Lines;
   }
 
 private:
@@ -236,6 +259,7 @@ private:
   Function &F;
   Op &Loop;
   Block &Body;
+  const Selection Select;
   UserMap Users;
   analysis::PointerRoots Roots;
   analysis::LoopAdvances Steps;
@@ -243,22 +267,62 @@ private:
   llvm::MapVector<Value *, Value *> Advances;
 };
 
+/// Whether prefetching may move loads ahead in Loop: a `for` with a positive
+/// constant step.
+bool stepsForward(const Op &Loop) {
+  if (Loop.kind() != OpKind::For)
+    return false;
+  auto Step = constantInt(Loop.operand(2));
+  return Step && *Step > 0;
+}
+
+/// Whether anything in Loop, at any depth, is a dot or orders memory.
+bool dotsOrOrders(const Op &Loop) {
+  bool Found = false;
+  walk(*Loop.region(0), [&](const Op &O) {
+    Found |= categoryOf(O.kind()) == OpCategory::Matmul ||
+             isAtomicRMW(O.kind()) || O.kind() == OpKind::AtomicCas ||
+             opInfo(O.kind()).Effect == OpEffect::Sync || O.isVolatileAccess();
+  });
+  return Found;
+}
+
+llvm::SmallVector<unsigned, 4>
+prefetchLoops(Function &F, llvm::function_ref<bool(const Op &)> Takes,
+              Selection Select) {
+  llvm::SmallVector<Op *, 4> Loops;
+  walk(F.body(), [&](Op &O) {
+    if (stepsForward(O) && Takes(O))
+      Loops.push_back(&O);
+  });
+  llvm::SmallVector<unsigned, 4> Lines;
+  for (Op *L : Loops)
+    Lines.append(Prefetcher(F, *L, Select).run());
+  return Lines;
+}
+
 } // namespace
 
 unsigned prefetchIntoRegisters(Function &F, unsigned NumStages) {
-  llvm::SmallVector<Op *, 4> Loops;
-  walk(F.body(), [&](Op &O) {
-    if (O.kind() != OpKind::For)
-      return;
-    const unsigned Stages = O.numStagesHint() ? O.numStagesHint() : NumStages;
-    auto Step = constantInt(O.operand(2));
-    if (Stages >= 2 && Step && *Step > 0)
-      Loops.push_back(&O);
-  });
-  unsigned Moved = 0;
-  for (Op *L : Loops)
-    Moved += Prefetcher(F, *L).run();
-  return Moved;
+  return prefetchLoops(F,
+                       [&](const Op &Loop) {
+                         return (Loop.numStagesHint() ? Loop.numStagesHint()
+                                                      : NumStages) >= 2;
+                       },
+                       {.DotOperands = true})
+      .size();
+}
+
+llvm::SmallVector<unsigned, 4> prefetchStreamingLoads(Function &F,
+                                                      unsigned Threads) {
+  return prefetchLoops(F,
+                       [](const Op &Loop) {
+                         return Loop.numStagesHint() == 0 &&
+                                !dotsOrOrders(Loop);
+                       },
+                       {.DotOperands = false,
+                        .MaxRegisters = MaxStreamingPrefetchRegisters,
+                        .Threads = Threads});
 }
 
 } // namespace tilecc::transforms
