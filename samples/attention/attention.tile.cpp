@@ -44,8 +44,9 @@ tile::tensor<T, BN, D> v_block(const T *v, const tile::tensor<int, BN> &cols,
 
 /// The online softmax over the keys [lo, hi) for the rows `rows` of one
 /// head: updates the running maximum m_i (log2 units), the running sum l_i
-/// and the accumulator acc.
-template <class T, int BM, int BN, int D, int MASK>
+/// and the accumulator acc. With CUBIC, that many of every 8 of a thread's
+/// exp2s are computed by a cubic on the FMA units (tile::exp2_cubic).
+template <class T, int BM, int BN, int D, int MASK, int CUBIC>
 std::tuple<tile::tensor<float, BM>, tile::tensor<float, BM>,
            tile::tensor<float, BM, D>>
 attend(const tile::tensor<T, BM, D> &q, tile::tensor<float, BM> m_i,
@@ -67,7 +68,8 @@ attend(const tile::tensor<T, BM, D> &q, tile::tensor<float, BM> m_i,
       s = tile::where(keep, s, -INFINITY);
     }
     auto m_new = tile::maximum(m_i, tile::max<1>(s) * qk_scale);
-    auto p = tile::exp2(s * qk_scale - tile::expand_dims<1>(m_new));
+    auto p =
+        tile::exp2_cubic<CUBIC>(s * qk_scale - tile::expand_dims<1>(m_new));
     auto alpha = tile::exp2(m_i - m_new);
     l_i = l_i * alpha + tile::sum<1>(p);
     acc = tile::dot(tile::cast<T>(p), v_block<T, BN, D>(v, cols, seq),
@@ -80,7 +82,7 @@ attend(const tile::tensor<T, BM, D> &q, tile::tensor<float, BM> m_i,
 /// The BM rows of Q from pid_m * BM of head `head`: the blocks of keys
 /// that need no mask first (all keys before the diagonal, or all whole
 /// blocks), then the masked ones (the diagonal, or the last partial block).
-template <class T, int BM, int BN, int D, int CAUSAL>
+template <class T, int BM, int BN, int D, int CAUSAL, int CUBIC>
 void attention_rows(const T *q, const T *k, const T *v, out_type<T> *o,
                     float *lse, float sm_scale, int seq, int pid_m, int head) {
   const long offset = static_cast<long>(head) * seq * D;
@@ -101,24 +103,24 @@ void attention_rows(const T *q, const T *k, const T *v, out_type<T> *o,
   // that holds the first row's (causal), or the last whole block.
   const int masked_from = CAUSAL ? start - start % BN : seq - seq % BN;
   {
-    auto [m, l, a] =
-        attend<T, BM, BN, D, unmasked>(q_tile, m_i, l_i, acc, k_head, v_head,
-                                       rows, 0, masked_from, seq, qk_scale);
+    auto [m, l, a] = attend<T, BM, BN, D, unmasked, CUBIC>(
+        q_tile, m_i, l_i, acc, k_head, v_head, rows, 0, masked_from, seq,
+        qk_scale);
     m_i = m;
     l_i = l;
     acc = a;
   }
   if (CAUSAL) {
-    auto [m, l, a] = attend<T, BM, BN, D, causal_masked>(
+    auto [m, l, a] = attend<T, BM, BN, D, causal_masked, CUBIC>(
         q_tile, m_i, l_i, acc, k_head, v_head, rows, masked_from,
         start + BM < seq ? start + BM : seq, seq, qk_scale);
     m_i = m;
     l_i = l;
     acc = a;
   } else {
-    auto [m, l, a] =
-        attend<T, BM, BN, D, seq_masked>(q_tile, m_i, l_i, acc, k_head, v_head,
-                                         rows, masked_from, seq, seq, qk_scale);
+    auto [m, l, a] = attend<T, BM, BN, D, seq_masked, CUBIC>(
+        q_tile, m_i, l_i, acc, k_head, v_head, rows, masked_from, seq, seq,
+        qk_scale);
     m_i = m;
     l_i = l;
     acc = a;
@@ -144,7 +146,8 @@ template <int CAUSAL> int row_block(int t, int blocks) {
 /// attends to j + 1 blocks of keys), so a causal program takes them in
 /// pairs that cost alike, blocks j and blocks - 1 - j of a head (the middle
 /// one of an odd count twice, rewriting the same rows).
-template <class T, int BM, int BN, int D, int CAUSAL, int PERSISTENT>
+template <class T, int BM, int BN, int D, int CAUSAL, int PERSISTENT,
+          int CUBIC = 0>
 void attention_program(const T *q, const T *k, const T *v, out_type<T> *o,
                        float *lse, float sm_scale, int seq, int heads) {
   const int blocks = tile::cdiv(seq, BM);
@@ -153,19 +156,19 @@ void attention_program(const T *q, const T *k, const T *v, out_type<T> *o,
     for (int t = tile::program_id(0); t < pairs * heads;
          t += tile::num_programs(0)) {
       const int head = t / pairs, j = t % pairs;
-      attention_rows<T, BM, BN, D, CAUSAL>(q, k, v, o, lse, sm_scale, seq,
-                                           blocks - 1 - j, head);
-      attention_rows<T, BM, BN, D, CAUSAL>(q, k, v, o, lse, sm_scale, seq, j,
-                                           head);
+      attention_rows<T, BM, BN, D, CAUSAL, CUBIC>(q, k, v, o, lse, sm_scale,
+                                                  seq, blocks - 1 - j, head);
+      attention_rows<T, BM, BN, D, CAUSAL, CUBIC>(q, k, v, o, lse, sm_scale,
+                                                  seq, j, head);
     }
   } else if (PERSISTENT) {
     for (int t = tile::program_id(0); t < blocks * heads;
          t += tile::num_programs(0))
-      attention_rows<T, BM, BN, D, CAUSAL>(
+      attention_rows<T, BM, BN, D, CAUSAL, CUBIC>(
           q, k, v, o, lse, sm_scale, seq, row_block<CAUSAL>(t % blocks, blocks),
           t / blocks);
   } else {
-    attention_rows<T, BM, BN, D, CAUSAL>(
+    attention_rows<T, BM, BN, D, CAUSAL, CUBIC>(
         q, k, v, o, lse, sm_scale, seq,
         row_block<CAUSAL>(tile::program_id(0), blocks), tile::program_id(1));
   }
@@ -192,14 +195,15 @@ attention_bf16(const tile::bfloat16 *q, const tile::bfloat16 *k,
       q, k, v, o, lse, sm_scale, seq, heads);
 }
 
-// vt: V transposed, each head's D x seq.
-template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
+// vt: V transposed, each head's D x seq. CUBIC: how many of every 8 of a
+// thread's exp2s go to the FMA units (attend).
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT, int CUBIC>
 TILE_KERNEL void
 attention_fp8(const tile::float8_e4m3 *q, const tile::float8_e4m3 *k,
               const tile::float8_e4m3 *vt, tile::half *o, float *lse,
               float sm_scale, int seq, int heads, [[maybe_unused]] int head_dim,
               [[maybe_unused]] int causal) {
-  attention_program<tile::float8_e4m3, BM, BN, D, CAUSAL, PERSISTENT>(
+  attention_program<tile::float8_e4m3, BM, BN, D, CAUSAL, PERSISTENT, CUBIC>(
       q, k, vt, o, lse, sm_scale, seq, heads);
 }
 
@@ -297,7 +301,10 @@ ATTENTION_CONFIGS(attention_bf16);
 // causal past seq 1024; registers leave this loop unrotated). At head_dim
 // 64 causal, 64-row blocks of 4 warps, three programs an SM (1.07-1.10x
 // 128 x 256 blocks). The causal 128-key blocks at head_dim 128 are the
-// faster at seq 1024 only (1.03-1.04x).
+// faster at seq 1024 only (1.03-1.04x). The last three are head_dim 64's
+// with 1 or 2 of every 8 exp2s on the FMA units (CUBIC, tile::exp2_cubic:
+// 128 exp2s a thread a block of keys, 8 cycles each of the SM's 16-lane
+// unit, are the bound there), for the benchmark only until measured.
 TILE_CONFIGS(attention_fp8,
              tile::config{.meta = {128, 256, 128, 0, 1},
                           .num_warps = 8,
@@ -319,7 +326,23 @@ TILE_CONFIGS(attention_fp8,
              tile::config{.meta = {128, 128, 128, 1, 1},
                           .num_warps = 8,
                           .num_stages = 2,
-                          .warp_specialize = true});
+                          .warp_specialize = true},
+             tile::config{.meta = {128, 256, 64, 0, 1, 1},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .warp_specialize = true,
+                          .autotune = false},
+             tile::config{.meta = {128, 256, 64, 0, 1, 2},
+                          .num_warps = 8,
+                          .num_stages = 2,
+                          .warp_specialize = true,
+                          .autotune = false},
+             tile::config{.meta = {64, 128, 64, 1, 0, 1},
+                          .num_warps = 4,
+                          .num_stages = 3,
+                          .min_programs_per_sm = 3,
+                          .warp_specialize = true,
+                          .autotune = false});
 
 // 64-row blocks (causal head_dim 64) only up to seq 4096, 256-row ones
 // (head_dim 64) only past it: there 128-row ones are faster. A persistent
@@ -372,14 +395,14 @@ tile::grid attention_bf16_grid(const tile::bfloat16 *, const tile::bfloat16 *,
   return {std::min((CAUSAL ? (blocks + 1) / 2 : blocks) * heads,
                    tile::num_sms() * tile::programs_per_sm())};
 }
-template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT, int CUBIC>
 TILE_SELECT(attention_fp8)
 bool attention_fp8_fits(const tile::float8_e4m3 *, const tile::float8_e4m3 *,
                         const tile::float8_e4m3 *, tile::half *, float *, float,
                         int, int, int head_dim, int causal) {
   return head_dim == D && causal == CAUSAL;
 }
-template <int BM, int BN, int D, int CAUSAL, int PERSISTENT>
+template <int BM, int BN, int D, int CAUSAL, int PERSISTENT, int CUBIC>
 TILE_GRID(attention_fp8)
 tile::grid
     attention_fp8_grid(const tile::float8_e4m3 *, const tile::float8_e4m3 *,

@@ -17,9 +17,6 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> meta_names = {
-    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
-
 template <class T> bool bench(const char *name, const char *dtype) {
   constexpr int batch = 4, heads_per = 32, heads = batch * heads_per;
   bool ok = true;
@@ -74,7 +71,7 @@ template <class T> bool bench(const char *name, const char *dtype) {
             got_s.insert(got_s.end(), row, row + d);
           }
           std::string what = std::string(name) + " " +
-                             sample::describe(configs<T>()[c], meta_names) +
+                             sample::describe(configs<T>()[c], names_of<T>()) +
                              " seq=" + std::to_string(seq);
           right.push_back(
               sample::compare(what, got_s, want_s, {out_tolerance<T>(), 0}));
@@ -91,7 +88,7 @@ template <class T> bool bench(const char *name, const char *dtype) {
               "\"%s\", \"ms\": %.5f, \"tflops\": %.1f, \"best\": %s, \"ok\": "
               "%s}\n",
               name, causal ? "_causal" : "", batch, heads_per, seq, d, dtype,
-              sample::describe(configs<T>()[timed[i]], meta_names).c_str(),
+              sample::describe(configs<T>()[timed[i]], names_of<T>()).c_str(),
               ms[i], flops / ms[i] / 1e9,
               std::ptrdiff_t(i) == best ? "true" : "false",
               right[i] ? "true" : "false");

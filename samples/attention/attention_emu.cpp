@@ -14,9 +14,6 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> meta_names = {
-    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
-
 template <class T> bool check(const char *name) {
   constexpr int heads = 2, seq = 70;
   sample::Random rng(41);
@@ -43,9 +40,10 @@ template <class T> bool check(const char *name) {
                             q.data(), k.data(), v_in.data(), out.data(),
                             lse.data(), scale, seq, heads, d, causal);
     else if constexpr (std::is_same_v<T, tile::float8_e4m3>)
-      tile::emulate::launch(grid, attention_fp8<bm, bn, d, causal, persistent>,
-                            q.data(), k.data(), v_in.data(), out.data(),
-                            lse.data(), scale, seq, heads, d, causal);
+      tile::emulate::launch(
+          grid, attention_fp8<bm, bn, d, causal, persistent, int(c.meta[5])>,
+          q.data(), k.data(), v_in.data(), out.data(), lse.data(), scale, seq,
+          heads, d, causal);
     else
       tile::emulate::launch(grid, attention_bf16<bm, bn, d, causal, persistent>,
                             q.data(), k.data(), v_in.data(), out.data(),
@@ -54,7 +52,7 @@ template <class T> bool check(const char *name) {
         sample::convert_all<float>(q), sample::convert_all<float>(k),
         sample::convert_all<float>(v), heads, seq, d, scale, causal);
     std::string what =
-        std::string(name) + " " + sample::describe(c, meta_names);
+        std::string(name) + " " + sample::describe(c, names_of<T>());
     ok &= sample::compare(what + " out", sample::convert_all<float>(out),
                           want.out, {out_tolerance<T>(), 0});
     ok &= sample::compare(what + " lse", lse, want.lse,

@@ -28,9 +28,6 @@
 
 namespace {
 
-constexpr std::initializer_list<const char *> meta_names = {
-    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
-
 struct Shape {
   int heads, seq;
 };
@@ -76,7 +73,7 @@ template <class T> bool check(const char *name) {
               continue; // the generic variant once, by default
             std::string what =
                 std::string(name) + " " +
-                sample::describe_config(configs<T>(), config, meta_names) +
+                sample::describe_config(configs<T>(), config, names_of<T>()) +
                 " seq=" + std::to_string(seq) + " d=" + std::to_string(d) +
                 " causal=" + std::to_string(causal) +
                 (shift ? " misaligned" : "");

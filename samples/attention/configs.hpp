@@ -8,6 +8,7 @@
 #include "reference.hpp"
 
 #include <cstddef>
+#include <initializer_list>
 #include <type_traits>
 #include <vector>
 
@@ -18,6 +19,17 @@ template <class T> constexpr const auto &configs() {
     return attention_bf16_tile_configs;
   else
     return attention_fp8_tile_configs;
+}
+
+/// The names of the meta-parameters of the kernel for T, for
+/// sample::describe: the fp8 kernel's CUBIC is its sixth.
+inline constexpr std::initializer_list<const char *> meta_names = {
+    "BM", "BN", "D", "CAUSAL", "PERSISTENT"};
+inline constexpr std::initializer_list<const char *> fp8_meta_names = {
+    "BM", "BN", "D", "CAUSAL", "PERSISTENT", "CUBIC"};
+template <class T>
+constexpr const std::initializer_list<const char *> &names_of() {
+  return sizeof(T) == 1 ? fp8_meta_names : meta_names;
 }
 
 /// V (heads x seq x d) as the kernel for T takes it: transposed per head

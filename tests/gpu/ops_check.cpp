@@ -86,7 +86,7 @@ std::string label(const std::string &Kernel, int Config, size_t Shift) {
 void checkFloatOps(int Config, size_t Shift) {
   const int N = 5000 + int(Shift); // odd sizes hit the generic variant too
   auto X = randomFloats(N, -4, 4), Y = randomFloats(N, -4, 4);
-  std::vector<float> Want(11 * size_t(N));
+  std::vector<float> Want(12 * size_t(N));
   if (Config == 0)
     tile::emulate::launch(tile::grid{tile::cdiv(N, 512)}, float_ops<512>,
                           X.data(), Y.data(), Want.data(), N);

@@ -184,6 +184,7 @@ bool KernelEmitter::isCostly(const Op &O) {
     return isFloat(O.result()->type().Elem.Kind);
   case OpKind::Exp:
   case OpKind::Exp2:
+  case OpKind::Exp2Cubic:
   case OpKind::Log:
   case OpKind::Log2:
   case OpKind::Sqrt:

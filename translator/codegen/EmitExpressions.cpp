@@ -131,6 +131,11 @@ std::string KernelEmitter::compute(const Op &O, const std::string &Idx) {
     return A(0);
   case OpKind::Bitcast:
     return "rt::bitcast<" + deviceType(RT.Elem) + ">(" + A(0) + ")";
+  case OpKind::Exp2Cubic:
+    // Which elements take the polynomial is fixed once the loop over a
+    // thread's elements is unrolled.
+    return "rt::exp2_cubic<" + std::to_string(O.cubicEighths()) + ">(" + Idx +
+           ", " + A(0) + ")";
   case OpKind::Philox:
     return "rt::philox<" + std::to_string(O.philoxWord()) + ", " +
            std::to_string(O.philoxRounds()) + ">(" + A(0) + ", " + A(1) + ")";

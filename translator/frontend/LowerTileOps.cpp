@@ -163,6 +163,14 @@ Value *KernelLowering::lowerTileCall(TileOperation TO, llvm::StringRef Name,
   case OpKind::Gather:
     Result = lowerGather(Callee, Args, *RT, L);
     break;
+  case OpKind::Exp2Cubic: { // the header checked K and the type
+    // None of 8 is exp2 itself.
+    const unsigned Eighths = templateIntArg(Callee, 0).value_or(0);
+    Result = B.create(Eighths ? K : OpKind::Exp2, *RT, {Args[0]});
+    if (Eighths)
+      Result->definingOp()->setCubicEighths(Eighths);
+    break;
+  }
   case OpKind::Flip:
     Result = B.create(K, *RT, {Args[0]});
     Result->definingOp()->setAxis(

@@ -214,6 +214,11 @@ public:
   int64_t arangeStart() const { return IntAttr; }
   void setArangeStart(int64_t Start) { IntAttr = Start; }
 
+  // Exp2Cubic: how many of every 8 elements of a thread (0-8) take the
+  // polynomial.
+  unsigned cubicEighths() const { return unsigned(IntAttr); }
+  void setCubicEighths(unsigned K) { IntAttr = K; }
+
   // Matmul: how fp32 operands are multiplied.
   DotPrecision precision() const { return DotPrecision(IntAttr); }
   void setPrecision(DotPrecision P) { IntAttr = int64_t(P); }

@@ -245,7 +245,11 @@ private:
         O.setScan(O.scanAxis(), true);
       else if (Key == "axis" && IsNumber && O.kind() == OpKind::Scan)
         O.setScan(N, O.scanReverse());
-      else if (Key == "rounding" && Val == "rtz" && O.kind() == OpKind::Cast)
+      else if (Key == "eighths" && IsNumber && O.kind() == OpKind::Exp2Cubic) {
+        if (N < 0 || N > 8)
+          return fail("eighths is from 0 to 8");
+        O.setCubicEighths(N);
+      } else if (Key == "rounding" && Val == "rtz" && O.kind() == OpKind::Cast)
         O.setRoundsTowardZero(true);
       else if (Key == "registers" && O.kind() == OpKind::InlineAsm &&
                Val.consume_front("[") && Val.consume_back("]")) {

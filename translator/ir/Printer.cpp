@@ -105,6 +105,9 @@ private:
       OS << " {word = " << O.philoxWord() << ", rounds = " << O.philoxRounds()
          << "}";
       break;
+    case OpKind::Exp2Cubic:
+      OS << " {eighths = " << O.cubicEighths() << "}";
+      break;
     case OpKind::Cast:
       // Rounding to nearest even, the default, is left out.
       if (O.roundsTowardZero())

@@ -90,6 +90,11 @@ private:
         fail(O, "rounding toward zero applies to floating-point downcasts "
                 "to float32, float16 or bfloat16");
     }
+    if (O.kind() == OpKind::Exp2Cubic &&
+        (O.result()->type().Elem.Kind != ScalarKind::F32 ||
+         O.operand(0)->type().Elem.Kind != ScalarKind::F32 ||
+         O.cubicEighths() > 8))
+      fail(O, "takes and gives float32, with 0 to 8 eighths");
   }
 
   void checkReduce(const Op &O) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "tile/detail/divisor.hpp"
+#include "tile/detail/exp2_cubic.hpp"
 #include "tile/rt/types.cuh"
 
 namespace tile::rt {
@@ -23,6 +24,13 @@ __device__ __forceinline__ float exp2(float x) {
 #endif
 }
 __device__ __forceinline__ double exp2(double x) { return ::exp2(x); }
+/// 2^x as element e of a thread's tile: K of every 8 elements from the
+/// cubic on the FMA units (tile/detail/exp2_cubic.hpp), the others one
+/// MUFU.EX2, so that both units work (FlashAttention-4's split). e is a
+/// constant once the loop over the thread's elements is unrolled.
+template <int K> __device__ __forceinline__ float exp2_cubic(int e, float x) {
+  return e % 8 < K ? detail::exp2_cubic(x) : exp2(x);
+}
 __device__ __forceinline__ float log(float x) { return __logf(x); }
 __device__ __forceinline__ double log(double x) { return ::log(x); }
 __device__ __forceinline__ float log2(float x) { return __log2f(x); }

@@ -59,6 +59,8 @@
 // RUN: %not %tilecc %s -o %t -DCASE=56 2>&1 | %check-errors %s --check-prefix=C56
 // RUN: %not %tilecc %s -o %t -DCASE=57 2>&1 | %check-errors %s --check-prefix=C57
 // RUN: %not %tilecc %s -o %t -DCASE=58 2>&1 | %check-errors %s --check-prefix=C58
+// RUN: %not %tilecc %s -o %t -DCASE=59 2>&1 | %check-errors %s --check-prefix=C59
+// RUN: %not %tilecc %s -o %t -DCASE=60 2>&1 | %check-errors %s --check-prefix=C60
 #include <cstdint>
 #include <tile/tile.hpp>
 #include <tuple>
@@ -306,6 +308,14 @@ TILE_KERNEL void k(float *f, int *p, bool *bp) {
 #if CASE == 58
   // C58: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: dot: acc must be Batch x M x N
   auto r = tile::dot(tile::zeros<tile::half, 2, 16, 16>(), tile::zeros<tile::half, 2, 16, 32>(), tile::zeros<float, 2, 16, 16>());
+#endif
+#if CASE == 59
+  // C59: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: exp2_cubic<K>: K of every 8 elements, from 0 to 8
+  tile::store(f + o, tile::exp2_cubic<9>(tile::cast<float>(h)));
+#endif
+#if CASE == 60
+  // C60: library_checks.tile.cpp:[[@LINE+1]]:{{[0-9]+}}: error: exp2_cubic takes float tiles and scalars; cast first
+  tile::store(f + o, tile::cast<float>(tile::exp2_cubic<2>(tile::cast<double>(h))));
 #endif
 }
 TILE_CONFIGS(k, tile::config{});
