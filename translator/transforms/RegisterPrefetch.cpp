@@ -287,6 +287,8 @@ bool dotsOrOrders(const Op &Loop) {
   return Found;
 }
 
+/// Prefetches the loads Select picks in F's loops that step forward and
+/// that Takes takes; returns the moved loads' source lines.
 llvm::SmallVector<unsigned, 4>
 prefetchLoops(Function &F, llvm::function_ref<bool(const Op &)> Takes,
               Selection Select) {
