@@ -1327,6 +1327,15 @@ TILE_DETAIL_MATH_FUNCTION(sqrt_rn, std::sqrt(v))
 
 #undef TILE_DETAIL_MATH_FUNCTION
 
+namespace detail {
+template <int K, class T> constexpr void check_exp2_cubic() {
+  static_assert(K >= 0 && K <= 8,
+                "exp2_cubic<K>: K of every 8 elements, from 0 to 8");
+  static_assert(std::is_same_v<T, float>,
+                "exp2_cubic takes float tiles and scalars; cast first");
+}
+} // namespace detail
+
 /// 2^x with K of every 8 elements a GPU thread holds (0 to 8) computed by a
 /// cubic polynomial on the FMA units rather than by the unit that computes
 /// exp2 (on sm_90 16 results a cycle an SM, against 128 fused
@@ -1336,26 +1345,17 @@ TILE_DETAIL_MATH_FUNCTION(sqrt_rn, std::sqrt(v))
 /// float) for x in [-126, 127.5), 0 below and infinite above
 /// (detail/exp2_cubic.hpp); the others are exp2's. float only. In
 /// emulation every element takes the polynomial where K > 0.
-namespace detail {
-template <int K, class T> constexpr void check_exp2_cubic() {
-  static_assert(K >= 0 && K <= 8,
-                "exp2_cubic<K>: K of every 8 elements, from 0 to 8");
-  static_assert(std::is_same_v<T, float>,
-                "exp2_cubic takes float tiles and scalars; cast first");
-}
-} // namespace detail
-template <int K, class T, int... D>
-TILE_OP("exp2_cubic")
-tensor<T, D...> exp2_cubic(const tensor<T, D...> &x) {
-  detail::check_exp2_cubic<K, T>();
-  return detail::elementwise<T>(
-      [](T v) { return K ? detail::exp2_cubic(v) : std::exp2(v); }, x);
-}
 template <int K, class T>
 requires detail::is_element_v<T> TILE_OP("exp2_cubic")
 T exp2_cubic(T v) {
   detail::check_exp2_cubic<K, T>();
   return K ? detail::exp2_cubic(v) : std::exp2(v);
+}
+template <int K, class T, int... D>
+TILE_OP("exp2_cubic")
+tensor<T, D...> exp2_cubic(const tensor<T, D...> &x) {
+  detail::check_exp2_cubic<K, T>();
+  return detail::elementwise<T>([](T v) { return exp2_cubic<K>(v); }, x);
 }
 
 namespace detail {

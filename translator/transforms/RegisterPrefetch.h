@@ -1,6 +1,5 @@
 //===- RegisterPrefetch.h - Tile loads issued an iteration ahead *- C++ -*-===//
 //
-//
 // Software pipelining through registers. Where there are no asynchronous
 // copies to shared memory (gfx90a), as Triton's AMD stream pipeliner does
 // it: in a `for` loop, a load whose tile feeds only dots (directly or
